@@ -1,0 +1,102 @@
+"""fivehundred: the rules of Five Hundred (500), the Australian national card game.
+
+An immutable, typed game-state model with pure functions for legal bids and
+plays, trick resolution, scoring and the end of the game.
+
+>>> import fivehundred as fh
+>>> fh.parse_card("j♥")
+Card.parse('JH')
+>>> fh.bid_value(fh.parse_call("7NT"))
+220
+>>> state = fh.deal(fh.new_game(dealer=3), seed=7)
+>>> fh.parse_call("6S") in fh.legal_bids(state)
+True
+"""
+
+from fivehundred.actions import DECLINE, Action, Discard, Nominate, Play
+from fivehundred.calls import (
+    BLIND_MISERE,
+    MISERE,
+    OPEN_MISERE,
+    PASS,
+    Call,
+    CallKind,
+    Strain,
+    parse_call,
+)
+from fivehundred.cards import JOKER, Card, Rank, Suit, parse_card, parse_cards
+from fivehundred.engine import (
+    apply,
+    check_action,
+    deal,
+    is_legal,
+    legal_actions,
+    legal_bids,
+    legal_plays,
+    new_game,
+)
+from fivehundred.errors import (
+    FiveHundredError,
+    IllegalActionError,
+    InvalidStateError,
+    NotationError,
+    Reason,
+)
+from fivehundred.rules import DEFAULT_LADDER, Ladder, Rules
+from fivehundred.scoring import GameResult, HandResult, Outcome, bid_value, score_hand
+from fivehundred.state import GameState, Phase, Trick
+from fivehundred.tricks import effective_suit, trick_winner
+from fivehundred.views import PlayerView, observe
+
+__version__ = "0.1.0.dev0"
+
+__all__ = [
+    "BLIND_MISERE",
+    "DECLINE",
+    "DEFAULT_LADDER",
+    "JOKER",
+    "MISERE",
+    "OPEN_MISERE",
+    "PASS",
+    "Action",
+    "Call",
+    "CallKind",
+    "Card",
+    "Discard",
+    "FiveHundredError",
+    "GameResult",
+    "GameState",
+    "HandResult",
+    "IllegalActionError",
+    "InvalidStateError",
+    "Ladder",
+    "Nominate",
+    "NotationError",
+    "Outcome",
+    "Phase",
+    "Play",
+    "PlayerView",
+    "Rank",
+    "Reason",
+    "Rules",
+    "Strain",
+    "Suit",
+    "Trick",
+    "__version__",
+    "apply",
+    "bid_value",
+    "check_action",
+    "deal",
+    "effective_suit",
+    "is_legal",
+    "legal_actions",
+    "legal_bids",
+    "legal_plays",
+    "new_game",
+    "observe",
+    "parse_call",
+    "parse_card",
+    "parse_cards",
+    "score_hand",
+    "trick_winner",
+]

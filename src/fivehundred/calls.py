@@ -1,0 +1,299 @@
+"""Strains, calls (bids and passes) and call notation (rules R3.2–R3.3).
+
+>>> import fivehundred as fh
+>>> fh.parse_call("7nt"), str(fh.parse_call("misere")), str(fh.parse_call("10♥"))
+(Call.parse('7NT'), 'M', '10H')
+>>> fh.parse_call("7NT") < fh.MISERE < fh.parse_call("8S")
+True
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from typing import Final
+
+import attrs
+
+from fivehundred.cards import Suit
+from fivehundred.errors import NotationError
+
+__all__ = [
+    "BLIND_MISERE",
+    "MISERE",
+    "OPEN_MISERE",
+    "PASS",
+    "Call",
+    "CallKind",
+    "Strain",
+    "parse_call",
+]
+
+
+class Strain(enum.IntEnum):
+    """What a trick bid names: a trump suit or No Trumps, in bidding order (R1.2)."""
+
+    SPADES = 0
+    CLUBS = 1
+    DIAMONDS = 2
+    HEARTS = 3
+    NO_TRUMPS = 4
+
+    @property
+    def letter(self) -> str:
+        """The notation: ``S``, ``C``, ``D``, ``H`` or ``NT``."""
+        return ("S", "C", "D", "H", "NT")[self]
+
+    @property
+    def symbol(self) -> str:
+        """The Unicode form: ``♠``, ``♣``, ``♦``, ``♥`` or ``NT``."""
+        return ("♠", "♣", "♦", "♥", "NT")[self]
+
+    @property
+    def suit(self) -> Suit | None:
+        """The trump suit, or ``None`` for No Trumps."""
+        return None if self is Strain.NO_TRUMPS else Suit(self.value)
+
+    @classmethod
+    def of(cls, suit: Suit) -> Strain:
+        """The strain of a trump suit."""
+        return cls(int(suit))
+
+    def __str__(self) -> str:
+        return self.letter
+
+
+class CallKind(enum.Enum):
+    """The kinds of call (R3.2)."""
+
+    PASS = "pass"
+    BID = "bid"
+    MISERE = "misere"
+    OPEN_MISERE = "open_misere"
+    BLIND_MISERE = "blind_misere"
+
+
+_MISERE_KINDS: Final = frozenset({CallKind.MISERE, CallKind.OPEN_MISERE, CallKind.BLIND_MISERE})
+
+
+def _check_tricks(instance: Call, attribute: attrs.Attribute[int | None], value: int | None) -> None:
+    if instance.kind is CallKind.BID:
+        if not isinstance(value, int) or isinstance(value, bool) or not 6 <= value <= 10:
+            raise ValueError(f"a trick bid names 6 to 10 tricks, not {value!r}")
+    elif value is not None:
+        raise ValueError(f"only a trick bid names a number of tricks ({instance.kind.value})")
+
+
+def _check_strain(
+    instance: Call, attribute: attrs.Attribute[Strain | None], value: Strain | None
+) -> None:
+    if instance.kind is CallKind.BID:
+        if not isinstance(value, Strain):
+            raise ValueError(f"a trick bid names a Strain, not {value!r}")
+    elif value is not None:
+        raise ValueError(f"only a trick bid names a strain ({instance.kind.value})")
+
+
+@attrs.frozen(order=False, repr=False)
+class Call:
+    """One call of the auction: a pass, a trick bid, or a misère bid.
+
+    Build trick bids with :meth:`Call.bid` and use the constants :data:`PASS`,
+    :data:`MISERE`, :data:`OPEN_MISERE` and :data:`BLIND_MISERE` for the rest.
+    ``sans_kitty`` marks a bid declared without the kitty (variant V-SANS-KITTY).
+
+    Calls compare by their position on the default bid ladder (R3.3), not by
+    points; open and blind misère share a rung. A pass is below every bid.
+
+    >>> Call.bid(7, Strain.NO_TRUMPS)
+    Call.parse('7NT')
+    >>> Call.bid(8, Strain.SPADES) > MISERE > Call.bid(7, Strain.NO_TRUMPS)
+    True
+    """
+
+    kind: CallKind
+    tricks: int | None = attrs.field(default=None, validator=_check_tricks)
+    strain: Strain | None = attrs.field(default=None, validator=_check_strain)
+    sans_kitty: bool = attrs.field(default=False, kw_only=True)
+
+    def __attrs_post_init__(self) -> None:
+        if self.sans_kitty and self.kind is CallKind.PASS:
+            raise ValueError("a pass cannot be sans kitty")
+
+    @classmethod
+    def bid(cls, tricks: int, strain: Strain, *, sans_kitty: bool = False) -> Call:
+        """A trick bid: ``tricks`` (6–10) in ``strain``."""
+        return cls(CallKind.BID, tricks, strain, sans_kitty=sans_kitty)
+
+    @classmethod
+    def parse(cls, text: str) -> Call:
+        """Read one call; the same as :func:`parse_call`."""
+        return parse_call(text)
+
+    @property
+    def is_pass(self) -> bool:
+        """True for a pass."""
+        return self.kind is CallKind.PASS
+
+    @property
+    def is_bid(self) -> bool:
+        """True for anything but a pass."""
+        return self.kind is not CallKind.PASS
+
+    @property
+    def is_misere(self) -> bool:
+        """True for misère, open misère and blind misère."""
+        return self.kind in _MISERE_KINDS
+
+    @property
+    def is_no_trumps_family(self) -> bool:
+        """True for No Trumps and every misère contract (R1.4): no bowers."""
+        return self.kind in _MISERE_KINDS or self.strain is Strain.NO_TRUMPS
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trump suit of this contract, or ``None`` for the No Trumps family."""
+        return None if self.strain is None else self.strain.suit
+
+    def __str__(self) -> str:
+        if self.kind is CallKind.BID:
+            assert self.strain is not None
+            text = f"{self.tricks}{self.strain.letter}"
+        else:
+            text = _KIND_TEXT[self.kind]
+        return text + ("-SK" if self.sans_kitty else "")
+
+    def __repr__(self) -> str:
+        return f"Call.parse('{self}')"
+
+    @property
+    def pretty(self) -> str:
+        """A readable form: ``7♥``, ``7NT``, ``Misère``, ``Open Misère``, ``Pass``."""
+        if self.kind is CallKind.BID:
+            assert self.strain is not None
+            text = f"{self.tricks}{self.strain.symbol}"
+        else:
+            text = _KIND_PRETTY[self.kind]
+        return text + (" sans kitty" if self.sans_kitty else "")
+
+    def _ladder_key(self) -> int:
+        from fivehundred.rules import DEFAULT_LADDER
+
+        return DEFAULT_LADDER.position(self)
+
+    def __lt__(self, other: Call) -> bool:
+        if isinstance(other, Call):
+            return self._ladder_key() < other._ladder_key()
+        return NotImplemented
+
+    def __le__(self, other: Call) -> bool:
+        if isinstance(other, Call):
+            return self._ladder_key() <= other._ladder_key()
+        return NotImplemented
+
+    def __gt__(self, other: Call) -> bool:
+        if isinstance(other, Call):
+            return self._ladder_key() > other._ladder_key()
+        return NotImplemented
+
+    def __ge__(self, other: Call) -> bool:
+        if isinstance(other, Call):
+            return self._ladder_key() >= other._ladder_key()
+        return NotImplemented
+
+
+_KIND_TEXT: Final = {
+    CallKind.PASS: "pass",
+    CallKind.MISERE: "M",
+    CallKind.OPEN_MISERE: "OM",
+    CallKind.BLIND_MISERE: "BM",
+}
+_KIND_PRETTY: Final = {
+    CallKind.PASS: "Pass",
+    CallKind.MISERE: "Misère",
+    CallKind.OPEN_MISERE: "Open Misère",
+    CallKind.BLIND_MISERE: "Blind Misère",
+}
+
+#: A pass.
+PASS: Final = Call(CallKind.PASS)
+#: A misère bid (R3.2, R3.4).
+MISERE: Final = Call(CallKind.MISERE)
+#: An open misère bid (R3.5, R6.3).
+OPEN_MISERE: Final = Call(CallKind.OPEN_MISERE)
+#: A blind misère bid (R3.6).
+BLIND_MISERE: Final = Call(CallKind.BLIND_MISERE)
+
+_WORDS: Final = {
+    "P": CallKind.PASS,
+    "PASS": CallKind.PASS,
+    "NO BID": CallKind.PASS,
+    "M": CallKind.MISERE,
+    "MIS": CallKind.MISERE,
+    "MISERE": CallKind.MISERE,
+    "MISÈRE": CallKind.MISERE,
+    "NULLO": CallKind.MISERE,
+    "OM": CallKind.OPEN_MISERE,
+    "OPEN MISERE": CallKind.OPEN_MISERE,
+    "OPEN MISÈRE": CallKind.OPEN_MISERE,
+    "BM": CallKind.BLIND_MISERE,
+    "BLIND MISERE": CallKind.BLIND_MISERE,
+    "BLIND MISÈRE": CallKind.BLIND_MISERE,
+}
+_STRAIN_TEXT: Final = {
+    "S": Strain.SPADES,
+    "♠": Strain.SPADES,
+    "♤": Strain.SPADES,
+    "C": Strain.CLUBS,
+    "♣": Strain.CLUBS,
+    "♧": Strain.CLUBS,
+    "D": Strain.DIAMONDS,
+    "♦": Strain.DIAMONDS,
+    "♢": Strain.DIAMONDS,
+    "H": Strain.HEARTS,
+    "♥": Strain.HEARTS,
+    "♡": Strain.HEARTS,
+    "NT": Strain.NO_TRUMPS,
+    "N": Strain.NO_TRUMPS,
+    "NOTRUMPS": Strain.NO_TRUMPS,
+    "NOTRUMP": Strain.NO_TRUMPS,
+}
+_BID_RE: Final = re.compile(r"^(10|[6-9])\s*(.+)$")
+_SANS_RE: Final = re.compile(r"(?:\s*[-/ ]\s*|\s+)(?:SK|SANS KITTY|SANS)$")
+_VALID_CALLS: Final = (
+    "a trick bid such as 6S, 7NT or 10♥ (6-10 tricks and S, C, D, H or NT), "
+    "M/misere, OM (open misère), BM (blind misère) or pass/P; add -SK for sans kitty"
+)
+
+
+def parse_call(text: str) -> Call:
+    """Read a call from text, tolerantly.
+
+    >>> parse_call("7NT"), parse_call("6s"), parse_call("10♥")
+    (Call.parse('7NT'), Call.parse('6S'), Call.parse('10H'))
+    >>> parse_call("misere"), parse_call("OM"), parse_call("BM"), parse_call("P")
+    (Call.parse('M'), Call.parse('OM'), Call.parse('BM'), Call.parse('pass'))
+
+    Bad text raises :class:`~fivehundred.NotationError`.
+    """
+    if not isinstance(text, str):
+        raise NotationError(
+            f"a call is written as text, not {type(text).__name__} {text!r}", text=repr(text)
+        )
+    cleaned = " ".join(text.strip().upper().split())
+    sans = False
+    match = _SANS_RE.search(cleaned)
+    if match is not None and match.start() > 0:
+        sans = True
+        cleaned = cleaned[: match.start()].strip()
+    kind = _WORDS.get(cleaned)
+    if kind is not None:
+        if kind is CallKind.PASS and sans:
+            raise NotationError(f"{text!r} is not a call: a pass cannot be sans kitty", text=text)
+        return Call(kind, sans_kitty=sans)
+    bid = _BID_RE.match(cleaned)
+    if bid is not None:
+        strain = _STRAIN_TEXT.get(bid.group(2).replace(" ", ""))
+        if strain is not None:
+            return Call.bid(int(bid.group(1)), strain, sans_kitty=sans)
+    raise NotationError(f"{text!r} is not a call: write {_VALID_CALLS}", text=text)

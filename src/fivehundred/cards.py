@@ -1,0 +1,306 @@
+"""Suits, ranks, cards and card notation (rules R1).
+
+Card notation is rank then suit: ``"10H"``, ``"JD"``, ``"AS"``, ``"11C"``, and
+``"Jo"`` for the Joker. :func:`parse_card` also reads the forms people type
+(``"10h"``, ``"TH"``, ``"J♥"``, ``"joker"``).
+
+>>> import fivehundred as fh
+>>> fh.parse_card("j♥")
+Card.parse('JH')
+>>> str(fh.parse_card("th")), fh.parse_card("joker") is fh.JOKER
+('10H', True)
+>>> fh.parse_cards("10h, JD  Jo")
+(Card.parse('10H'), Card.parse('JD'), Card.parse('Jo'))
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Iterator
+from typing import Final
+
+import attrs
+
+from fivehundred.errors import NotationError
+
+__all__ = [
+    "JOKER",
+    "Card",
+    "Rank",
+    "Suit",
+    "cards_from_mask",
+    "mask_of",
+    "parse_card",
+    "parse_cards",
+]
+
+
+class Suit(enum.IntEnum):
+    """The four suits, in strain order (R1.2): spades < clubs < diamonds < hearts."""
+
+    SPADES = 0
+    CLUBS = 1
+    DIAMONDS = 2
+    HEARTS = 3
+
+    @property
+    def letter(self) -> str:
+        """The notation letter: ``S``, ``C``, ``D`` or ``H``."""
+        return "SCDH"[self]
+
+    @property
+    def symbol(self) -> str:
+        """The Unicode suit symbol: ``♠``, ``♣``, ``♦`` or ``♥``."""
+        return "♠♣♦♥"[self]
+
+    @property
+    def partner(self) -> Suit:
+        """The other suit of the same colour (spades/clubs, diamonds/hearts).
+
+        >>> Suit.HEARTS.partner
+        <Suit.DIAMONDS: 2>
+        """
+        return Suit(self ^ 1)
+
+    @property
+    def is_red(self) -> bool:
+        """True for diamonds and hearts."""
+        return self >= Suit.DIAMONDS
+
+    def __str__(self) -> str:
+        return self.letter
+
+
+class Rank(enum.IntEnum):
+    """Every rank any supported deck uses, ordered as in a plain suit.
+
+    A K Q J 13 12 11 10 9 … 2 from high to low; the 11s, 12s and 13s exist only
+    in the six-player deck.
+    """
+
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    ELEVEN = 11
+    TWELVE = 12
+    THIRTEEN = 13
+    JACK = 14
+    QUEEN = 15
+    KING = 16
+    ACE = 17
+
+    @property
+    def symbol(self) -> str:
+        """The notation of the rank: ``2`` … ``13``, ``J``, ``Q``, ``K``, ``A``."""
+        return _RANK_SYMBOLS[self]
+
+    def __str__(self) -> str:
+        return self.symbol
+
+
+_RANK_SYMBOLS: Final = {r: (str(int(r)) if r <= Rank.THIRTEEN else "JQKA"[r - Rank.JACK]) for r in Rank}
+
+#: Number of card slots per suit in the index space (ranks 2 … A).
+RANKS_PER_SUIT: Final = 16
+#: Index of the Joker in the card index space.
+JOKER_INDEX: Final = 4 * RANKS_PER_SUIT
+#: Size of the card index space.
+INDEX_SPACE: Final = JOKER_INDEX + 1
+
+
+@attrs.frozen(eq=False, order=False, repr=False)
+class Card:
+    """A playing card, or the Joker (both ``rank`` and ``suit`` are ``None``).
+
+    Cards compare equal by value, hash, and sort suit by suit (spades, clubs,
+    diamonds, hearts; low rank first), with the Joker last.
+
+    >>> card = Card(Rank.TEN, Suit.HEARTS)
+    >>> card, str(card), card == Card.parse("10h")
+    (Card.parse('10H'), '10H', True)
+    """
+
+    rank: Rank | None
+    suit: Suit | None
+    index: int = attrs.field(init=False)
+    """The card's position in the library's internal index space (0–64)."""
+
+    def __attrs_post_init__(self) -> None:
+        if self.rank is None and self.suit is None:
+            index = JOKER_INDEX
+        elif self.rank is None or self.suit is None:
+            raise ValueError("a card has both a rank and a suit, or neither (the Joker)")
+        else:
+            index = Suit(self.suit) * RANKS_PER_SUIT + Rank(self.rank) - Rank.TWO
+        object.__setattr__(self, "index", index)
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read one card; the same as :func:`parse_card`."""
+        return parse_card(text)
+
+    @property
+    def is_joker(self) -> bool:
+        """True for the Joker."""
+        return self.index == JOKER_INDEX
+
+    def __str__(self) -> str:
+        return _CARD_STR[self.index]
+
+    def __repr__(self) -> str:
+        return f"Card.parse('{self}')"
+
+    @property
+    def pretty(self) -> str:
+        """The card with a Unicode suit symbol, such as ``10♥``; the Joker is ``Jo``."""
+        if self.rank is None or self.suit is None:
+            return "Jo"
+        return f"{self.rank.symbol}{self.suit.symbol}"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self.index == other.index
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(("Card", self.index))
+
+    def __lt__(self, other: Card) -> bool:
+        if isinstance(other, Card):
+            return self.index < other.index
+        return NotImplemented
+
+    def __le__(self, other: Card) -> bool:
+        if isinstance(other, Card):
+            return self.index <= other.index
+        return NotImplemented
+
+    def __gt__(self, other: Card) -> bool:
+        if isinstance(other, Card):
+            return self.index > other.index
+        return NotImplemented
+
+    def __ge__(self, other: Card) -> bool:
+        if isinstance(other, Card):
+            return self.index >= other.index
+        return NotImplemented
+
+
+def _make_table() -> tuple[Card | None, ...]:
+    table: list[Card | None] = [None] * INDEX_SPACE
+    for suit in Suit:
+        for rank in Rank:
+            card = Card(rank, suit)
+            table[card.index] = card
+    table[JOKER_INDEX] = Card(None, None)
+    return tuple(table)
+
+
+def _card_str(index: int) -> str:
+    if index == JOKER_INDEX:
+        return "Jo"
+    suit, offset = divmod(index, RANKS_PER_SUIT)
+    return Rank(offset + Rank.TWO).symbol + Suit(suit).letter
+
+
+_CARD_STR: Final = tuple(_card_str(i) for i in range(INDEX_SPACE))
+_TABLE = _make_table()
+#: Every card of the index space, by index (all 64 suit cards and the Joker).
+CARDS: Final[tuple[Card, ...]] = tuple(c for c in _TABLE if c is not None)
+assert len(CARDS) == INDEX_SPACE
+
+#: The Joker.
+JOKER: Final = CARDS[JOKER_INDEX]
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    """The bit mask of a collection of cards (bit ``card.index`` set for each)."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card.index
+    return mask
+
+
+def indices(mask: int) -> Iterator[int]:
+    """The card indices in a bit mask, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def cards_from_mask(mask: int) -> tuple[Card, ...]:
+    """The cards of a bit mask, in card order."""
+    return tuple(CARDS[i] for i in indices(mask))
+
+
+_SUIT_LETTERS: Final = {
+    "S": Suit.SPADES,
+    "C": Suit.CLUBS,
+    "D": Suit.DIAMONDS,
+    "H": Suit.HEARTS,
+    "♠": Suit.SPADES,
+    "♤": Suit.SPADES,
+    "♣": Suit.CLUBS,
+    "♧": Suit.CLUBS,
+    "♦": Suit.DIAMONDS,
+    "♢": Suit.DIAMONDS,
+    "♥": Suit.HEARTS,
+    "♡": Suit.HEARTS,
+}
+_RANK_TEXT: Final = {r.symbol: r for r in Rank} | {"T": Rank.TEN}
+_JOKER_TEXT: Final = frozenset({"JO", "JOKER", "JK", "JKR", "🃏", "★"})
+_VALID_FORMS: Final = (
+    "a rank (2-10, 11, 12, 13, J, Q, K, A; T for 10) followed by a suit (S, C, D, H or "
+    "♠ ♣ ♦ ♥), such as 10H, JD, AS, or Jo/joker for the Joker"
+)
+
+
+def parse_card(text: str) -> Card:
+    """Read one card from text, tolerantly.
+
+    Accepts upper or lower case, ``T`` for ten, Unicode suit symbols, and
+    ``Jo``/``joker`` for the Joker. Bad text raises :class:`~fivehundred.NotationError`.
+
+    >>> parse_card("10h"), parse_card("TH"), parse_card("J♥"), parse_card("jo")
+    (Card.parse('10H'), Card.parse('10H'), Card.parse('JH'), Card.parse('Jo'))
+    """
+    if not isinstance(text, str):
+        raise NotationError(
+            f"a card is written as text, not {type(text).__name__} {text!r}", text=repr(text)
+        )
+    cleaned = text.strip().upper()
+    if cleaned in _JOKER_TEXT:
+        return JOKER
+    if len(cleaned) >= 2:
+        suit = _SUIT_LETTERS.get(cleaned[-1])
+        rank = _RANK_TEXT.get(cleaned[:-1].strip())
+        if suit is not None and rank is not None:
+            return _TABLE_BY_PARTS[rank, suit]
+    raise NotationError(f"{text!r} is not a card: write {_VALID_FORMS}", text=text)
+
+
+_TABLE_BY_PARTS: Final = {(c.rank, c.suit): c for c in CARDS if not c.is_joker}
+_SPLIT: Final = re.compile(r"[\s,;]+")
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Read a list of cards separated by spaces or commas.
+
+    >>> parse_cards("AS KS, qs")
+    (Card.parse('AS'), Card.parse('KS'), Card.parse('QS'))
+    >>> parse_cards("")
+    ()
+    """
+    if not isinstance(text, str):
+        raise NotationError(
+            f"cards are written as text, not {type(text).__name__} {text!r}", text=repr(text)
+        )
+    return tuple(parse_card(part) for part in _SPLIT.split(text.strip()) if part)

@@ -1,0 +1,879 @@
+"""Game flow as pure functions: new game, deal, legal actions, apply.
+
+>>> import fivehundred as fh
+>>> state = fh.deal(fh.new_game(dealer=3), seed=7)
+>>> state.phase, state.to_act
+(<Phase.BIDDING: 'bidding'>, 0)
+>>> fh.parse_call("6S") in fh.legal_bids(state)
+True
+>>> fh.MISERE in fh.legal_bids(state)  # misère needs a standing 7-level bid (R3.4)
+False
+>>> state = fh.apply(state, fh.parse_call("6S"))
+>>> state.to_act, state.high_bid
+(1, Call.parse('6S'))
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Final
+
+from fivehundred.actions import DECLINE, Action, Discard, Nominate, Play
+from fivehundred.calls import Call, CallKind
+from fivehundred.cards import CARDS, JOKER, JOKER_INDEX, Card, Rank, Suit, cards_from_mask, indices
+from fivehundred.errors import IllegalActionError, InvalidStateError, Reason
+from fivehundred.rules import Rules
+from fivehundred.scoring import (
+    TRICKS_PER_HAND,
+    HandResult,
+    contract_made,
+    game_result,
+    score_hand,
+)
+from fivehundred.state import Core, GameState, Phase, Trick
+from fivehundred.tricks import Context, context
+
+__all__ = [
+    "apply",
+    "check_action",
+    "deal",
+    "is_legal",
+    "legal_actions",
+    "legal_bids",
+    "legal_plays",
+    "new_game",
+]
+
+_JOKER_BIT: Final = 1 << JOKER_INDEX
+_ALL_SUITS: Final = 0b1111
+_PLAYS: Final = tuple(Play(card) for card in CARDS)
+_JOKER_LEADS: Final = tuple(Play(JOKER, suit) for suit in Suit)
+_NOMINATIONS: Final = (*(Nominate(suit) for suit in Suit), DECLINE)
+_DISCARDS: dict[tuple[int, ...], Discard] = {}
+
+
+# -- starting and dealing ----------------------------------------------------
+
+
+def new_game(rules: Rules | None = None, *, dealer: int | None = None) -> GameState:
+    """A new game, waiting for its first deal.
+
+    ``dealer`` is the first dealer's seat; leave it ``None`` to let the random
+    source of the first :func:`deal` choose (R2.1).
+
+    >>> import fivehundred as fh
+    >>> game = fh.new_game(dealer=0)
+    >>> game.phase, game.scores, game.dealer
+    (<Phase.DEAL: 'deal'>, (0, 0), 0)
+    """
+    if rules is None:
+        rules = Rules()
+    elif not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a fivehundred.Rules, not {rules!r}")
+    players = rules.players
+    if dealer is not None and (
+        not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players
+    ):
+        raise InvalidStateError([f"dealer {dealer!r} is not a seat: seats are 0 to {players - 1}"])
+    return GameState._make(
+        Core(
+            rules=rules,
+            phase=Phase.DEAL,
+            dealer=dealer,
+            scores=(0,) * len(rules.sides),
+            hand_number=0,
+            hands=(0,) * players,
+            kitty=0,
+            discards=0,
+            deck=(),
+            auction=(),
+            passed=0,
+            called=0,
+            high=-1,
+            to_act=None,
+            contract=None,
+            contractor=None,
+            joker_suit=None,
+            ctx=None,
+            sitting_out=0,
+            trick=(),
+            led=-1,
+            tricks=(),
+            won=(0,) * players,
+            suits_led=0,
+            actions=(),
+            last_hand=None,
+            result=None,
+            history=(),
+        )
+    )
+
+
+def deal(
+    state: GameState,
+    *,
+    seed: int | str | bytes | None = None,
+    rng: random.Random | None = None,
+    cards: Sequence[Card] | str | None = None,
+) -> GameState:
+    """Deal the next hand (R2), from exactly one source of randomness.
+
+    - ``seed``: shuffle with ``random.Random(seed)``;
+    - ``rng``: shuffle with this ``random.Random`` (it advances);
+    - ``cards``: deal this exact deck order (a sequence of cards, or text for
+      :func:`~fivehundred.parse_cards`), top card first, by the convention of R2.2.
+
+    >>> import fivehundred as fh
+    >>> state = fh.deal(fh.new_game(dealer=3), cards=fh.Rules().deck)
+    >>> " ".join(str(c) for c in state.hand(0))
+    '5S 6S 7S 5C 6C 7C 8C AC 4D 5D'
+    >>> state.kitty
+    (Card.parse('8S'), Card.parse('9C'), Card.parse('Jo'))
+    """
+    c = state._c
+    if c.phase is not Phase.DEAL:
+        if c.phase is Phase.GAME_OVER:
+            raise IllegalActionError(Reason.GAME_OVER, "the game is over: there is no next hand")
+        raise IllegalActionError(
+            Reason.WRONG_PHASE,
+            f"the hand in progress ({c.phase.value}) must be finished before the next deal",
+        )
+    given = sum(x is not None for x in (seed, rng, cards))
+    if given > 1:
+        raise TypeError("deal() takes one of seed=, rng= or cards=, not several")
+    rules = c.rules
+    dealer = c.dealer
+    if cards is not None:
+        order = _deck_order(cards, rules)
+        if dealer is None:
+            raise IllegalActionError(
+                Reason.BAD_DECK,
+                "the first dealer was left to the random source, but cards= gives none: "
+                "pass dealer= to new_game() (R2.1)",
+            )
+    else:
+        source = rng if rng is not None else random.Random(seed)
+        if dealer is None:
+            dealer = source.randrange(rules.players)
+        order = [card.index for card in rules.deck]
+        source.shuffle(order)
+    hands, kitty = _distribute(order, dealer, rules)
+    players = rules.players
+    return GameState._make(
+        c._replace(
+            phase=Phase.BIDDING,
+            dealer=dealer,
+            hand_number=c.hand_number + 1,
+            hands=hands,
+            kitty=kitty,
+            discards=0,
+            deck=tuple(order),
+            auction=(),
+            passed=0,
+            called=0,
+            high=-1,
+            to_act=(dealer + 1) % players,
+            contract=None,
+            contractor=None,
+            joker_suit=None,
+            ctx=None,
+            sitting_out=0,
+            trick=(),
+            led=-1,
+            tricks=(),
+            won=(0,) * players,
+            suits_led=0,
+            actions=(),
+        )
+    )
+
+
+def _deck_order(cards: Sequence[Card] | str, rules: Rules) -> list[int]:
+    from fivehundred.cards import parse_cards
+
+    items = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
+    problems = []
+    bad = [c for c in items if not isinstance(c, Card)]
+    if bad:
+        raise IllegalActionError(
+            Reason.BAD_DECK, f"a deck order is a sequence of Cards; found {bad[0]!r}"
+        )
+    deck = set(rules.deck)
+    counts = Counter(items)
+    seen = set(counts)
+    duplicates = sorted(c for c, n in counts.items() if n > 1)
+    missing = sorted(deck - seen)
+    extra = sorted(seen - deck)
+    if duplicates:
+        problems.append("duplicated " + " ".join(map(str, duplicates)))
+    if missing:
+        problems.append("missing " + " ".join(map(str, missing)))
+    if extra:
+        problems.append("not in this deck " + " ".join(map(str, extra)))
+    if problems:
+        raise IllegalActionError(
+            Reason.BAD_DECK,
+            f"the deck order must hold each of the {len(deck)} cards once (R1.1): "
+            + "; ".join(problems),
+        )
+    return [c.index for c in items]
+
+
+def _distribute(order: Sequence[int], dealer: int, rules: Rules) -> tuple[tuple[int, ...], int]:
+    """Deal a deck order by R2.2: 3 each, 1 kitty, 4 each, 1 kitty, 3 each, 1 kitty."""
+    players = rules.players
+    hands = [0] * players
+    kitty = 0
+    position = 0
+    for packet in (3, 4, 3):
+        for step in range(1, players + 1):
+            seat = (dealer + step) % players
+            for index in order[position : position + packet]:
+                hands[seat] |= 1 << index
+            position += packet
+        kitty |= 1 << order[position]
+        position += 1
+    return tuple(hands), kitty
+
+
+# -- bidding -----------------------------------------------------------------
+
+
+@lru_cache(maxsize=1024)
+def _legal_calls(rules: Rules, high: Call | None, first_call: bool) -> tuple[Call, ...]:
+    """Legal calls, in ladder order with pass first, for a standing bid (R3)."""
+    from fivehundred.calls import PASS
+
+    ladder = rules.ladder
+    floor = ladder.position(high) if high is not None else -1
+    calls: list[Call] = [PASS]
+    for call in ladder.calls:
+        if ladder.position(call) <= floor:
+            continue
+        if call.kind is CallKind.MISERE and not _seven_standing(high):
+            continue
+        if call.kind is CallKind.BLIND_MISERE and not first_call:
+            continue
+        calls.append(call)
+    return tuple(calls)
+
+
+def _seven_standing(high: Call | None) -> bool:
+    """R3.4: misère needs a standing bid of seven or more (below misère on the ladder)."""
+    return high is not None and high.kind is CallKind.BID and (high.tricks or 0) >= 7
+
+
+def _bid_options(c: Core) -> tuple[Call, ...]:
+    seat = c.to_act
+    assert seat is not None
+    high = c.auction[c.high][1] if c.high >= 0 else None
+    return _legal_calls(c.rules, high, not c.called >> seat & 1)
+
+
+def _apply_call(c: Core, call: Call) -> Core:
+    seat = c.to_act
+    assert seat is not None
+    bit = 1 << seat
+    auction = (*c.auction, (seat, call))
+    passed = c.passed | bit if call.kind is CallKind.PASS else c.passed
+    high = c.high if call.kind is CallKind.PASS else len(auction) - 1
+    actions = (*c.actions, call)
+    rules = c.rules
+    players = rules.players
+    everyone = (1 << players) - 1
+    remaining = everyone & ~passed
+    if remaining == 0:
+        return _throw_in(c._replace(auction=auction, passed=passed, actions=actions))
+    if high >= 0 and remaining & (remaining - 1) == 0:
+        contractor, contract = auction[high]
+        out = 0
+        if contract.is_misere:
+            for partner in rules.partners(contractor):
+                out |= 1 << partner
+        return c._replace(
+            phase=Phase.DISCARD,
+            auction=auction,
+            passed=passed,
+            called=c.called | bit,
+            high=high,
+            to_act=contractor,
+            contract=contract,
+            contractor=contractor,
+            ctx=context(contract.trump),
+            sitting_out=out,
+            actions=actions,
+        )
+    nxt = (seat + 1) % players
+    while passed >> nxt & 1:
+        nxt = (nxt + 1) % players
+    return c._replace(
+        auction=auction,
+        passed=passed,
+        called=c.called | bit,
+        high=high,
+        to_act=nxt,
+        actions=actions,
+    )
+
+
+def _throw_in(c: Core) -> Core:
+    """R3.9: everyone passed; no score, the deal passes on."""
+    rules = c.rules
+    assert c.dealer is not None
+    result = HandResult(
+        number=c.hand_number,
+        dealer=c.dealer,
+        contract=None,
+        contractor=None,
+        tricks=(0,) * len(rules.sides),
+        made=None,
+        changes=(0,) * len(rules.sides),
+        scores=c.scores,
+    )
+    return c._replace(
+        phase=Phase.DEAL,
+        dealer=(c.dealer + 1) % rules.players,
+        called=(1 << rules.players) - 1,
+        to_act=None,
+        last_hand=result,
+        history=(*c.history, (c.deck, c.actions)),
+    )
+
+
+# -- kitty and nomination ----------------------------------------------------
+
+
+def _apply_discard(c: Core, action: Discard) -> Core | None:
+    seat = c.contractor
+    assert seat is not None
+    pool = c.hands[seat] | c.kitty
+    mask = 0
+    for card in action.cards:
+        if type(card) is not Card:
+            return None
+        mask |= 1 << card.index
+    if mask.bit_count() != len(action.cards) or len(action.cards) != c.rules.kitty_size:
+        return None
+    if mask & ~pool:
+        return None
+    hand = pool & ~mask
+    hands = _replace_at(c.hands, seat, hand)
+    actions = (*c.actions, action)
+    contract = c.contract
+    assert contract is not None
+    if contract.is_no_trumps_family and hand & _JOKER_BIT:
+        return c._replace(
+            phase=Phase.NOMINATE, hands=hands, kitty=0, discards=mask, actions=actions
+        )
+    return c._replace(phase=Phase.PLAY, hands=hands, kitty=0, discards=mask, actions=actions)
+
+
+def _discard_options(c: Core) -> tuple[Discard, ...]:
+    seat = c.contractor
+    assert seat is not None
+    pool = list(indices(c.hands[seat] | c.kitty))
+    options = []
+    for combo in itertools.combinations(pool, c.rules.kitty_size):
+        action = _DISCARDS.get(combo)
+        if action is None:
+            action = _DISCARDS[combo] = Discard(CARDS[i] for i in combo)
+        options.append(action)
+    return tuple(options)
+
+
+def _apply_nomination(c: Core, action: Nominate) -> Core:
+    suit = action.suit
+    return c._replace(
+        phase=Phase.PLAY,
+        joker_suit=suit,
+        ctx=context(None, suit),
+        actions=(*c.actions, action),
+    )
+
+
+# -- play --------------------------------------------------------------------
+
+
+def _play_options(c: Core) -> tuple[int, int]:
+    """The playable cards of the seat to act, and the suits a Joker lead may name.
+
+    The second value is ``-1`` when a Joker in the mask is played without
+    naming a suit, otherwise the mask of nameable suits (R7.4).
+    """
+    seat = c.to_act
+    assert seat is not None
+    hand = c.hands[seat]
+    ctx = c.ctx
+    assert ctx is not None
+    if not c.trick:
+        if hand & _JOKER_BIT and ctx.trump is None and ctx.joker_suit is None:
+            if hand == _JOKER_BIT:  # the last trick: led with no suit named (R7.5)
+                return hand, -1
+            unled = _ALL_SUITS & ~c.suits_led
+            if unled:
+                return hand, unled
+            return hand & ~_JOKER_BIT, -1  # every suit has been led (R7.5)
+        return hand, -1
+    led = c.led
+    if led < 0:
+        return hand, -1
+    follow = hand & ctx.suit_masks[led]
+    if follow:
+        return follow, -1
+    contract = c.contract
+    assert contract is not None
+    if hand & _JOKER_BIT and contract.is_misere and ctx.trump_mask == _JOKER_BIT:
+        return _JOKER_BIT, -1  # R7.3: the void misère player must play the Joker
+    return hand, -1
+
+
+def _apply_play(c: Core, action: Play) -> Core | None:
+    card = action.card
+    if type(card) is not Card:
+        return None
+    index = card.index
+    bit = 1 << index
+    mask, nameable = _play_options(c)
+    if not bit & mask:
+        return None
+    suit = action.suit
+    if index == JOKER_INDEX and nameable >= 0:
+        if suit is None or type(suit) is not Suit or not nameable >> suit & 1:
+            return None
+    elif suit is not None:
+        return None
+    seat = c.to_act
+    assert seat is not None
+    ctx = c.ctx
+    assert ctx is not None
+    hands = _replace_at(c.hands, seat, c.hands[seat] ^ bit)
+    trick = (*c.trick, (seat, index))
+    actions = (*c.actions, action)
+    led = c.led
+    suits_led = c.suits_led
+    if len(trick) == 1:
+        led = int(suit) if suit is not None else ctx.suit_of(index)
+        if led >= 0:
+            suits_led |= 1 << led
+    players = c.rules.players
+    out = c.sitting_out
+    if len(trick) < players - out.bit_count():
+        nxt = (seat + 1) % players
+        while out >> nxt & 1:
+            nxt = (nxt + 1) % players
+        return c._replace(
+            hands=hands, trick=trick, led=led, suits_led=suits_led, to_act=nxt, actions=actions
+        )
+    winner = trick[ctx.winner([i for _, i in trick], led)][0]
+    won = _replace_at(c.won, winner, c.won[winner] + 1)
+    done = Trick(
+        leader=trick[0][0],
+        plays=tuple((s, CARDS[i]) for s, i in trick),
+        winner=winner,
+        led_suit=Suit(led) if led >= 0 else None,
+    )
+    tricks = (*c.tricks, done)
+    contract = c.contract
+    assert contract is not None
+    if len(tricks) == TRICKS_PER_HAND or (contract.is_misere and winner == c.contractor):
+        return _score(
+            c._replace(
+                hands=hands,
+                trick=(),
+                led=-1,
+                tricks=tricks,
+                won=won,
+                suits_led=suits_led,
+                actions=actions,
+            )
+        )
+    return c._replace(
+        hands=hands,
+        trick=(),
+        led=-1,
+        tricks=tricks,
+        won=won,
+        suits_led=suits_led,
+        to_act=winner,
+        actions=actions,
+    )
+
+
+def _score(c: Core) -> Core:
+    """Score a finished hand (R8) and decide the end of the game (R9)."""
+    rules = c.rules
+    contract, contractor, dealer = c.contract, c.contractor, c.dealer
+    assert contract is not None and contractor is not None and dealer is not None
+    side_tricks = tuple(sum(c.won[s] for s in seats) for seats in rules.sides)
+    side = rules.side_of(contractor)
+    made = contract_made(contract, side_tricks[side])
+    changes = score_hand(contract, side, side_tricks, rules=rules, scores=c.scores)
+    scores = tuple(s + d for s, d in zip(c.scores, changes, strict=True))
+    result = game_result(side, made, scores, rules)
+    hand = HandResult(
+        number=c.hand_number,
+        dealer=dealer,
+        contract=contract,
+        contractor=contractor,
+        tricks=side_tricks,
+        made=made,
+        changes=changes,
+        scores=scores,
+    )
+    return c._replace(
+        phase=Phase.GAME_OVER if result is not None else Phase.DEAL,
+        dealer=dealer if result is not None else (dealer + 1) % rules.players,
+        scores=scores,
+        to_act=None,
+        last_hand=hand,
+        result=result,
+        history=(*c.history, (c.deck, c.actions)),
+    )
+
+
+def _replace_at(values: tuple[int, ...], at: int, value: int) -> tuple[int, ...]:
+    return (*values[:at], value, *values[at + 1 :])
+
+
+# -- the public surface ------------------------------------------------------
+
+
+def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameState:
+    """The state after ``action`` by the seat to act. The input is never changed.
+
+    Pass ``seat`` to check that the action comes from the seat whose turn it
+    is (a server validating a client's move). An illegal action raises
+    :class:`~fivehundred.IllegalActionError` with a :class:`~fivehundred.Reason`.
+
+    >>> import fivehundred as fh
+    >>> state = fh.deal(fh.new_game(dealer=3), seed=7)
+    >>> fh.apply(state, fh.parse_call("7H"), seat=0).high_bid
+    Call.parse('7H')
+    >>> fh.apply(state, fh.PASS, seat=2)
+    Traceback (most recent call last):
+    ...
+    fivehundred.errors.IllegalActionError: it is seat 0's turn, not seat 2's
+    """
+    c = state._c
+    if seat is None or seat == c.to_act:
+        phase = c.phase
+        kind = type(action)
+        new: Core | None = None
+        if phase is Phase.PLAY and kind is Play:
+            new = _apply_play(c, action)  # type: ignore[arg-type]  # kind is Play
+        elif phase is Phase.BIDDING and kind is Call:
+            if action in _bid_options(c):
+                new = _apply_call(c, action)  # type: ignore[arg-type]  # kind is Call
+        elif phase is Phase.DISCARD and kind is Discard:
+            new = _apply_discard(c, action)  # type: ignore[arg-type]  # kind is Discard
+        elif phase is Phase.NOMINATE and kind is Nominate:
+            if action in _NOMINATIONS:
+                new = _apply_nomination(c, action)  # type: ignore[arg-type]  # kind is Nominate
+        if new is not None:
+            return GameState._make(new)
+    raise _problem(c, action, seat) or _unexplained(c, action)
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """Every legal action of the seat to act, in a canonical order.
+
+    Bidding: pass, then bids up the ladder; discard: every choice of cards;
+    nomination: the four suits, then decline; play: cards in card order (a
+    Joker lead once per nameable suit). Empty while waiting for a deal and
+    when the game is over.
+    """
+    c = state._c
+    phase = c.phase
+    if phase is Phase.PLAY:
+        return _plays(c)
+    if phase is Phase.BIDDING:
+        return _bid_options(c)
+    if phase is Phase.DISCARD:
+        return _discard_options(c)
+    if phase is Phase.NOMINATE:
+        return _NOMINATIONS
+    return ()
+
+
+def legal_bids(state: GameState) -> tuple[Call, ...]:
+    """The legal calls of the seat to act (pass first); empty outside the auction."""
+    c = state._c
+    return _bid_options(c) if c.phase is Phase.BIDDING else ()
+
+
+def legal_plays(state: GameState) -> tuple[Play, ...]:
+    """The legal card plays of the seat to act; empty outside card play."""
+    c = state._c
+    return _plays(c) if c.phase is Phase.PLAY else ()
+
+
+def _plays(c: Core) -> tuple[Play, ...]:
+    mask, nameable = _play_options(c)
+    plays = [_PLAYS[i] for i in indices(mask & ~_JOKER_BIT)]
+    if mask & _JOKER_BIT:
+        if nameable < 0:
+            plays.append(_PLAYS[JOKER_INDEX])
+        else:
+            plays.extend(_JOKER_LEADS[s] for s in range(4) if nameable >> s & 1)
+    return tuple(plays)
+
+
+def is_legal(state: GameState, action: object, *, seat: int | None = None) -> bool:
+    """Whether ``action`` is legal now (for ``seat``, if given). Never raises."""
+    try:
+        return _problem(state._c, action, seat) is None
+    except Exception:  # noqa: BLE001 - is_legal promises never to raise
+        return False
+
+
+def check_action(state: GameState, action: object, *, seat: int | None = None) -> None:
+    """Raise the :class:`~fivehundred.IllegalActionError` that :func:`apply` would raise.
+
+    >>> import fivehundred as fh
+    >>> state = fh.deal(fh.new_game(dealer=3), seed=7)
+    >>> try:
+    ...     fh.check_action(state, fh.MISERE)
+    ... except fh.IllegalActionError as err:
+    ...     print(err.reason.name)
+    MISERE_NEEDS_SEVEN
+    """
+    problem = _problem(state._c, action, seat)
+    if problem is not None:
+        raise problem
+
+
+# -- explaining illegal actions -----------------------------------------------
+
+
+def _err(reason: Reason, message: str, seat: int | None) -> IllegalActionError:
+    return IllegalActionError(reason, message, seat=seat)
+
+
+def _unexplained(c: Core, action: object) -> IllegalActionError:  # pragma: no cover
+    return _err(Reason.NOT_AN_ACTION, f"{action!r} is not legal now", c.to_act)
+
+
+def _problem(c: Core, action: object, seat: int | None) -> IllegalActionError | None:
+    """Why ``action`` is illegal in ``c``, or ``None`` when it is legal."""
+    if not isinstance(action, (Call, Discard, Nominate, Play)):
+        return _err(
+            Reason.NOT_AN_ACTION,
+            f"{action!r} is not an action: expected a Call, Discard, Nominate or Play",
+            seat,
+        )
+    phase = c.phase
+    if phase is Phase.GAME_OVER:
+        return _err(Reason.GAME_OVER, "the game is over: no more actions (R9)", seat)
+    if phase is Phase.DEAL:
+        return _err(
+            Reason.WRONG_PHASE, "the next hand is not dealt yet: call fivehundred.deal()", seat
+        )
+    actor = c.to_act
+    assert actor is not None
+    if seat is not None and seat != actor:
+        if phase is Phase.BIDDING and c.passed >> seat & 1:
+            return _err(
+                Reason.ALREADY_PASSED,
+                f"seat {seat} has passed and may not call again in this auction (R3.7)",
+                seat,
+            )
+        return _err(Reason.NOT_YOUR_TURN, f"it is seat {actor}'s turn, not seat {seat}'s", seat)
+    expected = {
+        Phase.BIDDING: (Call, "call (bid or pass)"),
+        Phase.DISCARD: (Discard, "discard from the kitty"),
+        Phase.NOMINATE: (Nominate, "nominate the Joker's suit or decline"),
+        Phase.PLAY: (Play, "play a card"),
+    }[phase]
+    if type(action) is not expected[0]:
+        return _err(
+            Reason.WRONG_PHASE,
+            f"seat {actor} must {expected[1]} now, not {_describe(action)}",
+            actor,
+        )
+    if isinstance(action, Call):
+        return _call_problem(c, action, actor)
+    if isinstance(action, Discard):
+        return _discard_problem(c, action, actor)
+    if isinstance(action, Nominate):
+        if action.suit is not None and type(action.suit) is not Suit:
+            return _err(
+                Reason.NOT_AN_ACTION, f"{action.suit!r} is not a suit to nominate (R7.1)", actor
+            )
+        return None
+    return _play_problem(c, action, actor)
+
+
+def _describe(action: Call | Discard | Nominate | Play) -> str:
+    if isinstance(action, Call):
+        return f"call {action}"
+    if isinstance(action, Play):
+        return f"play {action.card}"
+    return str(action)
+
+
+def _call_problem(c: Core, call: Call, seat: int) -> IllegalActionError | None:
+    if call in _bid_options(c):
+        return None
+    rules = c.rules
+    if call.sans_kitty:
+        return _err(
+            Reason.CALL_NOT_ALLOWED,
+            f"seat {seat} called {call}: sans-kitty bids are not allowed by these rules "
+            "(V-SANS-KITTY)",
+            seat,
+        )
+    if call not in rules.ladder:
+        return _err(
+            Reason.CALL_NOT_ALLOWED, f"seat {seat} called {call}, which these rules do not use", seat
+        )
+    first_call = not c.called >> seat & 1
+    if call.kind is CallKind.BLIND_MISERE and not first_call:
+        return _err(
+            Reason.BLIND_MISERE_NOT_FIRST_CALL,
+            f"seat {seat} called BM: blind misère is only allowed as a player's first call "
+            "of the auction (R3.6)",
+            seat,
+        )
+    high = c.auction[c.high][1] if c.high >= 0 else None
+    if high is not None and rules.ladder.position(call) <= rules.ladder.position(high):
+        bidder = c.auction[c.high][0]
+        same = rules.ladder.position(call) == rules.ladder.position(high)
+        why = "is on the same rung as" if same else "is not higher than"
+        return _err(
+            Reason.BID_TOO_LOW,
+            f"seat {seat} called {call}, which {why} the standing bid {high} by seat {bidder}; "
+            "a bid must be higher on the ladder (R3.1, R3.3)",
+            seat,
+        )
+    if call.kind is CallKind.MISERE:
+        standing = "no bid" if high is None else f"the standing bid is {high}"
+        return _err(
+            Reason.MISERE_NEEDS_SEVEN,
+            f"seat {seat} called M, but misère is only allowed over a standing bid of "
+            f"seven ({standing}) (R3.4)",
+            seat,
+        )
+    return _err(Reason.CALL_NOT_ALLOWED, f"seat {seat} may not call {call} now", seat)
+
+
+def _discard_problem(c: Core, action: Discard, seat: int) -> IllegalActionError | None:
+    cards = action.cards
+    need = c.rules.kitty_size
+    if any(type(card) is not Card for card in cards):
+        return _err(Reason.NOT_AN_ACTION, "a discard is made of Cards", seat)
+    if len(set(cards)) != len(cards) or len(cards) != need:
+        return _err(
+            Reason.WRONG_DISCARD_COUNT,
+            f"seat {seat} must discard exactly {need} different cards, not "
+            f"{' '.join(map(str, cards)) or 'none'} (R4.1)",
+            seat,
+        )
+    pool = c.hands[seat] | c.kitty
+    missing = [card for card in cards if not pool >> card.index & 1]
+    if missing:
+        return _err(
+            Reason.CARD_NOT_IN_HAND,
+            f"seat {seat} cannot discard {' '.join(map(str, missing))}: not among its hand "
+            "and the kitty (R4.1)",
+            seat,
+        )
+    return None
+
+
+_SUIT_NAMES: Final = ("spades", "clubs", "diamonds", "hearts")
+
+
+def _play_problem(c: Core, action: Play, seat: int) -> IllegalActionError | None:
+    card = action.card
+    if type(card) is not Card:
+        return _err(Reason.NOT_AN_ACTION, f"{card!r} is not a Card", seat)
+    if action.suit is not None and type(action.suit) is not Suit:
+        return _err(Reason.NOT_AN_ACTION, f"{action.suit!r} is not a suit", seat)
+    hand = c.hands[seat]
+    if not hand >> card.index & 1:
+        return _err(Reason.CARD_NOT_IN_HAND, f"seat {seat} does not hold {card}", seat)
+    ctx = c.ctx
+    assert ctx is not None
+    mask, nameable = _play_options(c)
+    free_joker = ctx.trump is None and ctx.joker_suit is None
+    leading = not c.trick
+    if card.is_joker and free_joker and leading:
+        if nameable < 0 and mask & _JOKER_BIT:
+            if action.suit is not None:
+                return _err(
+                    Reason.JOKER_SUIT_NOT_ALLOWED,
+                    f"seat {seat} leads the Joker to the last trick: no suit is named (R7.5)",
+                    seat,
+                )
+            return None
+        if not mask & _JOKER_BIT:
+            return _err(
+                Reason.JOKER_LEAD_TOO_EARLY,
+                f"seat {seat} may not lead the Joker: all four suits have been led, so it "
+                "may be led only to the last trick (R7.5)",
+                seat,
+            )
+        if action.suit is None:
+            named = ", ".join(_SUIT_NAMES[s] for s in range(4) if nameable >> s & 1)
+            return _err(
+                Reason.JOKER_SUIT_REQUIRED,
+                f"seat {seat} leads the Joker and must name a suit not yet led ({named}) (R7.4)",
+                seat,
+            )
+        if not nameable >> action.suit & 1:
+            return _err(
+                Reason.JOKER_SUIT_ALREADY_LED,
+                f"seat {seat} leads the Joker naming {_SUIT_NAMES[action.suit]}, which has "
+                "already been led this hand; name a suit not yet led (R7.4)",
+                seat,
+            )
+        return None
+    if action.suit is not None:
+        if not card.is_joker:
+            why = f"{card} is not the Joker"
+        elif not leading:
+            why = "a suit is named only when leading the Joker"
+        else:
+            why = "the Joker already has a suit in this contract"
+        return _err(
+            Reason.JOKER_SUIT_NOT_ALLOWED,
+            f"seat {seat} played {card} naming {_SUIT_NAMES[action.suit]}, but {why} (R7.4)",
+            seat,
+        )
+    if mask >> card.index & 1:
+        return None
+    led = c.led
+    follow = hand & ctx.suit_masks[led]
+    if follow:
+        held = " ".join(str(x) for x in cards_from_mask(follow))
+        note = _bower_note(c, ctx, follow, led)
+        what = "the Joker never follows suit here, so" if card.is_joker else "so"
+        return _err(
+            Reason.MUST_FOLLOW_SUIT,
+            f"seat {seat} holds {_SUIT_NAMES[led]} ({held}){note}, {what} it must follow "
+            f"{_SUIT_NAMES[led]} but played {card} (R5.3{', R7.3' if card.is_joker else ''})",
+            seat,
+        )
+    return _err(
+        Reason.MUST_PLAY_JOKER,
+        f"seat {seat} has no {_SUIT_NAMES[led]} and holds the Joker: in misère it must play "
+        f"the Joker, not {card} (R7.3)",
+        seat,
+    )
+
+
+def _bower_note(c: Core, ctx: Context, follow: int, led: int) -> str:
+    if ctx.trump is None or led != ctx.trump:
+        return ""
+    notes = []
+    left = Card(Rank.JACK, ctx.trump.partner)
+    if follow >> left.index & 1:
+        notes.append(f"the left bower {left} counts as {_SUIT_NAMES[led][:-1]}")
+    if follow & _JOKER_BIT:
+        notes.append("the Joker is a trump")
+    return f" — {', '.join(notes)}" if notes else ""
+

@@ -1,0 +1,186 @@
+"""The scoring table and the score of a hand (R8), and the end of the game (R9).
+
+>>> import fivehundred as fh
+>>> fh.bid_value(fh.parse_call("7NT")), fh.bid_value(fh.MISERE), fh.bid_value(fh.OPEN_MISERE)
+(220, 250, 500)
+>>> fh.score_hand(fh.parse_call("8S"), 0, (10, 0))  # slam on 8S: 250 (R8.2)
+(250, 0)
+>>> fh.score_hand(fh.parse_call("7H"), 1, (4, 6))  # 7H failed by side 1 (R8.3, R8.4)
+(40, -200)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
+
+import attrs
+
+from fivehundred.calls import Call, CallKind, Strain
+from fivehundred.errors import FiveHundredError
+
+if TYPE_CHECKING:
+    from fivehundred.rules import Rules
+
+__all__ = [
+    "GameResult",
+    "HandResult",
+    "Outcome",
+    "bid_value",
+    "game_result",
+    "score_hand",
+    "SCORE_TABLE",
+    "MISERE_VALUES",
+]
+
+#: Points of a trick bid by tricks (6–10) and strain (R8.1, Avondale schedule).
+SCORE_TABLE: Final[dict[int, dict[Strain, int]]] = {
+    tricks: {strain: 40 + 100 * (tricks - 6) + 20 * strain for strain in Strain}
+    for tricks in range(6, 11)
+}
+#: Points of the misère contracts (R8.1).
+MISERE_VALUES: Final[dict[CallKind, int]] = {
+    CallKind.MISERE: 250,
+    CallKind.OPEN_MISERE: 500,
+    CallKind.BLIND_MISERE: 500,
+}
+#: A contract worth less than this scores this when it takes every trick (R8.2).
+SLAM_VALUE: Final = 250
+#: Tricks in a hand (R5.5).
+TRICKS_PER_HAND: Final = 10
+
+
+def bid_value(call: Call, rules: Rules | None = None) -> int:
+    """The points a contract is worth (R8.1).
+
+    >>> import fivehundred as fh
+    >>> bid_value(fh.parse_call("6S")), bid_value(fh.parse_call("10NT"))
+    (40, 520)
+    """
+    if call.kind is CallKind.BID:
+        assert call.tricks is not None and call.strain is not None
+        return SCORE_TABLE[call.tricks][call.strain]
+    if call.kind is CallKind.PASS:
+        raise FiveHundredError("a pass is not a contract and has no value")
+    return MISERE_VALUES[call.kind]
+
+
+def contract_made(contract: Call, tricks: int) -> bool:
+    """Whether a contract is made with ``tricks`` tricks to the contracting side (R6.1, R6.2)."""
+    if contract.is_misere:
+        return tricks == 0
+    assert contract.tricks is not None
+    return tricks >= contract.tricks
+
+
+def score_hand(
+    contract: Call,
+    contractor: int,
+    tricks: Sequence[int],
+    *,
+    rules: Rules | None = None,
+    scores: Sequence[int] | None = None,
+) -> tuple[int, ...]:
+    """The score change of every side for a finished hand (R8.2–R8.4).
+
+    ``contractor`` is the contracting **side** (0 or 1 in the four-player
+    game), ``tricks`` the tricks each side took. ``scores`` (the scores before
+    the hand) is accepted for score caps and ignored by the default rules.
+
+    >>> import fivehundred as fh
+    >>> score_hand(fh.parse_call("8C"), 0, (10, 0))  # 260 is worth more than a slam
+    (260, 0)
+    >>> score_hand(fh.MISERE, 1, (3, 0))  # misère made; defenders score nothing
+    (0, 250)
+    """
+    if not contract.is_bid:
+        raise FiveHundredError("a pass is not a contract: a thrown-in hand scores nothing (R3.9)")
+    trick_points = 10 if rules is None else rules.trick_points
+    sides = len(tricks)
+    if not 0 <= contractor < sides:
+        raise FiveHundredError(f"contractor side {contractor} is not one of the {sides} sides")
+    if any(t < 0 for t in tricks) or sum(tricks) > TRICKS_PER_HAND:
+        raise FiveHundredError(f"tricks {tuple(tricks)} are not possible in a ten-trick hand")
+    value = bid_value(contract, rules)
+    taken = tricks[contractor]
+    if contract_made(contract, taken):
+        if taken == TRICKS_PER_HAND and not contract.is_misere and value < SLAM_VALUE:
+            value = SLAM_VALUE
+        contracting = value
+    else:
+        contracting = -value
+    changes = []
+    for side, side_tricks in enumerate(tricks):
+        if side == contractor:
+            changes.append(contracting)
+        elif contract.is_misere:
+            changes.append(0)
+        else:
+            changes.append(trick_points * side_tricks)
+    return tuple(changes)
+
+
+class Outcome(enum.Enum):
+    """How a game ended (R9)."""
+
+    #: A side made its contract and reached the target (R9.1).
+    CONTRACT_MADE = "contract_made"
+    #: A side failed its contract and fell to the losing score (R9.2).
+    OUT_BACKWARDS = "out_backwards"
+
+
+@attrs.frozen
+class GameResult:
+    """The end of a game: the winning sides and why."""
+
+    #: The sides that won.
+    winners: tuple[int, ...]
+    #: The side whose contract ended the game.
+    deciding_side: int
+    outcome: Outcome
+
+
+@attrs.frozen
+class HandResult:
+    """The outcome of one hand: the contract, tricks, score changes and new scores.
+
+    For a thrown-in hand (R3.9) ``contract`` and ``contractor`` are ``None``
+    and nothing changes.
+    """
+
+    #: 1 for the first hand of the game.
+    number: int
+    dealer: int
+    contract: Call | None
+    contractor: int | None
+    #: Tricks taken by each side.
+    tricks: tuple[int, ...]
+    #: Whether the contract was made (``None`` for a thrown-in hand).
+    made: bool | None
+    #: Score change of each side.
+    changes: tuple[int, ...]
+    #: Scores of each side after the hand.
+    scores: tuple[int, ...]
+
+
+def game_result(
+    contracting_side: int, made: bool, scores: Sequence[int], rules: Rules
+) -> GameResult | None:
+    """Whether a scored hand ends the game (R9.1–R9.3).
+
+    >>> import fivehundred as fh
+    >>> game_result(0, True, (510, 20), fh.Rules())
+    GameResult(winners=(0,), deciding_side=0, outcome=<Outcome.CONTRACT_MADE: 'contract_made'>)
+    >>> game_result(1, True, (520, 300), fh.Rules()) is None  # 500 on defence (R9.3)
+    True
+    """
+    score = scores[contracting_side]
+    if made and score >= rules.target:
+        return GameResult((contracting_side,), contracting_side, Outcome.CONTRACT_MADE)
+    if not made and score <= rules.losing_score:
+        others = tuple(s for s in range(len(scores)) if s != contracting_side)
+        best = max(scores[s] for s in others)
+        winners = tuple(s for s in others if scores[s] == best)
+        return GameResult(winners, contracting_side, Outcome.OUT_BACKWARDS)
+    return None

@@ -1,0 +1,306 @@
+"""The immutable game state.
+
+A :class:`GameState` is created by :func:`~fivehundred.new_game`, dealt by
+:func:`~fivehundred.deal` and advanced by :func:`~fivehundred.apply`; it never
+changes. Inside, it is one tuple of small integers and bit masks (a card set is
+a mask of ``Card.index`` bits), so copying it for each action is cheap; the
+properties turn that into cards, calls and tricks.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import TYPE_CHECKING, NamedTuple
+
+import attrs
+
+from fivehundred.calls import Call
+from fivehundred.cards import Card, Suit, cards_from_mask
+from fivehundred.scoring import GameResult, HandResult
+
+if TYPE_CHECKING:
+    from fivehundred.actions import Action
+    from fivehundred.rules import Rules
+    from fivehundred.tricks import Context
+
+__all__ = ["GameState", "Phase", "Trick"]
+
+
+class Phase(enum.Enum):
+    """Where a game is."""
+
+    #: Waiting for a deal: before the first hand, after a hand, after a throw-in.
+    DEAL = "deal"
+    #: The auction (R3).
+    BIDDING = "bidding"
+    #: The contractor exchanges with the kitty (R4.1).
+    DISCARD = "discard"
+    #: The contractor may nominate the Joker's suit (R7.1).
+    NOMINATE = "nominate"
+    #: Card play (R5).
+    PLAY = "play"
+    #: The game is over (R9).
+    GAME_OVER = "game_over"
+
+
+@attrs.frozen
+class Trick:
+    """A completed trick: who led, the cards in play order, the winner and the led suit."""
+
+    leader: int
+    #: ``(seat, card)`` pairs in play order.
+    plays: tuple[tuple[int, Card], ...]
+    winner: int
+    #: The led suit, or ``None`` when a suitless Joker was led to the last trick (R7.5).
+    led_suit: Suit | None
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards in play order."""
+        return tuple(card for _, card in self.plays)
+
+
+class Core(NamedTuple):
+    """Everything a state holds, as plain values (internal)."""
+
+    rules: Rules
+    phase: Phase
+    dealer: int | None
+    scores: tuple[int, ...]
+    hand_number: int
+    hands: tuple[int, ...]
+    kitty: int
+    discards: int
+    deck: tuple[int, ...]
+    auction: tuple[tuple[int, Call], ...]
+    passed: int
+    called: int
+    high: int
+    to_act: int | None
+    contract: Call | None
+    contractor: int | None
+    joker_suit: Suit | None
+    ctx: Context | None
+    sitting_out: int
+    trick: tuple[tuple[int, int], ...]
+    led: int
+    tricks: tuple[Trick, ...]
+    won: tuple[int, ...]
+    suits_led: int
+    actions: tuple[Action, ...]
+    last_hand: HandResult | None
+    result: GameResult | None
+    history: tuple[tuple[tuple[int, ...], tuple[Action, ...]], ...]
+
+
+class GameState:
+    """One moment of a game of Five Hundred. Immutable and hashable.
+
+    Build it with :func:`~fivehundred.new_game` and :func:`~fivehundred.deal`,
+    move it on with :func:`~fivehundred.apply`. Show it to a player only through
+    :func:`~fivehundred.observe`.
+    """
+
+    __slots__ = ("_c",)
+    _c: Core
+
+    def __init__(self) -> None:
+        raise TypeError("GameState is made by fivehundred.new_game(), deal() and apply()")
+
+    @classmethod
+    def _make(cls, core: Core) -> GameState:
+        state = object.__new__(cls)
+        object.__setattr__(state, "_c", core)
+        return state
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise attrs.exceptions.FrozenInstanceError
+
+    def __delattr__(self, name: str) -> None:
+        raise attrs.exceptions.FrozenInstanceError
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, GameState):
+            return self._c == other._c
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._c)
+
+    def __repr__(self) -> str:
+        c = self._c
+        parts = [f"phase={c.phase.value}", f"dealer={c.dealer}", f"scores={c.scores}"]
+        if c.contract is not None:
+            parts.append(f"contract={c.contract} by seat {c.contractor}")
+        if c.to_act is not None:
+            parts.append(f"to_act={c.to_act}")
+        return f"<GameState hand {c.hand_number}: {', '.join(parts)}>"
+
+    # -- the game ---------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of this game."""
+        return self._c.rules
+
+    @property
+    def phase(self) -> Phase:
+        """Where the game is."""
+        return self._c.phase
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or ``None`` while waiting for a deal or when the game is over."""
+        return self._c.to_act
+
+    @property
+    def dealer(self) -> int | None:
+        """The dealer of the current (or next) hand; ``None`` only before a random first deal."""
+        return self._c.dealer
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each side's score."""
+        return self._c.scores
+
+    @property
+    def hand_number(self) -> int:
+        """Hands dealt so far in this game (thrown-in hands included)."""
+        return self._c.hand_number
+
+    @property
+    def is_over(self) -> bool:
+        """True when the game has ended (R9)."""
+        return self._c.result is not None
+
+    @property
+    def result(self) -> GameResult | None:
+        """The game's result once it is over."""
+        return self._c.result
+
+    @property
+    def last_hand(self) -> HandResult | None:
+        """The result of the most recently finished hand."""
+        return self._c.last_hand
+
+    # -- the hand ---------------------------------------------------------
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards a seat holds now, in card order."""
+        return cards_from_mask(self._c.hands[seat])
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Every seat's cards, by seat."""
+        return tuple(cards_from_mask(m) for m in self._c.hands)
+
+    @property
+    def kitty(self) -> tuple[Card, ...]:
+        """The kitty until the contractor discards (R4.1); empty after."""
+        return cards_from_mask(self._c.kitty)
+
+    @property
+    def discards(self) -> tuple[Card, ...]:
+        """The contractor's discards (out of play, never shown to players)."""
+        return cards_from_mask(self._c.discards)
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The deck order this hand was dealt from (R2.3); empty before the first deal."""
+        from fivehundred.cards import CARDS
+
+        return tuple(CARDS[i] for i in self._c.deck)
+
+    @property
+    def auction(self) -> tuple[tuple[int, Call], ...]:
+        """The calls of this hand's auction as ``(seat, call)`` pairs."""
+        return self._c.auction
+
+    @property
+    def high_bid(self) -> Call | None:
+        """The standing (highest) bid of the auction, if any."""
+        c = self._c
+        return None if c.high < 0 else c.auction[c.high][1]
+
+    @property
+    def high_bidder(self) -> int | None:
+        """The seat of the standing bid, if any."""
+        c = self._c
+        return None if c.high < 0 else c.auction[c.high][0]
+
+    @property
+    def passed(self) -> frozenset[int]:
+        """Seats that have passed in this auction (R3.7)."""
+        return frozenset(s for s in range(self._c.rules.players) if self._c.passed >> s & 1)
+
+    @property
+    def contract(self) -> Call | None:
+        """The contract once the auction is won."""
+        return self._c.contract
+
+    @property
+    def contractor(self) -> int | None:
+        """The seat that won the auction."""
+        return self._c.contractor
+
+    @property
+    def joker_suit(self) -> Suit | None:
+        """The suit the Joker was nominated into (R7.1), if any."""
+        return self._c.joker_suit
+
+    @property
+    def sitting_out(self) -> frozenset[int]:
+        """Seats that sit this hand out: the misère contractor's partner (R4.2)."""
+        out = self._c.sitting_out
+        return frozenset(s for s in range(self._c.rules.players) if out >> s & 1)
+
+    @property
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        """The trick in progress as ``(seat, card)`` pairs."""
+        from fivehundred.cards import CARDS
+
+        return tuple((seat, CARDS[i]) for seat, i in self._c.trick)
+
+    @property
+    def led_suit(self) -> Suit | None:
+        """The led suit of the trick in progress, if a card has been led."""
+        led = self._c.led
+        return Suit(led) if 0 <= led < 4 else None
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The completed tricks of this hand."""
+        return self._c.tricks
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        """Tricks each side has taken this hand."""
+        c = self._c
+        return tuple(sum(c.won[s] for s in seats) for seats in c.rules.sides)
+
+    @property
+    def tricks_won_by_seat(self) -> tuple[int, ...]:
+        """Tricks each seat has taken this hand."""
+        return self._c.won
+
+    @property
+    def suits_led(self) -> frozenset[Suit]:
+        """Suits led so far this hand, suits named for Joker leads included (R7.4)."""
+        return frozenset(s for s in Suit if self._c.suits_led >> s & 1)
+
+    @property
+    def exposed(self) -> bool:
+        """True when the open-misère contractor's hand is face up (R6.3)."""
+        from fivehundred.calls import CallKind
+
+        c = self._c
+        return (
+            c.contract is not None
+            and c.contract.kind is CallKind.OPEN_MISERE
+            and len(c.tricks) >= 1
+        )
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The actions taken in this hand so far."""
+        return self._c.actions

@@ -1,0 +1,132 @@
+"""What one seat may know: :func:`observe` and :class:`PlayerView`.
+
+``observe(state, seat)`` is the only supported way to show a game to a player
+or a bot. It holds the seat's own cards, everything played or called in
+public, the kitty only for the contractor while discarding, the contractor's
+own discards, and the open-misère hand once it is exposed (R6.3) — and
+nothing else.
+
+>>> import fivehundred as fh
+>>> state = fh.deal(fh.new_game(dealer=3), seed=7)
+>>> view = fh.observe(state, 0)
+>>> len(view.hand), view.hand_sizes, view.kitty
+(10, (10, 10, 10, 10), None)
+>>> view.legal_actions == fh.legal_actions(state)
+True
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from fivehundred.actions import Action
+from fivehundred.calls import Call
+from fivehundred.cards import Card, Suit, cards_from_mask
+from fivehundred.rules import Rules
+from fivehundred.scoring import GameResult, HandResult
+from fivehundred.state import GameState, Phase, Trick
+
+__all__ = ["PlayerView", "observe"]
+
+
+@attrs.frozen
+class PlayerView:
+    """Everything one seat may know about a game at one moment."""
+
+    #: The seat this view belongs to.
+    seat: int
+    rules: Rules
+    phase: Phase
+    dealer: int | None
+    #: The seat to act, or ``None``.
+    to_act: int | None
+    #: Each side's score.
+    scores: tuple[int, ...]
+    hand_number: int
+    #: This seat's cards, in card order.
+    hand: tuple[Card, ...]
+    #: How many cards each seat holds.
+    hand_sizes: tuple[int, ...]
+    #: The auction so far, as ``(seat, call)`` pairs.
+    auction: tuple[tuple[int, Call], ...]
+    contract: Call | None
+    contractor: int | None
+    #: The kitty: only for the contractor, only while discarding (R4.1).
+    kitty: tuple[Card, ...] | None
+    #: The contractor's own discards, for the contractor only (R4.1).
+    discards: tuple[Card, ...] | None
+    #: The Joker's nominated suit (public, R7.1).
+    joker_suit: Suit | None
+    #: Seats sitting this hand out (R4.2).
+    sitting_out: frozenset[int]
+    #: The exposed open-misère hand once exposed (R6.3), else ``None``.
+    exposed_hand: tuple[Card, ...] | None
+    #: The trick in progress, as ``(seat, card)`` pairs.
+    trick: tuple[tuple[int, Card], ...]
+    #: The led suit of the trick in progress.
+    led_suit: Suit | None
+    #: Completed tricks of this hand.
+    tricks: tuple[Trick, ...]
+    #: Tricks taken by each side this hand.
+    tricks_won: tuple[int, ...]
+    #: Suits led so far this hand, Joker-lead names included (R7.4).
+    suits_led: frozenset[Suit]
+    last_hand: HandResult | None
+    result: GameResult | None
+    #: This seat's legal actions when it is to act, else empty.
+    legal_actions: tuple[Action, ...]
+
+    @property
+    def my_turn(self) -> bool:
+        """True when this seat is to act."""
+        return self.to_act == self.seat
+
+
+def observe(state: GameState, seat: int) -> PlayerView:
+    """The view of ``state`` that ``seat`` may see.
+
+    >>> import fivehundred as fh
+    >>> state = fh.deal(fh.new_game(dealer=3), seed=1)
+    >>> fh.observe(state, 2).hand == state.hand(2)
+    True
+    """
+    from fivehundred.engine import legal_actions
+
+    c = state._c
+    rules = c.rules
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
+        raise ValueError(f"seat {seat!r} is not a seat: seats are 0 to {rules.players - 1}")
+    contractor = c.contractor
+    is_contractor = contractor == seat
+    kitty = cards_from_mask(c.kitty) if is_contractor and c.phase is Phase.DISCARD else None
+    discards = cards_from_mask(c.discards) if is_contractor and c.discards else None
+    exposed = None
+    if state.exposed and contractor is not None:
+        exposed = cards_from_mask(c.hands[contractor])
+    return PlayerView(
+        seat=seat,
+        rules=rules,
+        phase=c.phase,
+        dealer=c.dealer,
+        to_act=c.to_act,
+        scores=c.scores,
+        hand_number=c.hand_number,
+        hand=cards_from_mask(c.hands[seat]),
+        hand_sizes=tuple(m.bit_count() for m in c.hands),
+        auction=c.auction,
+        contract=c.contract,
+        contractor=contractor,
+        kitty=kitty,
+        discards=discards,
+        joker_suit=c.joker_suit,
+        sitting_out=state.sitting_out,
+        exposed_hand=exposed,
+        trick=state.trick,
+        led_suit=state.led_suit,
+        tricks=c.tricks,
+        tricks_won=state.tricks_won,
+        suits_led=state.suits_led,
+        last_hand=c.last_hand,
+        result=c.result,
+        legal_actions=legal_actions(state) if c.to_act == seat else (),
+    )
