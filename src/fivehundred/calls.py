@@ -76,7 +76,9 @@ class CallKind(enum.Enum):
 _MISERE_KINDS: Final = frozenset({CallKind.MISERE, CallKind.OPEN_MISERE, CallKind.BLIND_MISERE})
 
 
-def _check_tricks(instance: Call, attribute: attrs.Attribute[int | None], value: int | None) -> None:
+def _check_tricks(
+    instance: Call, attribute: attrs.Attribute[int | None], value: int | None
+) -> None:
     if instance.kind is CallKind.BID:
         if not isinstance(value, int) or isinstance(value, bool) or not 6 <= value <= 10:
             raise ValueError(f"a trick bid names 6 to 10 tricks, not {value!r}")

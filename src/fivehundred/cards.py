@@ -105,7 +105,9 @@ class Rank(enum.IntEnum):
         return self.symbol
 
 
-_RANK_SYMBOLS: Final = {r: (str(int(r)) if r <= Rank.THIRTEEN else "JQKA"[r - Rank.JACK]) for r in Rank}
+_RANK_SYMBOLS: Final = {
+    r: (str(int(r)) if r <= Rank.THIRTEEN else "JQKA"[r - Rank.JACK]) for r in Rank
+}
 
 #: Number of card slots per suit in the index space (ranks 2 … A).
 RANKS_PER_SUIT: Final = 16

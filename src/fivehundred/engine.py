@@ -34,7 +34,7 @@ from fivehundred.scoring import (
     game_result,
     score_hand,
 )
-from fivehundred.state import Core, GameState, Phase, Trick
+from fivehundred.state import Core, GameState, Phase
 from fivehundred.tricks import Context, context
 
 __all__ = [
@@ -54,6 +54,7 @@ _PLAYS: Final = tuple(Play(card) for card in CARDS)
 _JOKER_LEADS: Final = tuple(Play(JOKER, suit) for suit in Suit)
 _NOMINATIONS: Final = (*(Nominate(suit) for suit in Suit), DECLINE)
 _DISCARDS: dict[tuple[int, ...], Discard] = {}
+_DEFAULT_RULES: Final = Rules()
 
 
 # -- starting and dealing ----------------------------------------------------
@@ -71,7 +72,7 @@ def new_game(rules: Rules | None = None, *, dealer: int | None = None) -> GameSt
     (<Phase.DEAL: 'deal'>, (0, 0), 0)
     """
     if rules is None:
-        rules = Rules()
+        rules = _DEFAULT_RULES
     elif not isinstance(rules, Rules):
         raise TypeError(f"rules must be a fivehundred.Rules, not {rules!r}")
     players = rules.players
@@ -159,7 +160,7 @@ def deal(
         source = rng if rng is not None else random.Random(seed)
         if dealer is None:
             dealer = source.randrange(rules.players)
-        order = [card.index for card in rules.deck]
+        order = list(_deck_indices(rules))
         source.shuffle(order)
     hands, kitty = _distribute(order, dealer, rules)
     players = rules.players
@@ -190,6 +191,11 @@ def deal(
             actions=(),
         )
     )
+
+
+@lru_cache(maxsize=64)
+def _deck_indices(rules: Rules) -> tuple[int, ...]:
+    return tuple(card.index for card in rules.deck)
 
 
 def _deck_order(cards: Sequence[Card] | str, rules: Rules) -> list[int]:
@@ -361,7 +367,7 @@ def _apply_discard(c: Core, action: Discard) -> Core | None:
     if mask & ~pool:
         return None
     hand = pool & ~mask
-    hands = _replace_at(c.hands, seat, hand)
+    hands = (*c.hands[:seat], hand, *c.hands[seat + 1 :])
     actions = (*c.actions, action)
     contract = c.contract
     assert contract is not None
@@ -376,13 +382,14 @@ def _discard_options(c: Core) -> tuple[Discard, ...]:
     seat = c.contractor
     assert seat is not None
     pool = list(indices(c.hands[seat] | c.kitty))
-    options = []
-    for combo in itertools.combinations(pool, c.rules.kitty_size):
-        action = _DISCARDS.get(combo)
-        if action is None:
-            action = _DISCARDS[combo] = Discard(CARDS[i] for i in combo)
-        options.append(action)
-    return tuple(options)
+    combos = itertools.combinations(pool, c.rules.kitty_size)
+    try:
+        return tuple(map(_DISCARDS.__getitem__, combos))
+    except KeyError:  # first sight of some of these discards: build and keep them
+        for combo in itertools.combinations(pool, c.rules.kitty_size):
+            if combo not in _DISCARDS:
+                _DISCARDS[combo] = Discard(CARDS[i] for i in combo)
+        return tuple(map(_DISCARDS.__getitem__, itertools.combinations(pool, c.rules.kitty_size)))
 
 
 def _apply_nomination(c: Core, action: Nominate) -> Core:
@@ -431,76 +438,81 @@ def _play_options(c: Core) -> tuple[int, int]:
     return hand, -1
 
 
-def _apply_play(c: Core, action: Play) -> Core | None:
+_I_HANDS: Final = Core._fields.index("hands")
+_I_TO_ACT: Final = Core._fields.index("to_act")
+_I_TRICK: Final = Core._fields.index("trick")
+_I_LED: Final = Core._fields.index("led")
+_I_TRICKS: Final = Core._fields.index("tricks")
+_I_WON: Final = Core._fields.index("won")
+_I_SUITS_LED: Final = Core._fields.index("suits_led")
+_I_ACTIONS: Final = Core._fields.index("actions")
+_new_core = tuple.__new__
+
+
+def _apply_play(state: GameState, c: Core, action: Play) -> Core | None:
+    """Play a card (R5, R7); ``None`` when it is not legal. The hot path: plain tuples only."""
     card = action.card
     if type(card) is not Card:
         return None
     index = card.index
     bit = 1 << index
-    mask, nameable = _play_options(c)
-    if not bit & mask:
+    opts = state._opts
+    if opts is None:
+        opts = _options(state, c)
+    if not bit & opts[0]:
         return None
     suit = action.suit
-    if index == JOKER_INDEX and nameable >= 0:
-        if suit is None or type(suit) is not Suit or not nameable >> suit & 1:
+    if index == JOKER_INDEX and opts[1] >= 0:
+        if suit is None or type(suit) is not Suit or not opts[1] >> suit & 1:
             return None
     elif suit is not None:
         return None
-    seat = c.to_act
-    assert seat is not None
-    ctx = c.ctx
-    assert ctx is not None
-    hands = _replace_at(c.hands, seat, c.hands[seat] ^ bit)
-    trick = (*c.trick, (seat, index))
-    actions = (*c.actions, action)
-    led = c.led
-    suits_led = c.suits_led
-    if len(trick) == 1:
-        led = int(suit) if suit is not None else ctx.suit_of(index)
+    seat: int = c.to_act  # type: ignore[assignment]  # PLAY phase: always a seat
+    ctx: Context = c.ctx  # type: ignore[assignment]  # PLAY phase: always a context
+    values = list(c)
+    hands = list(c.hands)
+    hands[seat] ^= bit
+    values[_I_HANDS] = tuple(hands)
+    values[_I_ACTIONS] = (*c.actions, action)
+    trick = c.trick
+    if trick:
+        led = c.led
+        trick = (*trick, (seat, index))
+    else:
+        trick = ((seat, index),)
+        led = values[_I_LED] = int(suit) if suit is not None else ctx.suit_of(index)
         if led >= 0:
-            suits_led |= 1 << led
-    players = c.rules.players
+            values[_I_SUITS_LED] = c.suits_led | 1 << led
     out = c.sitting_out
+    players = len(hands)
     if len(trick) < players - out.bit_count():
         nxt = (seat + 1) % players
         while out >> nxt & 1:
             nxt = (nxt + 1) % players
-        return c._replace(
-            hands=hands, trick=trick, led=led, suits_led=suits_led, to_act=nxt, actions=actions
-        )
+        values[_I_TRICK] = trick
+        values[_I_TO_ACT] = nxt
+        return _new_core(Core, values)
     winner = trick[ctx.winner([i for _, i in trick], led)][0]
-    won = _replace_at(c.won, winner, c.won[winner] + 1)
-    done = Trick(
-        leader=trick[0][0],
-        plays=tuple((s, CARDS[i]) for s, i in trick),
-        winner=winner,
-        led_suit=Suit(led) if led >= 0 else None,
-    )
-    tricks = (*c.tricks, done)
-    contract = c.contract
-    assert contract is not None
-    if len(tricks) == TRICKS_PER_HAND or (contract.is_misere and winner == c.contractor):
-        return _score(
-            c._replace(
-                hands=hands,
-                trick=(),
-                led=-1,
-                tricks=tricks,
-                won=won,
-                suits_led=suits_led,
-                actions=actions,
-            )
-        )
-    return c._replace(
-        hands=hands,
-        trick=(),
-        led=-1,
-        tricks=tricks,
-        won=won,
-        suits_led=suits_led,
-        to_act=winner,
-        actions=actions,
-    )
+    won = list(c.won)
+    won[winner] += 1
+    values[_I_WON] = tuple(won)
+    values[_I_TRICK] = ()
+    values[_I_LED] = -1
+    tricks = values[_I_TRICKS] = (*c.tricks, (trick, winner, led))
+    values[_I_TO_ACT] = winner
+    done = _new_core(Core, values)
+    if len(tricks) == TRICKS_PER_HAND or (winner == c.contractor and c.contract.is_misere):  # type: ignore[union-attr]  # PLAY phase: a contract
+        return _score(done)
+    return done
+
+
+def _options(state: GameState, c: Core) -> tuple[int, int]:
+    """:func:`_play_options`, cached on the state (it never changes)."""
+    opts = state._opts
+    if opts is None:
+        opts = _play_options(c)
+        object.__setattr__(state, "_opts", opts)
+    return opts
 
 
 def _score(c: Core) -> Core:
@@ -535,10 +547,6 @@ def _score(c: Core) -> Core:
     )
 
 
-def _replace_at(values: tuple[int, ...], at: int, value: int) -> tuple[int, ...]:
-    return (*values[:at], value, *values[at + 1 :])
-
-
 # -- the public surface ------------------------------------------------------
 
 
@@ -561,18 +569,16 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     c = state._c
     if seat is None or seat == c.to_act:
         phase = c.phase
-        kind = type(action)
         new: Core | None = None
-        if phase is Phase.PLAY and kind is Play:
-            new = _apply_play(c, action)  # type: ignore[arg-type]  # kind is Play
-        elif phase is Phase.BIDDING and kind is Call:
+        if phase is Phase.PLAY and type(action) is Play:
+            new = _apply_play(state, c, action)
+        elif phase is Phase.BIDDING and type(action) is Call:
             if action in _bid_options(c):
-                new = _apply_call(c, action)  # type: ignore[arg-type]  # kind is Call
-        elif phase is Phase.DISCARD and kind is Discard:
-            new = _apply_discard(c, action)  # type: ignore[arg-type]  # kind is Discard
-        elif phase is Phase.NOMINATE and kind is Nominate:
-            if action in _NOMINATIONS:
-                new = _apply_nomination(c, action)  # type: ignore[arg-type]  # kind is Nominate
+                new = _apply_call(c, action)
+        elif phase is Phase.DISCARD and type(action) is Discard:
+            new = _apply_discard(c, action)
+        elif phase is Phase.NOMINATE and type(action) is Nominate and action in _NOMINATIONS:
+            new = _apply_nomination(c, action)
         if new is not None:
             return GameState._make(new)
     raise _problem(c, action, seat) or _unexplained(c, action)
@@ -589,7 +595,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     c = state._c
     phase = c.phase
     if phase is Phase.PLAY:
-        return _plays(c)
+        return _plays(_options(state, c))
     if phase is Phase.BIDDING:
         return _bid_options(c)
     if phase is Phase.DISCARD:
@@ -608,25 +614,36 @@ def legal_bids(state: GameState) -> tuple[Call, ...]:
 def legal_plays(state: GameState) -> tuple[Play, ...]:
     """The legal card plays of the seat to act; empty outside card play."""
     c = state._c
-    return _plays(c) if c.phase is Phase.PLAY else ()
+    return _plays(_options(state, c)) if c.phase is Phase.PLAY else ()
 
 
-def _plays(c: Core) -> tuple[Play, ...]:
-    mask, nameable = _play_options(c)
-    plays = [_PLAYS[i] for i in indices(mask & ~_JOKER_BIT)]
+_PLAYS_CACHE: dict[tuple[int, int], tuple[Play, ...]] = {}
+_PLAYS_CACHE_LIMIT: Final = 1 << 16
+
+
+def _plays(options: tuple[int, int]) -> tuple[Play, ...]:
+    """The Play actions for a mask of playable cards (cached: masks recur)."""
+    plays = _PLAYS_CACHE.get(options)
+    if plays is not None:
+        return plays
+    mask, nameable = options
+    listed = [_PLAYS[i] for i in indices(mask & ~_JOKER_BIT)]
     if mask & _JOKER_BIT:
         if nameable < 0:
-            plays.append(_PLAYS[JOKER_INDEX])
+            listed.append(_PLAYS[JOKER_INDEX])
         else:
-            plays.extend(_JOKER_LEADS[s] for s in range(4) if nameable >> s & 1)
-    return tuple(plays)
+            listed.extend(_JOKER_LEADS[s] for s in range(4) if nameable >> s & 1)
+    if len(_PLAYS_CACHE) >= _PLAYS_CACHE_LIMIT:
+        _PLAYS_CACHE.clear()
+    plays = _PLAYS_CACHE[options] = tuple(listed)
+    return plays
 
 
 def is_legal(state: GameState, action: object, *, seat: int | None = None) -> bool:
     """Whether ``action`` is legal now (for ``seat``, if given). Never raises."""
     try:
         return _problem(state._c, action, seat) is None
-    except Exception:  # noqa: BLE001 - is_legal promises never to raise
+    except Exception:
         return False
 
 
@@ -728,7 +745,9 @@ def _call_problem(c: Core, call: Call, seat: int) -> IllegalActionError | None:
         )
     if call not in rules.ladder:
         return _err(
-            Reason.CALL_NOT_ALLOWED, f"seat {seat} called {call}, which these rules do not use", seat
+            Reason.CALL_NOT_ALLOWED,
+            f"seat {seat} called {call}, which these rules do not use",
+            seat,
         )
     first_call = not c.called >> seat & 1
     if call.kind is CallKind.BLIND_MISERE and not first_call:
@@ -876,4 +895,3 @@ def _bower_note(c: Core, ctx: Context, follow: int, led: int) -> str:
     if follow & _JOKER_BIT:
         notes.append("the Joker is a trump")
     return f" — {', '.join(notes)}" if notes else ""
-

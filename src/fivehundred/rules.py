@@ -13,7 +13,7 @@ partnerships (RULES.md R1–R9).
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Final
 
 import attrs
@@ -105,6 +105,7 @@ def build_ladder(
 DEFAULT_LADDER: Final = build_ladder()
 
 
+@cache
 def standard_deck(*, players: int = 4) -> tuple[Card, ...]:
     """The deck for a table size, in card order (R1.1, P2–P6).
 

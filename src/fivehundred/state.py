@@ -10,12 +10,13 @@ properties turn that into cards, calls and tricks.
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 import attrs
 
 from fivehundred.calls import Call
-from fivehundred.cards import Card, Suit, cards_from_mask
+from fivehundred.cards import CARDS, Card, Suit, cards_from_mask
 from fivehundred.scoring import GameResult, HandResult
 
 if TYPE_CHECKING:
@@ -60,6 +61,21 @@ class Trick:
         return tuple(card for _, card in self.plays)
 
 
+#: A completed trick inside the engine: ``((seat, card index), ...), winner, led suit or -1``.
+RawTrick: TypeAlias = tuple[tuple[tuple[int, int], ...], int, int]
+
+
+def make_trick(raw: RawTrick) -> Trick:
+    """The public :class:`Trick` of an engine trick."""
+    plays, winner, led = raw
+    return Trick(
+        leader=plays[0][0],
+        plays=tuple((seat, CARDS[index]) for seat, index in plays),
+        winner=winner,
+        led_suit=Suit(led) if led >= 0 else None,
+    )
+
+
 class Core(NamedTuple):
     """Everything a state holds, as plain values (internal)."""
 
@@ -84,7 +100,7 @@ class Core(NamedTuple):
     sitting_out: int
     trick: tuple[tuple[int, int], ...]
     led: int
-    tricks: tuple[Trick, ...]
+    tricks: tuple[RawTrick, ...]
     won: tuple[int, ...]
     suits_led: int
     actions: tuple[Action, ...]
@@ -101,16 +117,19 @@ class GameState:
     :func:`~fivehundred.observe`.
     """
 
-    __slots__ = ("_c",)
+    __slots__ = ("_c", "_opts")
     _c: Core
+    #: Cache of the seat to act's playable cards (engine internal; not part of the value).
+    _opts: tuple[int, int] | None
 
     def __init__(self) -> None:
         raise TypeError("GameState is made by fivehundred.new_game(), deal() and apply()")
 
     @classmethod
     def _make(cls, core: Core) -> GameState:
-        state = object.__new__(cls)
-        object.__setattr__(state, "_c", core)
+        state = _new_object(cls)
+        _set_core(state, core)
+        _set_opts(state, None)
         return state
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -207,8 +226,6 @@ class GameState:
     @property
     def deck(self) -> tuple[Card, ...]:
         """The deck order this hand was dealt from (R2.3); empty before the first deal."""
-        from fivehundred.cards import CARDS
-
         return tuple(CARDS[i] for i in self._c.deck)
 
     @property
@@ -257,8 +274,6 @@ class GameState:
     @property
     def trick(self) -> tuple[tuple[int, Card], ...]:
         """The trick in progress as ``(seat, card)`` pairs."""
-        from fivehundred.cards import CARDS
-
         return tuple((seat, CARDS[i]) for seat, i in self._c.trick)
 
     @property
@@ -270,7 +285,7 @@ class GameState:
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """The completed tricks of this hand."""
-        return self._c.tricks
+        return tuple(make_trick(raw) for raw in self._c.tricks)
 
     @property
     def tricks_won(self) -> tuple[int, ...]:
@@ -304,3 +319,9 @@ class GameState:
     def actions(self) -> tuple[Action, ...]:
         """The actions taken in this hand so far."""
         return self._c.actions
+
+
+# Slot setters that bypass the frozen __setattr__: only the engine builds states.
+_new_object = object.__new__
+_set_core: Callable[[GameState, Core], None] = vars(GameState)["_c"].__set__
+_set_opts: Callable[[GameState, tuple[int, int] | None], None] = vars(GameState)["_opts"].__set__

@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 from typing import Final
 
 import attrs
@@ -81,7 +81,7 @@ class Context:
         return best_at
 
 
-@lru_cache(maxsize=None)
+@cache
 def context(trump: Suit | None, joker_suit: Suit | None = None) -> Context:
     """The :class:`Context` of a trump suit (or ``None`` for No Trumps/misère)."""
     if trump is not None and joker_suit is not None:
@@ -175,8 +175,5 @@ def trick_winner(
         raise ValueError("a trick has at least one card")
     ctx = contract_context(contract, joker_suit)
     indices = [card.index for card in cards]
-    if led_suit is not None:
-        led = int(led_suit)
-    else:
-        led = ctx.suit_of(indices[0])
+    led = int(led_suit) if led_suit is not None else ctx.suit_of(indices[0])
     return ctx.winner(indices, led)

@@ -123,7 +123,7 @@ def observe(state: GameState, seat: int) -> PlayerView:
         exposed_hand=exposed,
         trick=state.trick,
         led_suit=state.led_suit,
-        tricks=c.tricks,
+        tricks=state.tricks,
         tricks_won=state.tricks_won,
         suits_led=state.suits_led,
         last_hand=c.last_hand,
