@@ -343,7 +343,6 @@ def _throw_in(c: Core) -> Core:
     return c._replace(
         phase=Phase.DEAL,
         dealer=(c.dealer + 1) % rules.players,
-        called=(1 << rules.players) - 1,
         to_act=None,
         last_hand=result,
         history=(*c.history, (c.deck, c.actions)),
