@@ -100,8 +100,8 @@ def _check_strain(
 class Call:
     """One call of the auction: a pass, a trick bid, or a misère bid.
 
-    Build trick bids with :meth:`Call.bid` and use the constants :data:`PASS`,
-    :data:`MISERE`, :data:`OPEN_MISERE` and :data:`BLIND_MISERE` for the rest.
+    Build trick bids with :meth:`Call.bid` and use the constants ``PASS``,
+    ``MISERE``, ``OPEN_MISERE`` and ``BLIND_MISERE`` for the rest.
     ``sans_kitty`` marks a bid declared without the kitty (variant V-SANS-KITTY).
 
     Calls compare by their position on the default bid ladder (R3.3), not by
