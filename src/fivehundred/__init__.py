@@ -13,7 +13,7 @@ Card.parse('JH')
 True
 """
 
-from fivehundred.actions import DECLINE, Action, Discard, Nominate, Play
+from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import (
     BLIND_MISERE,
     MISERE,
@@ -61,6 +61,7 @@ __all__ = [
     "Action",
     "Call",
     "CallKind",
+    "CallPartner",
     "Card",
     "Discard",
     "FiveHundredError",

@@ -19,7 +19,7 @@ import attrs
 from fivehundred.calls import Call
 from fivehundred.cards import Card, Suit
 
-__all__ = ["DECLINE", "Action", "Discard", "Nominate", "Play"]
+__all__ = ["DECLINE", "Action", "CallPartner", "Discard", "Nominate", "Play"]
 
 
 def _sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -30,12 +30,19 @@ def _sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(items))
 
 
+def _optional_suit(
+    instance: object, attribute: attrs.Attribute[Suit | None], value: object
+) -> None:
+    if value is not None and not isinstance(value, Suit):
+        raise TypeError(f"{attribute.name} must be a Suit or None, not {value!r}")
+
+
 @attrs.frozen(repr=False)
 class Play:
     """Play a card. ``suit`` is named only when leading a suitless Joker (R7.4)."""
 
-    card: Card
-    suit: Suit | None = None
+    card: Card = attrs.field(validator=attrs.validators.instance_of(Card))
+    suit: Suit | None = attrs.field(default=None, validator=_optional_suit)
 
     def __repr__(self) -> str:
         if self.suit is None:
@@ -62,14 +69,40 @@ class Discard:
 class Nominate:
     """The contractor's Joker nomination (R7.1): a suit, or ``None`` to decline."""
 
-    suit: Suit | None
+    suit: Suit | None = attrs.field(validator=_optional_suit)
 
     def __str__(self) -> str:
         return "decline" if self.suit is None else f"nominate {self.suit.letter}"
+
+
+@attrs.frozen
+class CallPartner:
+    """The five-player contractor's partner call (P5): a card, or a seat with ``partner_by_seat``.
+
+    >>> import fivehundred as fh
+    >>> str(CallPartner(fh.parse_card("AH"))), str(CallPartner(seat=2))
+    ('partner AH', 'partner seat 2')
+    """
+
+    card: Card | None = attrs.field(
+        default=None, validator=attrs.validators.optional(attrs.validators.instance_of(Card))
+    )
+    seat: int | None = attrs.field(
+        default=None,
+        kw_only=True,
+        validator=attrs.validators.optional(attrs.validators.instance_of(int)),
+    )
+
+    def __attrs_post_init__(self) -> None:
+        if (self.card is None) == (self.seat is None):
+            raise TypeError("a partner call names a card or a seat, not both or neither")
+
+    def __str__(self) -> str:
+        return f"partner seat {self.seat}" if self.card is None else f"partner {self.card}"
 
 
 #: Declining to nominate the Joker.
 DECLINE = Nominate(None)
 
 #: Any action a player can take.
-Action: TypeAlias = Call | Discard | Nominate | Play
+Action: TypeAlias = Call | Discard | Nominate | CallPartner | Play

@@ -22,8 +22,10 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
-from fivehundred.actions import DECLINE, Action, Discard, Nominate, Play
-from fivehundred.calls import Call, CallKind
+import attrs
+
+from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
+from fivehundred.calls import PASS, Call, CallKind
 from fivehundred.cards import CARDS, JOKER, JOKER_INDEX, Card, Rank, Suit, cards_from_mask, indices
 from fivehundred.errors import IllegalActionError, InvalidStateError, Reason
 from fivehundred.rules import Rules
@@ -34,7 +36,7 @@ from fivehundred.scoring import (
     game_result,
     score_hand,
 )
-from fivehundred.state import Core, GameState, Phase
+from fivehundred.state import Core, GameState, Phase, _set_opts
 from fivehundred.tricks import Context, context
 
 __all__ = [
@@ -53,6 +55,8 @@ _ALL_SUITS: Final = 0b1111
 _PLAYS: Final = tuple(Play(card) for card in CARDS)
 _JOKER_LEADS: Final = tuple(Play(JOKER, suit) for suit in Suit)
 _NOMINATIONS: Final = (*(Nominate(suit) for suit in Suit), DECLINE)
+_PARTNER_CARDS: Final = tuple(CallPartner(card) for card in CARDS)
+_PARTNER_SEATS: Final = tuple(CallPartner(seat=seat) for seat in range(6))
 _DISCARDS: dict[tuple[int, ...], Discard] = {}
 _DEFAULT_RULES: Final = Rules()
 
@@ -88,16 +92,21 @@ def new_game(rules: Rules | None = None, *, dealer: int | None = None) -> GameSt
             scores=(0,) * len(rules.sides),
             hand_number=0,
             hands=(0,) * players,
+            dead=0,
             kitty=0,
             discards=0,
             deck=(),
             auction=(),
             passed=0,
             called=0,
+            passes=0,
+            raised=0,
             high=-1,
             to_act=None,
             contract=None,
             contractor=None,
+            partner=-1,
+            partner_card=-1,
             joker_suit=None,
             ctx=None,
             sitting_out=0,
@@ -162,7 +171,7 @@ def deal(
             dealer = source.randrange(rules.players)
         order = list(_deck_indices(rules))
         source.shuffle(order)
-    hands, kitty = _distribute(order, dealer, rules)
+    hands, dead, kitty = _distribute(order, dealer, rules)
     players = rules.players
     return GameState._make(
         c._replace(
@@ -170,16 +179,21 @@ def deal(
             dealer=dealer,
             hand_number=c.hand_number + 1,
             hands=hands,
+            dead=dead,
             kitty=kitty,
             discards=0,
             deck=tuple(order),
             auction=(),
             passed=0,
             called=0,
+            passes=0,
+            raised=0,
             high=-1,
             to_act=(dealer + 1) % players,
             contract=None,
             contractor=None,
+            partner=-1,
+            partner_card=-1,
             joker_suit=None,
             ctx=None,
             sitting_out=0,
@@ -229,21 +243,33 @@ def _deck_order(cards: Sequence[Card] | str, rules: Rules) -> list[int]:
     return [c.index for c in items]
 
 
-def _distribute(order: Sequence[int], dealer: int, rules: Rules) -> tuple[tuple[int, ...], int]:
-    """Deal a deck order by R2.2: 3 each, 1 kitty, 4 each, 1 kitty, 3 each, 1 kitty."""
+def _distribute(
+    order: Sequence[int], dealer: int, rules: Rules
+) -> tuple[tuple[int, ...], int, int]:
+    """Deal a deck order by R2.2: the hands, the dead hand (P2, else 0) and the kitty.
+
+    From the dealer's left: 3 cards to each hand, kitty, 4 to each, kitty, 3 to
+    each, kitty; the kitty takes 1 card each time (2, 1, 2 with the five-card
+    kitty of V-45). With two players the dead hand is dealt between the
+    non-dealer and the dealer (P2).
+    """
     players = rules.players
-    hands = [0] * players
+    slots = [(dealer + step) % players for step in range(1, players + 1)]
+    if rules.has_dead_hand:
+        slots.insert(1, players)  # the dead hand's slot
+    masks = [0] * (players + 1)
+    kitty_packets = (2, 1, 2) if rules.kitty_size == 5 else (1, 1, 1)
     kitty = 0
     position = 0
-    for packet in (3, 4, 3):
-        for step in range(1, players + 1):
-            seat = (dealer + step) % players
+    for packet, kitty_packet in zip((3, 4, 3), kitty_packets, strict=True):
+        for slot in slots:
             for index in order[position : position + packet]:
-                hands[seat] |= 1 << index
+                masks[slot] |= 1 << index
             position += packet
-        kitty |= 1 << order[position]
-        position += 1
-    return tuple(hands), kitty
+        for index in order[position : position + kitty_packet]:
+            kitty |= 1 << index
+        position += kitty_packet
+    return tuple(masks[:players]), masks[players], kitty
 
 
 # -- bidding -----------------------------------------------------------------
@@ -251,25 +277,28 @@ def _distribute(order: Sequence[int], dealer: int, rules: Rules) -> tuple[tuple[
 
 @lru_cache(maxsize=1024)
 def _legal_calls(rules: Rules, high: Call | None, first_call: bool) -> tuple[Call, ...]:
-    """Legal calls, in ladder order with pass first, for a standing bid (R3)."""
-    from fivehundred.calls import PASS
+    """Legal calls, pass first then up the ladder, over a standing bid (R3, V-… options).
 
+    With sans-kitty bids (V-SANS-KITTY) each bid is followed by its sans-kitty form.
+    """
     ladder = rules.ladder
     floor = ladder.position(high) if high is not None else -1
     calls: list[Call] = [PASS]
     for call in ladder.calls:
         if ladder.position(call) <= floor:
             continue
-        if call.kind is CallKind.MISERE and not _seven_standing(high):
+        if call.kind is CallKind.MISERE and rules.misere_needs_seven and not _seven(high):
             continue
         if call.kind is CallKind.BLIND_MISERE and not first_call:
             continue
         calls.append(call)
+        if rules.sans_kitty:
+            calls.append(attrs.evolve(call, sans_kitty=True))
     return tuple(calls)
 
 
-def _seven_standing(high: Call | None) -> bool:
-    """R3.4: misère needs a standing bid of seven or more (below misère on the ladder)."""
+def _seven(high: Call | None) -> bool:
+    """R3.4: someone has bid seven: the standing bid is a trick bid of 7 or more."""
     return high is not None and high.kind is CallKind.BID and (high.tricks or 0) >= 7
 
 
@@ -281,55 +310,81 @@ def _bid_options(c: Core) -> tuple[Call, ...]:
 
 
 def _apply_call(c: Core, call: Call) -> Core:
+    """One call of the auction (R3; V-AMERICAN, V-SELF-RAISE, V-REBID)."""
     seat = c.to_act
-    assert seat is not None
+    assert seat is not None and c.dealer is not None
     bit = 1 << seat
-    auction = (*c.auction, (seat, call))
-    passed = c.passed | bit if call.kind is CallKind.PASS else c.passed
-    high = c.high if call.kind is CallKind.PASS else len(auction) - 1
-    actions = (*c.actions, call)
     rules = c.rules
     players = rules.players
-    everyone = (1 << players) - 1
-    remaining = everyone & ~passed
-    if remaining == 0:
-        return _throw_in(c._replace(auction=auction, passed=passed, actions=actions))
-    if high >= 0 and remaining & (remaining - 1) == 0:
-        contractor, contract = auction[high]
-        out = 0
-        if contract.is_misere:
-            for partner in rules.partners(contractor):
-                out |= 1 << partner
-        return c._replace(
-            phase=Phase.DISCARD,
-            auction=auction,
-            passed=passed,
-            called=c.called | bit,
-            high=high,
-            to_act=contractor,
-            contract=contract,
-            contractor=contractor,
-            ctx=context(contract.trump),
-            sitting_out=out,
-            actions=actions,
-        )
-    nxt = (seat + 1) % players
-    while passed >> nxt & 1:
-        nxt = (nxt + 1) % players
-    return c._replace(
-        auction=auction,
-        passed=passed,
+    is_pass = call.kind is CallKind.PASS
+    c = c._replace(
+        auction=(*c.auction, (seat, call)),
+        passed=c.passed | bit if is_pass else c.passed,
         called=c.called | bit,
-        high=high,
-        to_act=nxt,
-        actions=actions,
+        passes=c.passes + 1 if is_pass else 0,
+        high=c.high if is_pass else len(c.auction),
+        actions=(*c.actions, call),
     )
+    high = c.high
+    if rules.single_round:  # V-AMERICAN: one call each, the dealer last
+        if seat != c.dealer:
+            return c._replace(to_act=(seat + 1) % players)
+        return _all_passed(c) if high < 0 else _win_auction(c)
+    if rules.rebid:  # V-REBID: nobody is skipped; the auction ends on a full round of passes
+        if high < 0:
+            return (
+                _all_passed(c) if c.passes == players else c._replace(to_act=(seat + 1) % players)
+            )
+        if c.passes < players - 1:
+            return c._replace(to_act=(seat + 1) % players)
+        return _offer_raise(c) or _win_auction(c)
+    remaining = ((1 << players) - 1) & ~c.passed
+    if high < 0 and remaining == 0:
+        return _all_passed(c)
+    if high >= 0 and remaining & (remaining - 1) == 0:  # every other player has passed (R3.8)
+        return _offer_raise(c) or _win_auction(c)
+    nxt = (seat + 1) % players
+    while c.passed >> nxt & 1:
+        nxt = (nxt + 1) % players
+    return c._replace(to_act=nxt)
 
 
-def _throw_in(c: Core) -> Core:
-    """R3.9: everyone passed; no score, the deal passes on."""
+def _offer_raise(c: Core) -> Core | None:
+    """V-SELF-RAISE: when all others have passed, the bidder may raise once."""
+    bidder = c.auction[c.high][0]
+    if not c.rules.self_raise or c.raised >> bidder & 1:
+        return None
+    bit = 1 << bidder
+    return c._replace(to_act=bidder, raised=c.raised | bit, passed=c.passed & ~bit, passes=0)
+
+
+def _win_auction(c: Core) -> Core:
+    """The auction is over: the highest bid is the contract (R3.8); on to the kitty (R4)."""
+    contractor, contract = c.auction[c.high]
+    out = 0
+    if contract.is_misere:  # the misère contractor's partners sit out (R4.2)
+        for partner in c.rules.partners(contractor):
+            out |= 1 << partner
+    c = c._replace(
+        to_act=contractor,
+        contract=contract,
+        contractor=contractor,
+        ctx=context(contract.trump),
+        sitting_out=out,
+    )
+    if contract.sans_kitty:  # V-SANS-KITTY: the kitty stays unseen and out of play
+        return _after_exchange(c)
+    return c._replace(phase=Phase.DISCARD)
+
+
+def _all_passed(c: Core) -> Core:
+    """Everyone passed: a throw-in (R3.9), or No Trumps without a kitty (V-ALL-PASS)."""
     rules = c.rules
     assert c.dealer is not None
+    if rules.all_pass_no_trumps:
+        return c._replace(
+            phase=Phase.PLAY, to_act=(c.dealer + 1) % rules.players, ctx=context(None)
+        )
     result = HandResult(
         number=c.hand_number,
         dealer=c.dealer,
@@ -342,17 +397,18 @@ def _throw_in(c: Core) -> Core:
     )
     return c._replace(
         phase=Phase.DEAL,
-        dealer=(c.dealer + 1) % rules.players,
+        dealer=c.dealer if rules.same_dealer else (c.dealer + 1) % rules.players,
         to_act=None,
         last_hand=result,
         history=(*c.history, (c.deck, c.actions)),
     )
 
 
-# -- kitty and nomination ----------------------------------------------------
+# -- kitty, partner and nomination -------------------------------------------
 
 
 def _apply_discard(c: Core, action: Discard) -> Core | None:
+    """The kitty exchange (R4.1): the contractor puts any kitty-size cards of hand + kitty down."""
     seat = c.contractor
     assert seat is not None
     pool = c.hands[seat] | c.kitty
@@ -365,39 +421,91 @@ def _apply_discard(c: Core, action: Discard) -> Core | None:
         return None
     if mask & ~pool:
         return None
-    hand = pool & ~mask
-    hands = (*c.hands[:seat], hand, *c.hands[seat + 1 :])
-    actions = (*c.actions, action)
+    hands = (*c.hands[:seat], pool & ~mask, *c.hands[seat + 1 :])
+    return _after_exchange(
+        c._replace(hands=hands, kitty=0, discards=mask, actions=(*c.actions, action))
+    )
+
+
+def _after_exchange(c: Core) -> Core:
+    """After the kitty: the five-player partner call (P5, not in misère), then on."""
     contract = c.contract
     assert contract is not None
-    if contract.is_no_trumps_family and hand & _JOKER_BIT:
-        return c._replace(
-            phase=Phase.NOMINATE, hands=hands, kitty=0, discards=mask, actions=actions
-        )
-    return c._replace(phase=Phase.PLAY, hands=hands, kitty=0, discards=mask, actions=actions)
+    if c.rules.calls_partner and not contract.is_misere:
+        return c._replace(phase=Phase.PARTNER)
+    return _after_partner(c)
+
+
+def _after_partner(c: Core) -> Core:
+    """The Joker nomination when the rules offer it (R4.3, R7.1, V-NO-NOMINATION), then play."""
+    contract, contractor = c.contract, c.contractor
+    assert contract is not None and contractor is not None
+    if (
+        contract.is_no_trumps_family
+        and c.hands[contractor] & _JOKER_BIT
+        and c.rules.joker_nomination
+    ):
+        return c._replace(phase=Phase.NOMINATE)
+    return _start_play(c)
+
+
+def _start_play(c: Core) -> Core:
+    """The first lead: the contractor (R5.1), or the eldest active player (V-ELDEST-LEADS)."""
+    rules = c.rules
+    leader = c.contractor
+    if rules.eldest_leads or leader is None:
+        assert c.dealer is not None
+        leader = (c.dealer + 1) % rules.players
+        while c.sitting_out >> leader & 1:
+            leader = (leader + 1) % rules.players
+    return c._replace(phase=Phase.PLAY, to_act=leader)
 
 
 def _discard_options(c: Core) -> tuple[Discard, ...]:
     seat = c.contractor
     assert seat is not None
     pool = list(indices(c.hands[seat] | c.kitty))
-    combos = itertools.combinations(pool, c.rules.kitty_size)
+    size = c.rules.kitty_size
     try:
-        return tuple(map(_DISCARDS.__getitem__, combos))
+        return tuple(map(_DISCARDS.__getitem__, itertools.combinations(pool, size)))
     except KeyError:  # first sight of some of these discards: build and keep them
-        for combo in itertools.combinations(pool, c.rules.kitty_size):
+        for combo in itertools.combinations(pool, size):
             if combo not in _DISCARDS:
                 _DISCARDS[combo] = Discard(CARDS[i] for i in combo)
-        return tuple(map(_DISCARDS.__getitem__, itertools.combinations(pool, c.rules.kitty_size)))
+        return tuple(map(_DISCARDS.__getitem__, itertools.combinations(pool, size)))
 
 
 def _apply_nomination(c: Core, action: Nominate) -> Core:
     suit = action.suit
-    return c._replace(
-        phase=Phase.PLAY,
-        joker_suit=suit,
-        ctx=context(None, suit),
-        actions=(*c.actions, action),
+    return _start_play(
+        c._replace(joker_suit=suit, ctx=context(None, suit), actions=(*c.actions, action))
+    )
+
+
+def _partner_options(c: Core) -> tuple[CallPartner, ...]:
+    """P5: every card but the Joker and the contractor's own (or, by seat, every other seat)."""
+    contractor = c.contractor
+    assert contractor is not None
+    rules = c.rules
+    if rules.partner_by_seat:
+        return tuple(_PARTNER_SEATS[s] for s in range(rules.players) if s != contractor)
+    own = c.hands[contractor] | _JOKER_BIT
+    return tuple(_PARTNER_CARDS[card.index] for card in rules.deck if not own >> card.index & 1)
+
+
+def _apply_partner(c: Core, action: CallPartner) -> Core | None:
+    """P5: the called card's holder becomes the secret partner; none if it is out of play."""
+    if action not in _partner_options(c):
+        return None
+    if action.seat is not None:
+        partner, card = action.seat, -1
+    else:
+        assert action.card is not None
+        card = action.card.index
+        holders = [s for s, hand in enumerate(c.hands) if hand >> card & 1]
+        partner = holders[0] if holders else -1
+    return _after_partner(
+        c._replace(partner=partner, partner_card=card, actions=(*c.actions, action))
     )
 
 
@@ -419,6 +527,11 @@ def _play_options(c: Core) -> tuple[int, int]:
         if hand & _JOKER_BIT and ctx.trump is None and ctx.joker_suit is None:
             if hand == _JOKER_BIT:  # the last trick: led with no suit named (R7.5)
                 return hand, -1
+            rules = c.rules
+            if rules.joker_lead_last:  # V-JOKER-LEAD-LAST
+                return hand & ~_JOKER_BIT, -1
+            if rules.joker_name_any:  # V-JOKER-NAME-ANY
+                return hand, _ALL_SUITS
             unled = _ALL_SUITS & ~c.suits_led
             if unled:
                 return hand, unled
@@ -431,8 +544,7 @@ def _play_options(c: Core) -> tuple[int, int]:
     if follow:
         return follow, -1
     contract = c.contract
-    assert contract is not None
-    if hand & _JOKER_BIT and contract.is_misere and ctx.trump_mask == _JOKER_BIT:
+    if hand & _JOKER_BIT and ctx.trump_mask == _JOKER_BIT and contract and contract.is_misere:
         return _JOKER_BIT, -1  # R7.3: the void misère player must play the Joker
     return hand, -1
 
@@ -500,9 +612,15 @@ def _apply_play(state: GameState, c: Core, action: Play) -> Core | None:
     tricks = values[_I_TRICKS] = (*c.tricks, (trick, winner, led))
     values[_I_TO_ACT] = winner
     done = _new_core(Core, values)
-    if len(tricks) == TRICKS_PER_HAND or (winner == c.contractor and c.contract.is_misere):  # type: ignore[union-attr]  # PLAY phase: a contract
+    if len(tricks) == TRICKS_PER_HAND or (winner == c.contractor and _misere_ends(c)):
         return _score(done)
     return done
+
+
+def _misere_ends(c: Core) -> bool:
+    """R5.5: a misère hand ends when the contractor wins a trick (not with V-MISERE-PLAYOUT)."""
+    contract = c.contract
+    return contract is not None and contract.is_misere and not c.rules.misere_playout
 
 
 def _options(state: GameState, c: Core) -> tuple[int, int]:
@@ -510,21 +628,32 @@ def _options(state: GameState, c: Core) -> tuple[int, int]:
     opts = state._opts
     if opts is None:
         opts = _play_options(c)
-        object.__setattr__(state, "_opts", opts)
+        _set_opts(state, opts)
     return opts
 
 
 def _score(c: Core) -> Core:
-    """Score a finished hand (R8) and decide the end of the game (R9)."""
+    """Score a finished hand (R8, P-forms, V-… options) and decide the end of the game (R9)."""
     rules = c.rules
     contract, contractor, dealer = c.contract, c.contractor, c.dealer
-    assert contract is not None and contractor is not None and dealer is not None
+    assert dealer is not None
     side_tricks = tuple(sum(c.won[s] for s in seats) for seats in rules.sides)
-    side = rules.side_of(contractor)
-    made = contract_made(contract, side_tricks[side])
-    changes = score_hand(contract, side, side_tricks, rules=rules, scores=c.scores)
+    contracting: tuple[int, ...] = ()
+    made: bool | None = None
+    partner_side = None
+    if contract is not None and contractor is not None:
+        side = rules.side_of(contractor)
+        if c.partner >= 0 and rules.side_of(c.partner) != side:
+            partner_side = rules.side_of(c.partner)
+        contracting = (side,) if partner_side is None else (side, partner_side)
+        made = contract_made(contract, sum(side_tricks[s] for s in contracting))
+        changes = score_hand(
+            contract, side, side_tricks, rules=rules, scores=c.scores, partner=partner_side
+        )
+    else:  # V-ALL-PASS: every side scores its tricks
+        changes = score_hand(None, None, side_tricks, rules=rules, scores=c.scores)
     scores = tuple(s + d for s, d in zip(c.scores, changes, strict=True))
-    result = game_result(side, made, scores, rules)
+    result = game_result(contracting, made, scores, rules)
     hand = HandResult(
         number=c.hand_number,
         dealer=dealer,
@@ -534,6 +663,8 @@ def _score(c: Core) -> Core:
         made=made,
         changes=changes,
         scores=scores,
+        partner=c.partner if c.partner >= 0 else None,
+        all_pass=contract is None,
     )
     return c._replace(
         phase=Phase.GAME_OVER if result is not None else Phase.DEAL,
@@ -578,6 +709,8 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
             new = _apply_discard(c, action)
         elif phase is Phase.NOMINATE and type(action) is Nominate and action in _NOMINATIONS:
             new = _apply_nomination(c, action)
+        elif phase is Phase.PARTNER and type(action) is CallPartner:
+            new = _apply_partner(c, action)
         if new is not None:
             return GameState._make(new)
     raise _problem(c, action, seat) or _unexplained(c, action)
@@ -587,8 +720,9 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     """Every legal action of the seat to act, in a canonical order.
 
     Bidding: pass, then bids up the ladder; discard: every choice of cards;
-    nomination: the four suits, then decline; play: cards in card order (a
-    Joker lead once per nameable suit). Empty while waiting for a deal and
+    partner call (P5): cards in card order, or seats; nomination: the four
+    suits, then decline; play: cards in card order (a Joker lead once per
+    nameable suit). Empty while waiting for a deal and
     when the game is over.
     """
     c = state._c
@@ -601,6 +735,8 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
         return _discard_options(c)
     if phase is Phase.NOMINATE:
         return _NOMINATIONS
+    if phase is Phase.PARTNER:
+        return _partner_options(c)
     return ()
 
 
@@ -675,10 +811,10 @@ def _unexplained(c: Core, action: object) -> IllegalActionError:  # pragma: no c
 
 def _problem(c: Core, action: object, seat: int | None) -> IllegalActionError | None:
     """Why ``action`` is illegal in ``c``, or ``None`` when it is legal."""
-    if not isinstance(action, (Call, Discard, Nominate, Play)):
+    if not isinstance(action, (Call, Discard, Nominate, CallPartner, Play)):
         return _err(
             Reason.NOT_AN_ACTION,
-            f"{action!r} is not an action: expected a Call, Discard, Nominate or Play",
+            f"{action!r} is not an action: expected a Call, Discard, Nominate, CallPartner or Play",
             seat,
         )
     phase = c.phase
@@ -691,7 +827,7 @@ def _problem(c: Core, action: object, seat: int | None) -> IllegalActionError | 
     actor = c.to_act
     assert actor is not None
     if seat is not None and seat != actor:
-        if phase is Phase.BIDDING and c.passed >> seat & 1:
+        if phase is Phase.BIDDING and c.passed >> seat & 1 and not c.rules.rebid:
             return _err(
                 Reason.ALREADY_PASSED,
                 f"seat {seat} has passed and may not call again in this auction (R3.7)",
@@ -702,6 +838,7 @@ def _problem(c: Core, action: object, seat: int | None) -> IllegalActionError | 
         Phase.BIDDING: (Call, "call (bid or pass)"),
         Phase.DISCARD: (Discard, "discard from the kitty"),
         Phase.NOMINATE: (Nominate, "nominate the Joker's suit or decline"),
+        Phase.PARTNER: (CallPartner, "call a partner"),
         Phase.PLAY: (Play, "play a card"),
     }[phase]
     if type(action) is not expected[0]:
@@ -720,10 +857,29 @@ def _problem(c: Core, action: object, seat: int | None) -> IllegalActionError | 
                 Reason.NOT_AN_ACTION, f"{action.suit!r} is not a suit to nominate (R7.1)", actor
             )
         return None
+    if isinstance(action, CallPartner):
+        return _partner_problem(c, action, actor)
     return _play_problem(c, action, actor)
 
 
-def _describe(action: Call | Discard | Nominate | Play) -> str:
+def _partner_problem(c: Core, action: CallPartner, seat: int) -> IllegalActionError | None:
+    if action in _partner_options(c):
+        return None
+    rules = c.rules
+    if rules.partner_by_seat:
+        why = f"name another seat (0 to {rules.players - 1}), not {action}"
+    elif action.seat is not None or type(action.card) is not Card:
+        why = f"call a card, not {action}"
+    elif action.card.is_joker:
+        why = "call a card other than the Joker"
+    elif c.hands[seat] >> action.card.index & 1:
+        why = f"call a card it does not hold, not {action.card}"
+    else:
+        why = f"call a card of the deck, not {action.card}"
+    return _err(Reason.PARTNER_NOT_ALLOWED, f"seat {seat} must {why} (P5)", seat)
+
+
+def _describe(action: Call | Discard | Nominate | CallPartner | Play) -> str:
     if isinstance(action, Call):
         return f"call {action}"
     if isinstance(action, Play):
@@ -735,7 +891,7 @@ def _call_problem(c: Core, call: Call, seat: int) -> IllegalActionError | None:
     if call in _bid_options(c):
         return None
     rules = c.rules
-    if call.sans_kitty:
+    if call.sans_kitty and not rules.sans_kitty:
         return _err(
             Reason.CALL_NOT_ALLOWED,
             f"seat {seat} called {call}: sans-kitty bids are not allowed by these rules "
@@ -767,7 +923,7 @@ def _call_problem(c: Core, call: Call, seat: int) -> IllegalActionError | None:
             "a bid must be higher on the ladder (R3.1, R3.3)",
             seat,
         )
-    if call.kind is CallKind.MISERE:
+    if call.kind is CallKind.MISERE and rules.misere_needs_seven:
         standing = "no bid" if high is None else f"the standing bid is {high}"
         return _err(
             Reason.MISERE_NEEDS_SEVEN,
@@ -831,7 +987,9 @@ def _play_problem(c: Core, action: Play, seat: int) -> IllegalActionError | None
         if not mask & _JOKER_BIT:
             return _err(
                 Reason.JOKER_LEAD_TOO_EARLY,
-                f"seat {seat} may not lead the Joker: all four suits have been led, so it "
+                f"seat {seat} may not lead the Joker before the last trick (V-JOKER-LEAD-LAST)"
+                if c.rules.joker_lead_last
+                else f"seat {seat} may not lead the Joker: all four suits have been led, so it "
                 "may be led only to the last trick (R7.5)",
                 seat,
             )

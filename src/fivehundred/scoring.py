@@ -74,50 +74,74 @@ def contract_made(contract: Call, tricks: int) -> bool:
     return tricks >= contract.tricks
 
 
+def _defence(old: int, points: int, cap: int | None) -> int:
+    """Defence points added to a score, under the V-CAP rule when there is a cap."""
+    if cap is None:
+        return old + points
+    return min(old + points, cap) if old < cap else old
+
+
 def score_hand(
-    contract: Call,
-    contractor: int,
+    contract: Call | None,
+    contractor: int | None,
     tricks: Sequence[int],
     *,
     rules: Rules | None = None,
     scores: Sequence[int] | None = None,
+    partner: int | None = None,
 ) -> tuple[int, ...]:
-    """The score change of every side for a finished hand (R8.2–R8.4).
+    """The score change of every side for a finished hand (R8.2–R8.4, V-… options, P5).
 
     ``contractor`` is the contracting **side** (0 or 1 in the four-player
-    game), ``tricks`` the tricks each side took. ``scores`` (the scores before
-    the hand) is accepted for score caps and ignored by the default rules.
+    game) and ``tricks`` the tricks each side took. ``partner`` is the side of
+    the five-player contractor's partner (P5): it shares the contract, its
+    tricks count for it, and it gains or loses the value too. ``scores`` (the
+    scores before the hand) matter only with a score cap (V-CAP). A
+    ``contract`` of ``None`` is a hand played after everyone passed (V-ALL-PASS):
+    every side scores for its tricks.
 
     >>> import fivehundred as fh
     >>> score_hand(fh.parse_call("8C"), 0, (10, 0))  # 260 is worth more than a slam
     (260, 0)
     >>> score_hand(fh.MISERE, 1, (3, 0))  # misère made; defenders score nothing
     (0, 250)
+    >>> score_hand(fh.parse_call("6S"), 0, (4, 6), rules=fh.Rules(score_cap=490), scores=(0, 470))
+    (-40, 20)
     """
-    if not contract.is_bid:
-        raise FiveHundredError("a pass is not a contract: a thrown-in hand scores nothing (R3.9)")
-    trick_points = 10 if rules is None else rules.trick_points
+    if rules is None:
+        from fivehundred.rules import Rules
+
+        rules = Rules()
     sides = len(tricks)
-    if not 0 <= contractor < sides:
-        raise FiveHundredError(f"contractor side {contractor} is not one of the {sides} sides")
+    before = tuple(scores) if scores is not None else (0,) * sides
+    if len(before) != sides:
+        raise FiveHundredError(f"scores {before} and tricks {tuple(tricks)} differ in length")
     if any(t < 0 for t in tricks) or sum(tricks) > TRICKS_PER_HAND:
         raise FiveHundredError(f"tricks {tuple(tricks)} are not possible in a ten-trick hand")
+    cap = rules.score_cap
+    points = rules.trick_points
+    if contract is None:
+        return tuple(_defence(b, points * t, cap) - b for b, t in zip(before, tricks, strict=True))
+    if not contract.is_bid:
+        raise FiveHundredError("a pass is not a contract: a thrown-in hand scores nothing (R3.9)")
+    contracting = {contractor, partner} - {None}
+    if not all(isinstance(s, int) and 0 <= s < sides for s in contracting):
+        raise FiveHundredError(f"contracting sides {contractor}, {partner} are not among {sides}")
     value = bid_value(contract, rules)
-    taken = tricks[contractor]
+    taken = sum(tricks[s] for s in contracting if s is not None)
     if contract_made(contract, taken):
-        if taken == TRICKS_PER_HAND and not contract.is_misere and value < SLAM_VALUE:
-            value = SLAM_VALUE
-        contracting = value
+        slam = taken == TRICKS_PER_HAND and not contract.is_misere and rules.slam_bonus
+        result = SLAM_VALUE if slam and value < SLAM_VALUE else value
     else:
-        contracting = -value
+        result = -value
     changes = []
     for side, side_tricks in enumerate(tricks):
-        if side == contractor:
-            changes.append(contracting)
+        if side in contracting:
+            changes.append(result)
         elif contract.is_misere:
             changes.append(0)
         else:
-            changes.append(trick_points * side_tricks)
+            changes.append(_defence(before[side], points * side_tricks, cap) - before[side])
     return tuple(changes)
 
 
@@ -128,6 +152,8 @@ class Outcome(enum.Enum):
     CONTRACT_MADE = "contract_made"
     #: A side failed its contract and fell to the losing score (R9.2).
     OUT_BACKWARDS = "out_backwards"
+    #: A side reached the target by defence points (V-DEFENCE-WINS).
+    TARGET_REACHED = "target_reached"
 
 
 @attrs.frozen
@@ -136,8 +162,8 @@ class GameResult:
 
     #: The sides that won.
     winners: tuple[int, ...]
-    #: The side whose contract ended the game.
-    deciding_side: int
+    #: The contracting side of the last hand (``None`` after an all-pass hand, V-ALL-PASS).
+    deciding_side: int | None
     outcome: Outcome
 
 
@@ -153,6 +179,7 @@ class HandResult:
     number: int
     dealer: int
     contract: Call | None
+    #: The contractor's seat.
     contractor: int | None
     #: Tricks taken by each side.
     tricks: tuple[int, ...]
@@ -162,25 +189,45 @@ class HandResult:
     changes: tuple[int, ...]
     #: Scores of each side after the hand.
     scores: tuple[int, ...]
+    #: The five-player contractor's partner seat (P5), if any.
+    partner: int | None = None
+    #: True for a hand played at No Trumps after everyone passed (V-ALL-PASS).
+    all_pass: bool = False
 
 
 def game_result(
-    contracting_side: int, made: bool, scores: Sequence[int], rules: Rules
+    contracting: Sequence[int], made: bool | None, scores: Sequence[int], rules: Rules
 ) -> GameResult | None:
-    """Whether a scored hand ends the game (R9.1–R9.3).
+    """Whether a scored hand ends the game (R9.1–R9.3, P-END, V-DEFENCE-WINS, V-TARGET).
+
+    ``contracting`` lists the contracting side(s) (the contractor's, and the
+    five-player partner's); ``made`` is ``None`` after an all-pass hand.
 
     >>> import fivehundred as fh
-    >>> game_result(0, True, (510, 20), fh.Rules())
+    >>> game_result((0,), True, (510, 20), fh.Rules())
     GameResult(winners=(0,), deciding_side=0, outcome=<Outcome.CONTRACT_MADE: 'contract_made'>)
-    >>> game_result(1, True, (520, 300), fh.Rules()) is None  # 500 on defence (R9.3)
+    >>> game_result((1,), True, (520, 300), fh.Rules()) is None  # 500 on defence (R9.3)
     True
     """
-    score = scores[contracting_side]
-    if made and score >= rules.target:
-        return GameResult((contracting_side,), contracting_side, Outcome.CONTRACT_MADE)
-    if not made and score <= rules.losing_score:
-        others = tuple(s for s in range(len(scores)) if s != contracting_side)
-        best = max(scores[s] for s in others)
-        winners = tuple(s for s in others if scores[s] == best)
-        return GameResult(winners, contracting_side, Outcome.OUT_BACKWARDS)
+    deciding = contracting[0] if contracting else None
+    if made:
+        winners = tuple(s for s in contracting if scores[s] >= rules.target)
+        if winners:
+            return GameResult(winners, deciding, Outcome.CONTRACT_MADE)
+    elif made is not None:
+        losers = {s for s in contracting if scores[s] <= rules.losing_score}
+        if losers:
+            return GameResult(
+                _best(scores, set(range(len(scores))) - losers), deciding, Outcome.OUT_BACKWARDS
+            )
+    if rules.defence_wins:
+        crossed = {s for s in range(len(scores)) if scores[s] >= rules.target}
+        if crossed:
+            return GameResult(_best(scores, crossed), deciding, Outcome.TARGET_REACHED)
     return None
+
+
+def _best(scores: Sequence[int], among: set[int]) -> tuple[int, ...]:
+    """The sides of ``among`` with the highest score (a tie is a shared win, P-END)."""
+    top = max(scores[s] for s in among)
+    return tuple(s for s in sorted(among) if scores[s] == top)

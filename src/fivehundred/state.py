@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 import attrs
 
-from fivehundred.calls import Call
+from fivehundred.calls import Call, CallKind
 from fivehundred.cards import CARDS, Card, Suit, cards_from_mask
 from fivehundred.scoring import GameResult, HandResult
 
@@ -38,6 +38,8 @@ class Phase(enum.Enum):
     DISCARD = "discard"
     #: The contractor may nominate the Joker's suit (R7.1).
     NOMINATE = "nominate"
+    #: Five players: the contractor calls a partner (P5).
+    PARTNER = "partner"
     #: Card play (R5).
     PLAY = "play"
     #: The game is over (R9).
@@ -85,16 +87,21 @@ class Core(NamedTuple):
     scores: tuple[int, ...]
     hand_number: int
     hands: tuple[int, ...]
+    dead: int
     kitty: int
     discards: int
     deck: tuple[int, ...]
     auction: tuple[tuple[int, Call], ...]
     passed: int
     called: int
+    passes: int
+    raised: int
     high: int
     to_act: int | None
     contract: Call | None
     contractor: int | None
+    partner: int
+    partner_card: int
     joker_suit: Suit | None
     ctx: Context | None
     sitting_out: int
@@ -219,6 +226,11 @@ class GameState:
         return cards_from_mask(self._c.kitty)
 
     @property
+    def dead_hand(self) -> tuple[Card, ...]:
+        """The two-player game's dead hand (P2): dealt, never seen, never played."""
+        return cards_from_mask(self._c.dead)
+
+    @property
     def discards(self) -> tuple[Card, ...]:
         """The contractor's discards (out of play, never shown to players)."""
         return cards_from_mask(self._c.discards)
@@ -259,6 +271,21 @@ class GameState:
     def contractor(self) -> int | None:
         """The seat that won the auction."""
         return self._c.contractor
+
+    @property
+    def partner(self) -> int | None:
+        """The five-player contractor's partner (P5), secret until revealed; ``None`` if alone.
+
+        Only :func:`~fivehundred.observe` knows who may see it; this is the full state.
+        """
+        partner = self._c.partner
+        return None if partner < 0 else partner
+
+    @property
+    def partner_card(self) -> Card | None:
+        """The card the five-player contractor called (P5), if any."""
+        index = self._c.partner_card
+        return None if index < 0 else CARDS[index]
 
     @property
     def joker_suit(self) -> Suit | None:
@@ -306,14 +333,12 @@ class GameState:
     @property
     def exposed(self) -> bool:
         """True when the open-misère contractor's hand is face up (R6.3)."""
-        from fivehundred.calls import CallKind
-
         c = self._c
-        return (
-            c.contract is not None
-            and c.contract.kind is CallKind.OPEN_MISERE
-            and len(c.tricks) >= 1
-        )
+        if c.contract is None or c.contract.kind is not CallKind.OPEN_MISERE:
+            return False
+        if c.tricks:
+            return True
+        return c.rules.open_before_lead and c.phase is Phase.PLAY
 
     @property
     def actions(self) -> tuple[Action, ...]:

@@ -57,6 +57,11 @@ class PlayerView:
     discards: tuple[Card, ...] | None
     #: The Joker's nominated suit (public, R7.1).
     joker_suit: Suit | None
+    #: The card the five-player contractor called (public, P5).
+    partner_card: Card | None
+    #: The five-player contractor's partner, once this seat may know it (P5): when the
+    #: called card has been played, when this seat holds it, or when named by seat.
+    partner: int | None
     #: Seats sitting this hand out (R4.2).
     sitting_out: frozenset[int]
     #: The exposed open-misère hand once exposed (R6.3), else ``None``.
@@ -103,6 +108,7 @@ def observe(state: GameState, seat: int) -> PlayerView:
     exposed = None
     if state.exposed and contractor is not None:
         exposed = cards_from_mask(c.hands[contractor])
+    partner = c.partner if c.partner >= 0 and _partner_known(state, seat) else None
     return PlayerView(
         seat=seat,
         rules=rules,
@@ -119,6 +125,8 @@ def observe(state: GameState, seat: int) -> PlayerView:
         kitty=kitty,
         discards=discards,
         joker_suit=c.joker_suit,
+        partner_card=state.partner_card,
+        partner=partner,
         sitting_out=state.sitting_out,
         exposed_hand=exposed,
         trick=state.trick,
@@ -130,3 +138,12 @@ def observe(state: GameState, seat: int) -> PlayerView:
         result=c.result,
         legal_actions=legal_actions(state) if c.to_act == seat else (),
     )
+
+
+def _partner_known(state: GameState, seat: int) -> bool:
+    """Whether ``seat`` may know the five-player partner (P5)."""
+    c = state._c
+    if c.partner_card < 0 or seat == c.partner:
+        return True  # named by seat (public), or this seat holds the called card
+    played = any(index == c.partner_card for trick in c.tricks for _, index in trick[0])
+    return played or any(index == c.partner_card for _, index in c.trick)
