@@ -140,9 +140,9 @@ def deal(
     >>> import fivehundred as fh
     >>> state = fh.deal(fh.new_game(dealer=3), cards=fh.Rules().deck)
     >>> " ".join(str(c) for c in state.hand(0))
-    '5S 6S 7S 5C 6C 7C 8C AC 4D 5D'
+    '5S 6S 7S 8C 9C 10C JC AD 4H 5H'
     >>> state.kitty
-    (Card.parse('8S'), Card.parse('9C'), Card.parse('Jo'))
+    (Card.parse('7C'), Card.parse('KD'), Card.parse('Jo'))
     """
     c = state._c
     if c.phase is not Phase.DEAL:
