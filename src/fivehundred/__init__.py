@@ -42,6 +42,7 @@ from fivehundred.errors import (
     NotationError,
     Reason,
 )
+from fivehundred.records import GameRecord, HandRecord, record, replay
 from fivehundred.rules import DEFAULT_LADDER, Ladder, Rules
 from fivehundred.scoring import GameResult, HandResult, Outcome, bid_value, score_hand
 from fivehundred.state import GameState, Phase, Trick
@@ -65,8 +66,10 @@ __all__ = [
     "Card",
     "Discard",
     "FiveHundredError",
+    "GameRecord",
     "GameResult",
     "GameState",
+    "HandRecord",
     "HandResult",
     "IllegalActionError",
     "InvalidStateError",
@@ -98,6 +101,8 @@ __all__ = [
     "parse_call",
     "parse_card",
     "parse_cards",
+    "record",
+    "replay",
     "score_hand",
     "trick_winner",
 ]

@@ -400,7 +400,7 @@ def _all_passed(c: Core) -> Core:
         dealer=c.dealer if rules.same_dealer else (c.dealer + 1) % rules.players,
         to_act=None,
         last_hand=result,
-        history=(*c.history, (c.deck, c.actions)),
+        history=(*c.history, (c.dealer, c.deck, c.actions)),
     )
 
 
@@ -673,7 +673,7 @@ def _score(c: Core) -> Core:
         to_act=None,
         last_hand=hand,
         result=result,
-        history=(*c.history, (c.deck, c.actions)),
+        history=(*c.history, (dealer, c.deck, c.actions)),
     )
 
 

@@ -113,7 +113,8 @@ class Core(NamedTuple):
     actions: tuple[Action, ...]
     last_hand: HandResult | None
     result: GameResult | None
-    history: tuple[tuple[tuple[int, ...], tuple[Action, ...]], ...]
+    #: Finished hands: ``(dealer, deck order, actions)``.
+    history: tuple[tuple[int, tuple[int, ...], tuple[Action, ...]], ...]
 
 
 class GameState:
