@@ -42,6 +42,7 @@ from fivehundred.errors import (
     NotationError,
     Reason,
 )
+from fivehundred.playout import Policy, playout
 from fivehundred.records import GameRecord, HandRecord, record, replay
 from fivehundred.rules import DEFAULT_LADDER, Ladder, Rules
 from fivehundred.scoring import GameResult, HandResult, Outcome, bid_value, score_hand
@@ -80,6 +81,7 @@ __all__ = [
     "Phase",
     "Play",
     "PlayerView",
+    "Policy",
     "Rank",
     "Reason",
     "Rules",
@@ -101,6 +103,7 @@ __all__ = [
     "parse_call",
     "parse_card",
     "parse_cards",
+    "playout",
     "record",
     "replay",
     "score_hand",

@@ -26,7 +26,16 @@ import attrs
 
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import PASS, Call, CallKind
-from fivehundred.cards import CARDS, JOKER, JOKER_INDEX, Card, Rank, Suit, cards_from_mask, indices
+from fivehundred.cards import (
+    CARDS,
+    JOKER,
+    JOKER_INDEX,
+    Card,
+    Rank,
+    Suit,
+    cards_from_mask,
+    index_tuple,
+)
 from fivehundred.errors import IllegalActionError, InvalidStateError, Reason
 from fivehundred.rules import Rules
 from fivehundred.scoring import (
@@ -464,7 +473,7 @@ def _start_play(c: Core) -> Core:
 def _discard_options(c: Core) -> tuple[Discard, ...]:
     seat = c.contractor
     assert seat is not None
-    pool = list(indices(c.hands[seat] | c.kitty))
+    pool = list(index_tuple(c.hands[seat] | c.kitty))
     size = c.rules.kitty_size
     try:
         return tuple(map(_DISCARDS.__getitem__, itertools.combinations(pool, size)))
@@ -513,38 +522,57 @@ def _apply_partner(c: Core, action: CallPartner) -> Core | None:
 
 
 def _play_options(c: Core) -> tuple[int, int]:
-    """The playable cards of the seat to act, and the suits a Joker lead may name.
-
-    The second value is ``-1`` when a Joker in the mask is played without
-    naming a suit, otherwise the mask of nameable suits (R7.4).
-    """
+    """The playable cards of the seat to act, and the suits a Joker lead may name (R5.3, R7)."""
     seat = c.to_act
-    assert seat is not None
-    hand = c.hands[seat]
-    ctx = c.ctx
-    assert ctx is not None
-    if not c.trick:
+    assert seat is not None and c.ctx is not None
+    contract = c.contract
+    return playable(
+        c.hands[seat],
+        c.trick == (),
+        c.led,
+        c.suits_led,
+        c.ctx,
+        c.rules,
+        contract is not None and contract.is_misere,
+    )
+
+
+def playable(  # noqa: PLR0917 - the hot path: positional arguments are the fastest
+    hand: int,
+    leading: bool,
+    led: int,
+    suits_led: int,
+    ctx: Context,
+    rules: Rules,
+    misere: bool,
+) -> tuple[int, int]:
+    """The playable cards of a hand (a mask), and the suits a Joker lead may name.
+
+    ``led`` is the led suit (``-1`` when a suitless Joker was led to the last
+    trick), ``suits_led`` the mask of suits led so far. The second value is
+    ``-1`` when a Joker in the mask is played without naming a suit, otherwise
+    the mask of nameable suits (R7.4). The one place the rules of R5.3 and R7
+    decide what may be played.
+    """
+    if leading:
         if hand & _JOKER_BIT and ctx.trump is None and ctx.joker_suit is None:
             if hand == _JOKER_BIT:  # the last trick: led with no suit named (R7.5)
                 return hand, -1
-            rules = c.rules
             if rules.joker_lead_last:  # V-JOKER-LEAD-LAST
                 return hand & ~_JOKER_BIT, -1
             if rules.joker_name_any:  # V-JOKER-NAME-ANY
                 return hand, _ALL_SUITS
-            unled = _ALL_SUITS & ~c.suits_led
+            unled = _ALL_SUITS & ~suits_led
             if unled:
                 return hand, unled
             return hand & ~_JOKER_BIT, -1  # every suit has been led (R7.5)
         return hand, -1
-    led = c.led
     if led < 0:
         return hand, -1
     follow = hand & ctx.suit_masks[led]
     if follow:
         return follow, -1
-    contract = c.contract
-    if hand & _JOKER_BIT and ctx.trump_mask == _JOKER_BIT and contract and contract.is_misere:
+    if misere and hand & _JOKER_BIT and ctx.trump_mask == _JOKER_BIT:
         return _JOKER_BIT, -1  # R7.3: the void misère player must play the Joker
     return hand, -1
 
@@ -753,7 +781,7 @@ def legal_plays(state: GameState) -> tuple[Play, ...]:
 
 
 _PLAYS_CACHE: dict[tuple[int, int], tuple[Play, ...]] = {}
-_PLAYS_CACHE_LIMIT: Final = 1 << 16
+_PLAYS_CACHE_LIMIT: Final = 1 << 18
 
 
 def _plays(options: tuple[int, int]) -> tuple[Play, ...]:
@@ -762,7 +790,7 @@ def _plays(options: tuple[int, int]) -> tuple[Play, ...]:
     if plays is not None:
         return plays
     mask, nameable = options
-    listed = [_PLAYS[i] for i in indices(mask & ~_JOKER_BIT)]
+    listed = [_PLAYS[i] for i in index_tuple(mask & ~_JOKER_BIT)]
     if mask & _JOKER_BIT:
         if nameable < 0:
             listed.append(_PLAYS[JOKER_INDEX])

@@ -171,7 +171,7 @@ def _flag(default: bool) -> bool:
     return attrs.field(default=default, validator=_bool_field)
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, cache_hash=True)
 class Rules:
     """The options of a game. ``Rules()`` is the default Australian four-player game.
 
