@@ -241,7 +241,18 @@ def test_main_json_has_every_result_and_figure(
     assert summary["config"] == {"seconds": 0.05, "seed": bench.DEFAULT_SEED}
     assert summary["environment"]["fivehundred"] == fh.__version__
     results = summary["results"]
-    assert set(results) == {"random_hands", "legal_plays", "apply", "openspiel_euchre"}
+    assert set(results) == {
+        "random_hands",
+        "random_hands_3p",
+        "random_hands_5p",
+        "random_hands_6p",
+        "legal_plays",
+        "apply",
+        "playout",
+        "openspiel_euchre",
+    }
+    assert results["playout"]["figures"]["hands_per_second"]["value"] > 0
+    assert results["random_hands_5p"]["figures"]["hands_per_second"]["target"] is None
     hands = results["random_hands"]["figures"]["hands_per_second"]
     assert hands["value"] > 0 and hands["target"] == bench.HANDS_PER_SECOND_TARGET
     assert isinstance(hands["meets_target"], bool)
