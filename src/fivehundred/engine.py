@@ -854,6 +854,16 @@ def _problem(c: Core, action: object, seat: int | None) -> IllegalActionError | 
         )
     actor = c.to_act
     assert actor is not None
+    players = c.rules.players
+    if seat is not None and (
+        not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players
+    ):
+        return _err(
+            Reason.NOT_YOUR_TURN,
+            f"{seat!r} is not a seat at this table: seats are 0 to {players - 1}",
+            None,
+        )
+    turn_rule = _TURN_RULES[phase]
     if seat is not None and seat != actor:
         if phase is Phase.BIDDING and c.passed >> seat & 1 and not c.rules.rebid:
             return _err(
@@ -861,7 +871,11 @@ def _problem(c: Core, action: object, seat: int | None) -> IllegalActionError | 
                 f"seat {seat} has passed and may not call again in this auction (R3.7)",
                 seat,
             )
-        return _err(Reason.NOT_YOUR_TURN, f"it is seat {actor}'s turn, not seat {seat}'s", seat)
+        return _err(
+            Reason.NOT_YOUR_TURN,
+            f"it is seat {actor}'s turn, not seat {seat}'s ({turn_rule})",
+            seat,
+        )
     expected = {
         Phase.BIDDING: (Call, "call (bid or pass)"),
         Phase.DISCARD: (Discard, "discard from the kitty"),
@@ -870,9 +884,11 @@ def _problem(c: Core, action: object, seat: int | None) -> IllegalActionError | 
         Phase.PLAY: (Play, "play a card"),
     }[phase]
     if type(action) is not expected[0]:
+        over = "the auction is over (R3.8); " if isinstance(action, Call) else ""
         return _err(
             Reason.WRONG_PHASE,
-            f"seat {actor} must {expected[1]} now, not {_describe(action)}",
+            f"seat {actor} must {expected[1]} now, not {_describe(action)}: "
+            f"{over}{turn_rule}; the order of a hand is R4.3",
             actor,
         )
     if isinstance(action, Call):
@@ -905,6 +921,16 @@ def _partner_problem(c: Core, action: CallPartner, seat: int) -> IllegalActionEr
     else:
         why = f"call a card of the deck, not {action.card}"
     return _err(Reason.PARTNER_NOT_ALLOWED, f"seat {seat} must {why} (P5)", seat)
+
+
+#: The rules that say whose turn it is, by phase (cited in NOT_YOUR_TURN messages).
+_TURN_RULES: Final = {
+    Phase.BIDDING: "R3.1: the auction goes clockwise, skipping players who passed",
+    Phase.DISCARD: "R4.1: the contractor exchanges with the kitty",
+    Phase.PARTNER: "P5: the contractor calls a partner",
+    Phase.NOMINATE: "R7.1: the contractor nominates the Joker's suit or declines",
+    Phase.PLAY: "R5.1: the contractor leads, each trick's winner leads the next",
+}
 
 
 def _describe(action: Call | Discard | Nominate | CallPartner | Play) -> str:
