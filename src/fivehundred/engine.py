@@ -364,7 +364,8 @@ def _offer_raise(c: Core) -> Core | None:
     if not c.rules.self_raise or c.raised >> bidder & 1:
         return None
     bit = 1 << bidder
-    return c._replace(to_act=bidder, raised=c.raised | bit, passed=c.passed & ~bit, passes=0)
+    # ``passes`` is kept: with V-REBID a pass now completes the round and ends the auction
+    return c._replace(to_act=bidder, raised=c.raised | bit, passed=c.passed & ~bit)
 
 
 def _win_auction(c: Core) -> Core:
