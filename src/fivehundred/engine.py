@@ -720,10 +720,10 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     >>> state = fh.deal(fh.new_game(dealer=3), seed=7)
     >>> fh.apply(state, fh.parse_call("7H"), seat=0).high_bid
     Call.parse('7H')
-    >>> fh.apply(state, fh.PASS, seat=2)
+    >>> fh.apply(state, fh.PASS, seat=2)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    fivehundred.errors.IllegalActionError: it is seat 0's turn, not seat 2's
+    fivehundred.errors.IllegalActionError: it is seat 0's turn, not seat 2's (R3.1: ...)
     """
     c = state._c
     if seat is None or seat == c.to_act:

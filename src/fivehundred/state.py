@@ -146,6 +146,15 @@ class GameState:
     def __delattr__(self, name: str) -> None:
         raise attrs.exceptions.FrozenInstanceError
 
+    def __copy__(self) -> GameState:
+        return self  # immutable: a copy is the same value
+
+    def __deepcopy__(self, memo: dict[int, object]) -> GameState:
+        return self
+
+    def __reduce__(self) -> tuple[Callable[[Core], GameState], tuple[Core]]:
+        return (GameState._make, (self._c,))
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, GameState):
             return self._c == other._c

@@ -1,0 +1,49 @@
+"""Every docstring example in the package runs (STYLE principle 8).
+
+Each module of ``fivehundred`` (found with ``pkgutil.walk_packages``) is a test
+case; its doctests must run without a failure. ``__main__`` modules are left
+out: importing one would start the command line program.
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+import fivehundred
+
+
+def package_modules() -> list[str]:
+    names = [fivehundred.__name__]
+    for info in pkgutil.walk_packages(fivehundred.__path__, prefix=f"{fivehundred.__name__}."):
+        if info.name.rsplit(".", 1)[-1] != "__main__":
+            names.append(info.name)
+    return sorted(names)
+
+
+MODULES = package_modules()
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_module_doctests_pass(name: str) -> None:
+    module = importlib.import_module(name)
+    finder = doctest.DocTestFinder(exclude_empty=True)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for test in finder.find(module, name):
+        runner.run(test)
+    results = runner.summarize(verbose=False)
+    assert results.failed == 0, f"{results.failed} of {results.attempted} examples failed in {name}"
+
+
+def test_the_package_has_doctests() -> None:
+    """The modules above are really found, and most of them carry examples."""
+    assert {"fivehundred", "fivehundred.cards", "fivehundred.engine"} <= set(MODULES)
+    attempted = {
+        name: doctest.testmod(importlib.import_module(name), verbose=False, report=False).attempted
+        for name in MODULES
+    }
+    assert sum(attempted.values()) >= 20, attempted
+    assert attempted["fivehundred"] > 0 and attempted["fivehundred.engine"] > 0
