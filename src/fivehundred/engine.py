@@ -66,7 +66,7 @@ _JOKER_LEADS: Final = tuple(Play(JOKER, suit) for suit in Suit)
 _NOMINATIONS: Final = (*(Nominate(suit) for suit in Suit), DECLINE)
 _PARTNER_CARDS: Final = tuple(CallPartner(card) for card in CARDS)
 _PARTNER_SEATS: Final = tuple(CallPartner(seat=seat) for seat in range(6))
-_DISCARDS: dict[tuple[int, ...], Discard] = {}
+_DISCARDS_LIMIT: Final = 1 << 17
 _DEFAULT_RULES: Final = Rules()
 
 
@@ -326,36 +326,36 @@ def _apply_call(c: Core, call: Call) -> Core:
     rules = c.rules
     players = rules.players
     is_pass = call.kind is CallKind.PASS
+    passed = c.passed | bit if is_pass else c.passed
+    passes = c.passes + 1 if is_pass else 0
+    high = c.high if is_pass else len(c.auction)
+    over = False  # the auction ends now (or the bidder is offered a raise)
+    nxt = (seat + 1) % players
+    if rules.single_round:  # V-AMERICAN: one call each, the dealer last
+        over = seat == c.dealer
+    elif rules.rebid:  # V-REBID: nobody is skipped; a full round of passes ends it
+        over = passes == players if high < 0 else passes >= players - 1
+    else:
+        remaining = ((1 << players) - 1) & ~passed
+        over = remaining & (remaining - 1) == 0 and (high >= 0 or remaining == 0)
+        while not over and passed >> nxt & 1:
+            nxt = (nxt + 1) % players
     c = c._replace(
         auction=(*c.auction, (seat, call)),
-        passed=c.passed | bit if is_pass else c.passed,
+        passed=passed,
         called=c.called | bit,
-        passes=c.passes + 1 if is_pass else 0,
-        high=c.high if is_pass else len(c.auction),
+        passes=passes,
+        high=high,
+        to_act=nxt,
         actions=(*c.actions, call),
     )
-    high = c.high
-    if rules.single_round:  # V-AMERICAN: one call each, the dealer last
-        if seat != c.dealer:
-            return c._replace(to_act=(seat + 1) % players)
-        return _all_passed(c) if high < 0 else _win_auction(c)
-    if rules.rebid:  # V-REBID: nobody is skipped; the auction ends on a full round of passes
-        if high < 0:
-            return (
-                _all_passed(c) if c.passes == players else c._replace(to_act=(seat + 1) % players)
-            )
-        if c.passes < players - 1:
-            return c._replace(to_act=(seat + 1) % players)
-        return _offer_raise(c) or _win_auction(c)
-    remaining = ((1 << players) - 1) & ~c.passed
-    if high < 0 and remaining == 0:
+    if not over:
+        return c
+    if high < 0:
         return _all_passed(c)
-    if high >= 0 and remaining & (remaining - 1) == 0:  # every other player has passed (R3.8)
-        return _offer_raise(c) or _win_auction(c)
-    nxt = (seat + 1) % players
-    while c.passed >> nxt & 1:
-        nxt = (nxt + 1) % players
-    return c._replace(to_act=nxt)
+    if rules.single_round:
+        return _win_auction(c)
+    return _offer_raise(c) or _win_auction(c)  # every other player has passed (R3.8)
 
 
 def _offer_raise(c: Core) -> Core | None:
@@ -476,13 +476,23 @@ def _discard_options(c: Core) -> tuple[Discard, ...]:
     assert seat is not None
     pool = list(index_tuple(c.hands[seat] | c.kitty))
     size = c.rules.kitty_size
-    try:
-        return tuple(map(_DISCARDS.__getitem__, itertools.combinations(pool, size)))
-    except KeyError:  # first sight of some of these discards: build and keep them
-        for combo in itertools.combinations(pool, size):
-            if combo not in _DISCARDS:
-                _DISCARDS[combo] = Discard(CARDS[i] for i in combo)
-        return tuple(map(_DISCARDS.__getitem__, itertools.combinations(pool, size)))
+    return tuple(map(_DISCARDS.__getitem__, itertools.combinations(pool, size)))
+
+
+class _DiscardTable(dict[tuple[int, ...], Discard]):
+    """Every Discard seen so far, by its card indices in order; built on first sight."""
+
+    def __missing__(self, combo: tuple[int, ...]) -> Discard:
+        # the indices are already in card order: skip the converter (a hot path)
+        action = object.__new__(Discard)
+        object.__setattr__(action, "cards", tuple(CARDS[i] for i in combo))
+        if len(self) >= _DISCARDS_LIMIT:
+            self.clear()
+        self[combo] = action
+        return action
+
+
+_DISCARDS: Final = _DiscardTable()
 
 
 def _apply_nomination(c: Core, action: Nominate) -> Core:
@@ -781,26 +791,23 @@ def legal_plays(state: GameState) -> tuple[Play, ...]:
     return _plays(_options(state, c)) if c.phase is Phase.PLAY else ()
 
 
-_PLAYS_CACHE: dict[tuple[int, int], tuple[Play, ...]] = {}
+_PLAYS_BY_MASK: dict[int, tuple[Play, ...]] = {}
 _PLAYS_CACHE_LIMIT: Final = 1 << 18
 
 
 def _plays(options: tuple[int, int]) -> tuple[Play, ...]:
-    """The Play actions for a mask of playable cards (cached: masks recur)."""
-    plays = _PLAYS_CACHE.get(options)
-    if plays is not None:
-        return plays
+    """The Play actions for a mask of playable cards (cached by mask: masks recur)."""
     mask, nameable = options
+    if nameable < 0:
+        plays = _PLAYS_BY_MASK.get(mask)
+        if plays is None:
+            if len(_PLAYS_BY_MASK) >= _PLAYS_CACHE_LIMIT:
+                _PLAYS_BY_MASK.clear()
+            plays = _PLAYS_BY_MASK[mask] = tuple(_PLAYS[i] for i in index_tuple(mask))
+        return plays
     listed = [_PLAYS[i] for i in index_tuple(mask & ~_JOKER_BIT)]
-    if mask & _JOKER_BIT:
-        if nameable < 0:
-            listed.append(_PLAYS[JOKER_INDEX])
-        else:
-            listed.extend(_JOKER_LEADS[s] for s in range(4) if nameable >> s & 1)
-    if len(_PLAYS_CACHE) >= _PLAYS_CACHE_LIMIT:
-        _PLAYS_CACHE.clear()
-    plays = _PLAYS_CACHE[options] = tuple(listed)
-    return plays
+    listed.extend(_JOKER_LEADS[s] for s in range(4) if nameable >> s & 1)
+    return tuple(listed)
 
 
 def is_legal(state: GameState, action: object, *, seat: int | None = None) -> bool:

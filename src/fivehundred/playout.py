@@ -23,8 +23,8 @@ import random
 from collections.abc import Callable
 from typing import Literal
 
-from fivehundred.actions import Action, Discard, Play
-from fivehundred.cards import CARDS, index_tuple
+from fivehundred.actions import Action, Play
+from fivehundred.cards import index_tuple
 from fivehundred.engine import (
     _DISCARDS,
     _NOMINATIONS,
@@ -101,10 +101,7 @@ def _random_step(c: Core, rng: random.Random) -> Core:
         assert seat is not None
         pool = index_tuple(c.hands[seat] | c.kitty)
         chosen = tuple(sorted(rng.sample(pool, c.rules.kitty_size)))
-        discard = _DISCARDS.get(chosen)
-        if discard is None:
-            discard = _DISCARDS[chosen] = Discard(CARDS[i] for i in chosen)
-        new = _apply_discard(c, discard)
+        new = _apply_discard(c, _DISCARDS[chosen])
     elif phase is Phase.NOMINATE:
         new = _apply_nomination(c, _NOMINATIONS[int(pick() * len(_NOMINATIONS))])
     else:
