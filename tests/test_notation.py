@@ -1,0 +1,254 @@
+"""Card and call notation: tolerant parsing, canonical text, repr round-trips, errors, ordering."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import fivehundred as fh
+
+DECK = fh.Rules().deck
+LADDER_TEXT = [
+    "6S", "6C", "6D", "6H", "6NT", "7S", "7C", "7D", "7H", "7NT", "M",
+    "8S", "8C", "8D", "8H", "8NT", "9S", "9C", "9D", "9H", "9NT",
+    "10S", "10C", "10D", "OM", "BM", "10H", "10NT",
+]  # fmt: skip
+LADDER = [fh.parse_call(t) for t in LADDER_TEXT]
+
+
+def rung(call: fh.Call) -> int:
+    """The rung of a call on the R3.3 ladder (OM and BM share one)."""
+    text = str(call)
+    return LADDER_TEXT.index("OM" if text == "BM" else text)
+
+
+# -- cards ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("10H", "10H"),
+        ("10h", "10H"),
+        ("TH", "10H"),
+        ("th", "10H"),
+        ("J♥", "JH"),
+        ("j♥", "JH"),
+        ("JH", "JH"),
+        ("jh", "JH"),
+        ("A♠", "AS"),
+        ("q♦", "QD"),
+        ("K♣", "KC"),
+        ("4d", "4D"),
+        ("  9s ", "9S"),
+        ("joker", "Jo"),
+        ("Joker", "Jo"),
+        ("JOKER", "Jo"),
+        ("Jo", "Jo"),
+        ("jo", "Jo"),
+        ("11C", "11C"),
+    ],
+)
+def test_parse_card_tolerant_forms(text: str, canonical: str) -> None:
+    card = fh.parse_card(text)
+    assert str(card) == canonical
+    assert fh.Card.parse(text) == card
+
+
+def test_parse_card_joker_is_the_joker() -> None:
+    assert fh.parse_card("joker") is fh.JOKER
+    assert fh.JOKER.is_joker
+    assert str(fh.JOKER) == "Jo"
+
+
+def test_card_str_is_canonical_for_every_card_in_the_deck() -> None:
+    for card in DECK:
+        text = str(card)
+        assert fh.parse_card(text) == card
+        assert str(fh.parse_card(text.lower())) == text
+    assert str(fh.Card(fh.Rank.TEN, fh.Suit.HEARTS)) == "10H"
+    assert str(fh.Card(fh.Rank.JACK, fh.Suit.DIAMONDS)) == "JD"
+    assert str(fh.Card(fh.Rank.ACE, fh.Suit.SPADES)) == "AS"
+
+
+@pytest.mark.parametrize("card", [*DECK, fh.parse_card("11C"), fh.parse_card("13H")])
+def test_card_repr_round_trips(card: fh.Card) -> None:
+    assert eval(repr(card), {"Card": fh.Card}) == card
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("10h, JD  Jo", ["10H", "JD", "Jo"]),
+        ("AS KS, qs", ["AS", "KS", "QS"]),
+        ("4D,5D,6D", ["4D", "5D", "6D"]),
+        ("  TH\tj♥\n joker ", ["10H", "JH", "Jo"]),
+        ("", []),
+        ("   ", []),
+    ],
+)
+def test_parse_cards_reads_separated_lists(text: str, expected: list[str]) -> None:
+    assert [str(c) for c in fh.parse_cards(text)] == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["1H", "ZZ", "10X", "J", "", "   ", "AH KH", "Jo:H", "H10", "1 0H"]
+)
+def test_bad_card_text_raises_notation_error(text: str) -> None:
+    with pytest.raises(fh.NotationError) as info:
+        fh.parse_card(text)
+    err = info.value
+    assert isinstance(err, ValueError)
+    assert isinstance(err, fh.FiveHundredError)
+    assert err.text == text
+    assert repr(text) in str(err)
+    assert "10H" in str(err)  # the valid forms are shown
+
+
+def test_bad_card_in_a_list_names_that_card() -> None:
+    with pytest.raises(fh.NotationError) as info:
+        fh.parse_cards("AS KS 1Q")
+    assert info.value.text == "1Q"
+    assert "'1Q'" in str(info.value)
+
+
+@pytest.mark.parametrize("value", [10, None, 1.5, b"AS", ["AS"]])
+def test_non_text_card_raises_notation_error(value: Any) -> None:
+    with pytest.raises(fh.NotationError) as info:
+        fh.parse_card(value)
+    assert isinstance(info.value, ValueError)
+    assert type(value).__name__ in str(info.value)
+    assert repr(value) in str(info.value)
+    with pytest.raises(fh.NotationError):
+        fh.parse_cards(value)
+
+
+# -- calls ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("7NT", "7NT"),
+        ("7nt", "7NT"),
+        ("7 NT", "7NT"),
+        ("6S", "6S"),
+        ("6s", "6S"),
+        ("6♠", "6S"),
+        ("10♥", "10H"),
+        ("10h", "10H"),
+        ("9♦", "9D"),
+        ("8♣", "8C"),
+        ("M", "M"),
+        ("m", "M"),
+        ("misere", "M"),
+        ("misère", "M"),
+        ("MISERE", "M"),
+        ("OM", "OM"),
+        ("om", "OM"),
+        ("open misere", "OM"),
+        ("BM", "BM"),
+        ("blind misère", "BM"),
+        ("pass", "pass"),
+        ("PASS", "pass"),
+        ("P", "pass"),
+        ("p", "pass"),
+    ],
+)
+def test_parse_call_tolerant_forms(text: str, canonical: str) -> None:
+    call = fh.parse_call(text)
+    assert str(call) == canonical
+    assert fh.Call.parse(text) == call
+
+
+def test_parse_call_gives_the_call_constants() -> None:
+    assert fh.parse_call("pass") == fh.PASS
+    assert fh.parse_call("M") == fh.MISERE
+    assert fh.parse_call("OM") == fh.OPEN_MISERE
+    assert fh.parse_call("BM") == fh.BLIND_MISERE
+    assert fh.parse_call("7NT") == fh.Call.bid(7, fh.Strain.NO_TRUMPS)
+
+
+@pytest.mark.parametrize("call", [*LADDER, fh.PASS])
+def test_call_str_is_canonical_and_repr_round_trips(call: fh.Call) -> None:
+    assert fh.parse_call(str(call)) == call
+    assert eval(repr(call), {"Call": fh.Call}) == call
+
+
+def test_sans_kitty_call_round_trips() -> None:
+    call = fh.Call.bid(7, fh.Strain.NO_TRUMPS, sans_kitty=True)
+    assert fh.parse_call(str(call)) == call
+    assert eval(repr(call), {"Call": fh.Call}) == call
+
+
+@pytest.mark.parametrize(
+    "text", ["5S", "11H", "7X", "", "MM", "pass-SK", "seven hearts", "NT7", "6", "10 10H"]
+)
+def test_bad_call_text_raises_notation_error(text: str) -> None:
+    with pytest.raises(fh.NotationError) as info:
+        fh.parse_call(text)
+    err = info.value
+    assert isinstance(err, ValueError)
+    assert isinstance(err, fh.FiveHundredError)
+    assert err.text == text
+    assert repr(text) in str(err)
+
+
+def test_bad_call_message_shows_the_valid_forms() -> None:
+    with pytest.raises(fh.NotationError) as info:
+        fh.parse_call("11H")
+    assert "7NT" in str(info.value)
+
+
+@pytest.mark.parametrize("value", [7, None, fh.PASS])
+def test_non_text_call_raises_notation_error(value: Any) -> None:
+    with pytest.raises(fh.NotationError) as info:
+        fh.parse_call(value)
+    assert isinstance(info.value, ValueError)
+    assert type(value).__name__ in str(info.value)
+
+
+# -- the ladder order of calls (R3.3) -----------------------------------------------------------
+
+
+def test_calls_order_by_ladder_position_not_points() -> None:
+    seven_nt, misere, eight_spades = (fh.parse_call(t) for t in ("7NT", "M", "8S"))
+    assert fh.bid_value(seven_nt) == 220
+    assert fh.bid_value(eight_spades) == 240
+    assert fh.bid_value(misere) == 250
+    assert seven_nt < misere < eight_spades
+    assert eight_spades > misere
+    assert not misere < seven_nt
+
+
+def test_ten_diamonds_is_below_open_misere_below_ten_hearts() -> None:
+    ten_d, ten_h, om = fh.parse_call("10D"), fh.parse_call("10H"), fh.OPEN_MISERE
+    assert ten_d < om < ten_h
+    assert ten_d < fh.BLIND_MISERE < ten_h
+    assert fh.bid_value(ten_h) == fh.bid_value(om) == 500
+
+
+def test_open_and_blind_misere_share_a_rung() -> None:
+    om, bm = fh.OPEN_MISERE, fh.BLIND_MISERE
+    assert not om < bm
+    assert not bm < om
+    assert om <= bm
+    assert bm <= om
+    assert om >= bm
+    assert om != bm
+
+
+def test_pass_is_below_every_bid() -> None:
+    assert all(call > fh.PASS for call in LADDER)
+
+
+def test_whole_ladder_order() -> None:
+    for i, low in enumerate(LADDER):
+        for high in LADDER[i + 1 :]:
+            if rung(low) == rung(high):
+                assert not low < high and not high < low, (low, high)
+            else:
+                assert low < high, (low, high)
+                assert high > low, (low, high)
+                assert not high < low, (low, high)
