@@ -60,6 +60,7 @@ __all__ = [
 ]
 
 _JOKER_BIT: Final = 1 << JOKER_INDEX
+_new_core = tuple.__new__  # builds a Core from a list of its values (the hot paths)
 _ALL_SUITS: Final = 0b1111
 _PLAYS: Final = tuple(Play(card) for card in CARDS)
 _JOKER_LEADS: Final = tuple(Play(JOKER, suit) for suit in Suit)
@@ -93,43 +94,55 @@ def new_game(rules: Rules | None = None, *, dealer: int | None = None) -> GameSt
         not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players
     ):
         raise InvalidStateError([f"dealer {dealer!r} is not a seat: seats are 0 to {players - 1}"])
-    return GameState._make(
-        Core(
-            rules=rules,
-            phase=Phase.DEAL,
-            dealer=dealer,
-            scores=(0,) * len(rules.sides),
-            hand_number=0,
-            hands=(0,) * players,
-            dead=0,
-            kitty=0,
-            discards=0,
-            deck=(),
-            auction=(),
-            passed=0,
-            called=0,
-            passes=0,
-            raised=0,
-            high=-1,
-            to_act=None,
-            contract=None,
-            contractor=None,
-            partner=-1,
-            partner_card=-1,
-            joker_suit=None,
-            ctx=None,
-            sitting_out=0,
-            trick=(),
-            led=-1,
-            tricks=(),
-            won=(0,) * players,
-            suits_led=0,
-            actions=(),
-            last_hand=None,
-            result=None,
-            history=(),
-        )
+    return GameState._make(_blank(rules)._replace(dealer=dealer))
+
+
+@lru_cache(maxsize=64)
+def _blank(rules: Rules) -> Core:
+    """The state of a game not yet dealt: the starting value of every field."""
+    players = rules.players
+    return Core(
+        rules=rules,
+        phase=Phase.DEAL,
+        dealer=None,
+        scores=(0,) * len(rules.sides),
+        hand_number=0,
+        hands=(0,) * players,
+        dead=0,
+        kitty=0,
+        discards=0,
+        deck=(),
+        auction=(),
+        passed=0,
+        called=0,
+        passes=0,
+        raised=0,
+        high=-1,
+        to_act=None,
+        contract=None,
+        contractor=None,
+        partner=-1,
+        partner_card=-1,
+        joker_suit=None,
+        ctx=None,
+        sitting_out=0,
+        trick=(),
+        led=-1,
+        tricks=(),
+        won=(0,) * players,
+        suits_led=0,
+        actions=(),
+        last_hand=None,
+        result=None,
+        history=(),
     )
+
+
+#: The fields a new deal starts afresh (every field of one hand's auction and play).
+_HAND_FIELDS: Final = tuple(
+    Core._fields.index(name)
+    for name in Core._fields[Core._fields.index("auction") : Core._fields.index("actions") + 1]
+)
 
 
 def deal(
@@ -181,9 +194,13 @@ def deal(
         order = list(_deck_indices(rules))
         source.shuffle(order)
     hands, dead, kitty = _distribute(order, dealer, rules)
-    players = rules.players
+    values = list(c)
+    blank = _blank(rules)
+    for at in _HAND_FIELDS:
+        values[at] = blank[at]
+    fresh = _new_core(Core, values)
     return GameState._make(
-        c._replace(
+        fresh._replace(
             phase=Phase.BIDDING,
             dealer=dealer,
             hand_number=c.hand_number + 1,
@@ -192,26 +209,7 @@ def deal(
             kitty=kitty,
             discards=0,
             deck=tuple(order),
-            auction=(),
-            passed=0,
-            called=0,
-            passes=0,
-            raised=0,
-            high=-1,
-            to_act=(dealer + 1) % players,
-            contract=None,
-            contractor=None,
-            partner=-1,
-            partner_card=-1,
-            joker_suit=None,
-            ctx=None,
-            sitting_out=0,
-            trick=(),
-            led=-1,
-            tricks=(),
-            won=(0,) * players,
-            suits_led=0,
-            actions=(),
+            to_act=(dealer + 1) % rules.players,
         )
     )
 
@@ -596,7 +594,6 @@ _I_TRICKS: Final = Core._fields.index("tricks")
 _I_WON: Final = Core._fields.index("won")
 _I_SUITS_LED: Final = Core._fields.index("suits_led")
 _I_ACTIONS: Final = Core._fields.index("actions")
-_new_core = tuple.__new__
 
 
 def _apply_play(state: GameState, c: Core, action: Play) -> Core | None:

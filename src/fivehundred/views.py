@@ -22,6 +22,7 @@ import attrs
 from fivehundred.actions import Action
 from fivehundred.calls import Call
 from fivehundred.cards import Card, Suit, cards_from_mask
+from fivehundred.errors import FiveHundredError
 from fivehundred.rules import Rules
 from fivehundred.scoring import GameResult, HandResult
 from fivehundred.state import GameState, Phase, Trick
@@ -100,7 +101,7 @@ def observe(state: GameState, seat: int) -> PlayerView:
     c = state._c
     rules = c.rules
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
-        raise ValueError(f"seat {seat!r} is not a seat: seats are 0 to {rules.players - 1}")
+        raise FiveHundredError(f"seat {seat!r} is not a seat: seats are 0 to {rules.players - 1}")
     contractor = c.contractor
     is_contractor = contractor == seat
     kitty = cards_from_mask(c.kitty) if is_contractor and c.phase is Phase.DISCARD else None
