@@ -81,6 +81,15 @@ def _defence(old: int, points: int, cap: int | None) -> int:
     return min(old + points, cap) if old < cap else old
 
 
+def _side(seat: int | None, rules: Rules) -> int | None:
+    """The side of a seat (a side number is its own first seat)."""
+    if seat is None:
+        return None
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
+        raise FiveHundredError(f"{seat!r} is not a seat or side of a {rules.players}-player game")
+    return rules.side_of(seat)
+
+
 def score_hand(
     contract: Call | None,
     contractor: int | None,
@@ -92,10 +101,12 @@ def score_hand(
 ) -> tuple[int, ...]:
     """The score change of every side for a finished hand (R8.2–R8.4, V-… options, P5).
 
-    ``contractor`` is the contracting **side** (0 or 1 in the four-player
-    game) and ``tricks`` the tricks each side took. ``partner`` is the side of
-    the five-player contractor's partner (P5): it shares the contract, its
-    tricks count for it, and it gains or loses the value too. ``scores`` (the
+    ``contractor`` is the contractor's seat or side (they agree: seat ``s``
+    plays for side ``s mod sides``, so 0 and 2 are side 0 with four players)
+    and ``tricks`` the tricks each side took (or each seat: they are added up
+    per side). ``partner`` is the five-player contractor's partner (P5): it
+    shares the contract, its tricks count for it, and it gains or loses the
+    value too. ``scores`` (the
     scores before the hand) matter only with a score cap (V-CAP). A
     ``contract`` of ``None`` is a hand played after everyone passed (V-ALL-PASS):
     every side scores for its tricks.
@@ -105,6 +116,8 @@ def score_hand(
     (260, 0)
     >>> score_hand(fh.MISERE, 1, (3, 0))  # misère made; defenders score nothing
     (0, 250)
+    >>> score_hand(fh.parse_call("7H"), 2, (3, 2, 4, 1))  # seat 2 (side 0); tricks by seat
+    (200, 30)
     >>> score_hand(fh.parse_call("6S"), 0, (4, 6), rules=fh.Rules(score_cap=490), scores=(0, 470))
     (-40, 20)
     """
@@ -112,7 +125,13 @@ def score_hand(
         from fivehundred.rules import Rules
 
         rules = Rules()
-    sides = len(tricks)
+    sides = len(rules.sides)
+    if len(tricks) == rules.players != sides:  # tricks by seat: add them up by side
+        tricks = tuple(sum(tricks[s] for s in seats) for seats in rules.sides)
+    if len(tricks) != sides:
+        raise FiveHundredError(f"tricks {tuple(tricks)}: one count a side ({sides}) is needed")
+    contractor = _side(contractor, rules)
+    partner = _side(partner, rules)
     before = tuple(scores) if scores is not None else (0,) * sides
     if len(before) != sides:
         raise FiveHundredError(f"scores {before} and tricks {tuple(tricks)} differ in length")

@@ -18,14 +18,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import Final
+from typing import Final, TypeAlias
 
 import attrs
 
 from fivehundred.calls import Call, Strain
 from fivehundred.cards import JOKER_INDEX, RANKS_PER_SUIT, Card, Rank, Suit
 
-__all__ = ["Context", "context", "contract_context", "effective_suit", "trick_winner"]
+__all__ = [
+    "ContractLike",
+    "Context",
+    "context",
+    "contract_context",
+    "effective_suit",
+    "trick_winner",
+]
 
 _JOKER_BIT: Final = 1 << JOKER_INDEX
 _SUIT_MASK: Final = (1 << RANKS_PER_SUIT) - 1
@@ -114,21 +121,29 @@ def context(trump: Suit | None, joker_suit: Suit | None = None) -> Context:
     return Context(trump, joker_suit, masks, trump_mask, tuple(power))
 
 
-def contract_context(contract: Call | Strain, joker_suit: Suit | None = None) -> Context:
-    """The :class:`Context` of a contract given as a :class:`Call` or a :class:`Strain`."""
+#: How the pure rule functions take a contract: a bid (:class:`Call`), a :class:`Strain`,
+#: a trump :class:`Suit`, or ``None`` for No Trumps.
+ContractLike: TypeAlias = Call | Strain | Suit | None
+
+
+def contract_context(contract: ContractLike, joker_suit: Suit | None = None) -> Context:
+    """The :class:`Context` of a contract: a :class:`Call` (misère is of the No Trumps
+    family), a :class:`Strain`, a trump :class:`Suit`, or ``None`` for No Trumps."""
     if isinstance(contract, Call):
         if not contract.is_bid:
             raise ValueError("a pass is not a contract")
         trump = contract.trump
     elif isinstance(contract, Strain):
         trump = contract.suit
+    elif contract is None or isinstance(contract, Suit):
+        trump = contract
     else:
-        raise TypeError(f"a contract is a Call or a Strain, not {contract!r}")
+        raise TypeError(f"a contract is a Call, a Strain, a Suit or None, not {contract!r}")
     return context(trump, joker_suit)
 
 
 def effective_suit(
-    card: Card, contract: Call | Strain, *, joker_suit: Suit | None = None
+    card: Card, contract: ContractLike, *, joker_suit: Suit | None = None
 ) -> Suit | None:
     """The suit a card counts as under a contract (R5.2).
 
@@ -150,7 +165,7 @@ def effective_suit(
 
 def trick_winner(
     cards: Sequence[Card],
-    contract: Call | Strain,
+    contract: ContractLike,
     *,
     joker_suit: Suit | None = None,
     led_suit: Suit | None = None,
