@@ -144,8 +144,6 @@ def score_hand(
     if not contract.is_bid:
         raise FiveHundredError("a pass is not a contract: a thrown-in hand scores nothing (R3.9)")
     contracting = {contractor, partner} - {None}
-    if not all(isinstance(s, int) and 0 <= s < sides for s in contracting):
-        raise FiveHundredError(f"contracting sides {contractor}, {partner} are not among {sides}")
     value = bid_value(contract, rules)
     taken = sum(tricks[s] for s in contracting if s is not None)
     if contract_made(contract, taken):
