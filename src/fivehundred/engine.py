@@ -986,8 +986,7 @@ def _call_problem(c: Core, call: Call, seat: int) -> IllegalActionError | None:
         standing = "there is no bid yet" if high is None else f"the standing bid is {high}"
         return _err(
             Reason.MISERE_NEEDS_SEVEN,
-            f"seat {seat} called M, but misère needs a standing bid of seven and "
-            f"{standing} (R3.4)",
+            f"seat {seat} called M, but misère needs a standing bid of seven and {standing} (R3.4)",
             seat,
         )
     return _err(Reason.CALL_NOT_ALLOWED, f"seat {seat} may not call {call} now", seat)
