@@ -1,31 +1,70 @@
 """Computer players. Each decides only from :func:`~fivehundred.observe`'s view.
 
-A player is anything with ``choose(view) -> action``:
+A player is anything with ``choose(view) -> action`` (the :class:`Player`
+protocol); it is asked only when ``view.my_turn`` and returns one of
+``view.legal_actions``. Three players ship with the library:
+
+- :class:`RandomPlayer` picks uniformly among the legal actions;
+- :class:`HeuristicPlayer` bids from a hand evaluation and plays by rules of
+  thumb (this module);
+- :class:`~fivehundred.search.SearchPlayer` samples the hidden cards and plays
+  the sampled deals out (:mod:`fivehundred.search`).
 
 >>> import random
 >>> import fivehundred as fh
->>> from fivehundred.bots import RandomPlayer
+>>> from fivehundred.bots import HeuristicPlayer, RandomPlayer
 >>> state = fh.deal(fh.new_game(dealer=3), seed=1)
 >>> action = RandomPlayer(random.Random(1)).choose(fh.observe(state, state.to_act))
 >>> fh.is_legal(state, action)
 True
+>>> fh.is_legal(state, HeuristicPlayer().choose(fh.observe(state, state.to_act)))
+True
+
+The helpers :func:`read_view`, :func:`trick_estimate` and :func:`misere_danger`
+are what the heuristic player knows and how it judges a hand; the search
+player shares them.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
-from typing import Protocol
+from functools import cache
+from typing import Final, Protocol
 
 import attrs
 
-from fivehundred.actions import DECLINE, Action, Discard, Play
+from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import PASS, Call, CallKind, Strain
-from fivehundred.cards import Card, Rank
-from fivehundred.tricks import Context, context, contract_context, trick_winner
+from fivehundred.cards import CARDS, JOKER_INDEX, Suit, indices, mask_of
+from fivehundred.rules import Rules
+from fivehundred.state import Phase
+from fivehundred.tricks import Context, context, contract_context
 from fivehundred.views import PlayerView
 
-__all__ = ["HeuristicPlayer", "Player", "RandomPlayer"]
+__all__ = [
+    "HeuristicPlayer",
+    "Knowledge",
+    "Player",
+    "RandomPlayer",
+    "best_discard",
+    "bid_limits",
+    "call_partner",
+    "choose_bid",
+    "choose_play",
+    "discard_value",
+    "misere_danger",
+    "nominate",
+    "read_view",
+    "trick_estimate",
+]
+
+JOKER_BIT: Final = 1 << JOKER_INDEX
+#: Tricks a bidder counts on from the partner's hand and the kitty together.
+PARTNER_SHARE: Final = 3.75
+#: The same share when the bidder has no partner (two or three players).
+KITTY_SHARE: Final = 1.0
 
 
 class Player(Protocol):
@@ -36,6 +75,13 @@ class Player(Protocol):
         ...
 
 
+def _require_turn(view: PlayerView) -> tuple[Action, ...]:
+    legal = view.legal_actions
+    if not legal:
+        raise ValueError(f"seat {view.seat} has no action to take: it is not its turn")
+    return legal
+
+
 @attrs.define
 class RandomPlayer:
     """Chooses uniformly among the legal actions, from its own random source."""
@@ -44,97 +90,795 @@ class RandomPlayer:
 
     def choose(self, view: PlayerView) -> Action:
         """A uniformly random legal action."""
-        return self.rng.choice(view.legal_actions)
+        return self.rng.choice(_require_turn(view))
 
 
-def _power(ctx: Context, card: Card) -> int:
-    return ctx.power[card.index] + (1000 if (1 << card.index) & ctx.trump_mask else 0)
+# -- card tables ---------------------------------------------------------------
 
 
-def _estimate(hand: Sequence[Card], strain: Strain) -> float:
-    """Tricks this hand should take by itself in ``strain``, roughly."""
+@attrs.frozen
+class _Table:
+    """Per-contract lookups by card index: effective suit, higher and lower cards."""
+
+    suit: tuple[int, ...]
+    #: Cards of the same effective suit (or trumps) with more power, by card.
+    above: tuple[int, ...]
+    #: Cards of the same effective suit with less power, by card.
+    below: tuple[int, ...]
+
+
+@cache
+def _table(ctx: Context) -> _Table:
+    size = JOKER_INDEX + 1
+    suit = tuple(ctx.suit_of(i) for i in range(size))
+    above = [0] * size
+    below = [0] * size
+    for i in range(size):
+        if suit[i] < 0:
+            continue  # the suitless Joker: nothing above it, and it is in no suit
+        for j in indices(ctx.suit_masks[suit[i]]):
+            if ctx.power[j] > ctx.power[i]:
+                above[i] |= 1 << j
+            elif ctx.power[j] < ctx.power[i]:
+                below[i] |= 1 << j
+    return _Table(suit, tuple(above), tuple(below))
+
+
+@cache
+def _deck_mask(rules: Rules) -> int:
+    return mask_of(rules.deck)
+
+
+def _by_power(ctx: Context, mask: int) -> list[int]:
+    """The cards of a mask, weakest first."""
+    power = ctx.power
+    return sorted(indices(mask), key=lambda i: (power[i], i))
+
+
+# -- what a seat knows ---------------------------------------------------------
+
+
+@attrs.frozen
+class Knowledge:
+    """What one seat knows about where the cards are, read from its view alone."""
+
+    seat: int
+    #: Card order and effective suits under the contract (No Trumps order before one).
+    ctx: Context
+    #: The seat's own cards.
+    hand: int
+    #: Every card played this hand, the trick in progress included.
+    played: int
+    #: Cards this seat cannot place: the other hands, the kitty, others' discards.
+    unseen: int
+    #: The exposed open-misère hand (R6.3), or 0.
+    exposed: int
+    #: The seat whose hand is exposed, or ``None``.
+    exposed_seat: int | None
+    #: Per seat, the effective suits it is known to lack (bit ``suit``).
+    voids: tuple[int, ...]
+    #: Seats known not to hold the Joker (bit ``seat``): a void misère player
+    #: holding the suitless Joker must play it (R7.3).
+    no_joker: int
+    #: The seat known to hold the unplayed Joker (the nominating contractor), if any.
+    joker_holder: int | None
+    #: Seats playing this hand (the misère contractor's partner sits out, R4.2).
+    active: tuple[int, ...]
+    #: Cards played by each seat this hand.
+    played_by: tuple[int, ...]
+    #: Per seat, its team as far as this seat knows: its side, with a known
+    #: five-player partner counted on the contractor's side (P5).
+    team: tuple[int, ...]
+    #: Per seat, cards it cannot hold for a reason other than a void: the
+    #: five-player contractor never holds the card it called (P5).
+    excluded: tuple[int, ...]
+
+    def against(self, seat: int) -> int:
+        """Cards that ``seat`` may hold, as far as this seat can tell."""
+        if seat == self.exposed_seat:
+            return self.exposed  # the open misère hand, face up (R6.3)
+        mask = self.unseen & ~self.excluded[seat]
+        for suit in range(4):
+            if self.voids[seat] >> suit & 1:
+                mask &= ~self.ctx.suit_masks[suit]
+        if self.no_joker >> seat & 1:
+            mask &= ~JOKER_BIT
+        if self.joker_holder is not None and self.joker_holder != seat:
+            mask &= ~JOKER_BIT
+        return mask
+
+
+def read_view(view: PlayerView) -> Knowledge:
+    """What ``view.seat`` knows about the hidden cards: voids, played and unseen cards.
+
+    A seat that did not follow the led suit lacks it from then on (R5.3), with
+    bowers and the Joker counted in their effective suits (R5.2); a void misère
+    player who played anything but the suitless Joker does not hold it (R7.3).
+
+    >>> import fivehundred as fh
+    >>> state = fh.deal(fh.new_game(dealer=3), seed=1)
+    >>> know = read_view(fh.observe(state, 0))
+    >>> know.unseen.bit_count(), know.voids
+    (33, (0, 0, 0, 0))
+    """
+    rules = view.rules
+    seat = view.seat
+    players = rules.players
+    contract = view.contract
+    contractor = view.contractor
+    if contract is not None and contract.is_bid:
+        ctx = contract_context(contract, view.joker_suit)
+    else:
+        ctx = context(None)
+    hand = mask_of(view.hand)
+    played = 0
+    played_by = [0] * players
+    voids = [0] * players
+    no_joker = 0
+    forced_joker = contract is not None and contract.is_misere and ctx.free_joker
+    suit_of = _table(ctx).suit
+    rounds = [(t.plays, t.led_suit) for t in view.tricks]
+    if view.trick:
+        rounds.append((view.trick, view.led_suit))
+    for plays, led in rounds:
+        for at, (who, card) in enumerate(plays):
+            index = card.index
+            played |= 1 << index
+            played_by[who] |= 1 << index
+            if at and led is not None and suit_of[index] != led:
+                voids[who] |= 1 << led
+                if forced_joker and index != JOKER_INDEX:
+                    no_joker |= 1 << who
+    exposed = mask_of(view.exposed_hand) if view.exposed_hand is not None else 0
+    known = hand | played | exposed
+    if view.discards is not None:
+        known |= mask_of(view.discards)
+    if view.kitty is not None:
+        known |= mask_of(view.kitty)
+    unseen = _deck_mask(rules) & ~known
+    holder = None
+    nominating = view.joker_suit is not None or view.phase is Phase.NOMINATE
+    if contractor is not None and nominating and not played & JOKER_BIT:
+        holder = contractor  # only a contractor holding the Joker nominates (R7.1)
+    active = tuple(s for s in range(players) if s not in view.sitting_out)
+    team = [rules.side_of(s) for s in range(players)]
+    excluded = [0] * players
+    if contractor is not None:
+        if view.partner is not None:
+            team[view.partner] = team[contractor]
+        if view.partner_card is not None:
+            excluded[contractor] |= 1 << view.partner_card.index
+    return Knowledge(
+        seat=seat,
+        ctx=ctx,
+        hand=hand,
+        played=played,
+        unseen=unseen,
+        exposed=exposed,
+        exposed_seat=contractor if view.exposed_hand is not None else None,
+        voids=tuple(voids),
+        no_joker=no_joker,
+        joker_holder=holder,
+        active=active,
+        played_by=tuple(played_by),
+        team=tuple(team),
+        excluded=tuple(excluded),
+    )
+
+
+# -- judging a hand ------------------------------------------------------------
+
+
+def trick_estimate(hand: int, strain: Strain, rules: Rules) -> float:
+    """Tricks a hand (a card mask) should take by itself with ``strain`` as the contract.
+
+    Counts trumps (Joker, bowers, length), side aces and guarded kings, and
+    short side suits to ruff in; in No Trumps the suitless Joker, top cards and
+    long suits. The partner's share is not included.
+
+    >>> import fivehundred as fh
+    >>> hand = fh.cards.mask_of(fh.parse_cards("Jo JH JD AH KH 10H AS AC 5D 6S"))
+    >>> round(trick_estimate(hand, fh.Strain.HEARTS, fh.Rules()), 1)
+    7.7
+    """
+    deck = _deck_mask(rules)
     ctx = context(strain.suit)
-    tricks = 0.0
-    for card in hand:
-        bit = 1 << card.index
-        if ctx.trump_mask & bit:
-            tricks += 1.0 if ctx.power[card.index] >= 115 else 0.7
-        elif card.rank is Rank.ACE:
-            tricks += 0.9 if strain.suit is not None else 1.0
-        elif card.rank is Rank.KING and strain.suit is None:
-            tricks += 0.4
-    return tricks
+    table = _table(ctx)
+    outside = deck & ~hand
+    total = 0.0
+    trump = -1 if ctx.trump is None else int(ctx.trump)
+    trumps = hand & ctx.trump_mask
+    length = trumps.bit_count()
+    if trump >= 0:
+        held = sorted(indices(trumps), key=lambda i: -ctx.power[i])
+        for at, index in enumerate(held):
+            higher = (table.above[index] & outside).bit_count()
+            if higher == 0:
+                total += 1.0
+            elif length - at > higher:
+                total += max(0.45, 0.9 - 0.15 * higher)
+            else:
+                total += 0.3
+        ruffs = 0.0
+    elif trumps:  # the suitless Joker in No Trumps: a sure trick
+        total += 1.0
+    for suit in range(4):
+        if suit == trump:
+            continue
+        cards = hand & ctx.suit_masks[suit]
+        count = cards.bit_count()
+        if trump >= 0 and count <= 1 and length >= 3:
+            ruffs += 0.6 if count == 0 else 0.3
+        held = sorted(indices(cards), key=lambda i: -ctx.power[i])
+        for at, index in enumerate(held):
+            higher = (table.above[index] & outside).bit_count()
+            if higher == 0:
+                total += (1.0 if trump < 0 else 0.9) - 0.2 * at * (trump >= 0)
+            elif higher == 1 and count >= 2 and at <= 1:
+                total += 0.45
+            elif higher == 2 and count >= 3 and at <= 2 and trump < 0:
+                total += 0.25
+        if trump < 0 and count >= 5 and held and (table.above[held[0]] & outside) == 0:
+            total += 0.6 * (count - 4)
+        if trump < 0 and (count == 0 or (table.above[held[0]] & outside).bit_count() > count):
+            total -= 0.4  # an unstopped suit in No Trumps
+    if trump >= 0:
+        total += min(ruffs, max(0.0, 0.5 * (length - 2)))
+    return total
+
+
+def misere_danger(hand: int, rules: Rules, *, slack: int = 1) -> list[int]:
+    """How hard each card of a hand is to lose in misère, highest first (0: safe).
+
+    The i-th lowest card of a suit is safe when at most ``2 i + slack`` cards of
+    that suit rank below it; each card further up adds one. The Joker, which
+    must win a trick once played (R7.3), counts 10.
+
+    >>> import fivehundred as fh
+    >>> misere_danger(fh.cards.mask_of(fh.parse_cards("4H 5H 7H 5S 6S 7C 4D AD 9S Jo")), fh.Rules())
+    [10, 7, 1, 0, 0, 0, 0, 0, 0, 0]
+    """
+    deck = _deck_mask(rules)
+    table = _table(context(None))
+    danger = []
+    for index in indices(hand):
+        if index == JOKER_INDEX:
+            danger.append(10)
+            continue
+        below = table.below[index]
+        position = (below & deck).bit_count()
+        mine = (below & hand).bit_count()
+        danger.append(max(0, position - (2 * mine + slack)))
+    return sorted(danger, reverse=True)
+
+
+def _misere_fit(hand: int, rules: Rules) -> tuple[bool, bool]:
+    """Whether a hand suits misère and open misère (the kitty exchange sheds bad cards).
+
+    Misère: at most two bad cards (one of them may be the Joker). Open misère,
+    where the defenders see the hand: one bad card at most, by a stricter count.
+    """
+    danger = misere_danger(hand, rules)
+    misere = sum(danger[2:]) == 0 and sum(danger[:2]) <= 12
+    strict = misere_danger(hand, rules, slack=0)
+    open_misere = sum(strict[1:]) == 0
+    return misere, open_misere
+
+
+# -- the heuristic player ------------------------------------------------------
 
 
 @attrs.define
 class HeuristicPlayer:
-    """A modest rule-of-thumb player: bids from a trick estimate, plays sound basics.
+    """A rule-of-thumb player: sound bidding, discarding and card play.
 
-    Deterministic except for ties, which it breaks with its random source.
+    - **Bidding:** estimates its tricks in every strain (:func:`trick_estimate`)
+      plus the partner's and the kitty's share, nudged by the partner's and the
+      opponents' bids; bids the cheapest legal bid it can afford, overcalls its
+      partner only with a much better hand, and bids misère or open misère with
+      a hand of low cards (:func:`misere_danger`).
+    - **Kitty:** keeps the 10 cards that evaluate best for the contract (all 286
+      choices are tried); in misère it sheds the Joker and the high cards.
+    - **Joker:** stays suitless in No Trumps (a sure trick); a misère
+      contractor who kept it nominates its longest suit.
+    - **Play:** draws trumps as the contractor, cashes sure winners, leads low
+      towards its partner, follows cheaply, wins cheaply, does not overtake its
+      partner, ducks as a misère contractor and squeezes one as a defender.
+
+    It decides from its view alone; ties go to the lowest card, so it is
+    deterministic. ``rng`` is used only for actions it has no rule for.
     """
 
     rng: random.Random = attrs.field(factory=random.Random)
+    #: Tricks added to every bidding estimate: above 0 bids more, below 0 less.
+    boldness: float = attrs.field(default=0.0, kw_only=True)
 
     def choose(self, view: PlayerView) -> Action:
         """Pick an action for the seat this view belongs to."""
-        legal = view.legal_actions
+        legal = _require_turn(view)
+        if len(legal) == 1:
+            return legal[0]
         first = legal[0]
         if isinstance(first, Call):
-            return self._bid(view, [a for a in legal if isinstance(a, Call)])
+            return choose_bid(view, [a for a in legal if isinstance(a, Call)], self.boldness)
         if isinstance(first, Discard):
-            return self._discard(view)
+            return best_discard(view)
+        if isinstance(first, Nominate):
+            return nominate(view, [a for a in legal if isinstance(a, Nominate)])
         if isinstance(first, Play):
-            return self._play(view, [a for a in legal if isinstance(a, Play)])
-        return DECLINE  # nomination: keep the Joker free, the highest card of all (R7.2)
+            return choose_play(view, [a for a in legal if isinstance(a, Play)])
+        if isinstance(first, CallPartner):
+            return call_partner(view, [a for a in legal if isinstance(a, CallPartner)])
+        return self.rng.choice(legal)  # pragma: no cover - an action kind it does not know
 
-    def _bid(self, view: PlayerView, legal: list[Call]) -> Call:
-        best = max(Strain, key=lambda s: _estimate(view.hand, s))
-        level = int(_estimate(view.hand, best) + 2.5)  # the partner's share: about two tricks
-        bids = [c for c in legal if c.kind is CallKind.BID and c.strain is best]
-        affordable = [c for c in bids if (c.tricks or 0) <= level]
-        return affordable[0] if affordable else PASS
 
-    def _discard(self, view: PlayerView) -> Discard:
-        assert view.contract is not None and view.kitty is not None
-        pool = [*view.hand, *view.kitty]
-        if view.contract.is_misere:
-            ctx = context(None)
-            ranked = sorted(pool, key=lambda c: -_power(ctx, c))
+def bid_limits(view: PlayerView, boldness: float = 0.0) -> dict[Strain, float]:
+    """The tricks this seat's side should take in each strain, from its view."""
+    rules = view.rules
+    hand = mask_of(view.hand)
+    partners = rules.partners(view.seat)
+    share = (PARTNER_SHARE if partners else KITTY_SHARE) + boldness
+    limits = {}
+    for strain in Strain:
+        limits[strain] = trick_estimate(hand, strain, rules) + share
+    for seat, call in view.auction:
+        if call.kind is not CallKind.BID or call.strain is None or seat == view.seat:
+            continue
+        if seat in partners:
+            limits[call.strain] += 1.0
+        elif (hand & context(call.strain.suit).trump_mask).bit_count() < 4:
+            limits[call.strain] -= 0.75  # their trumps, and this seat is short of them
+    return limits
+
+
+def choose_bid(view: PlayerView, legal: Sequence[Call], boldness: float = 0.0) -> Call:
+    """The heuristic call: the cheapest affordable bid in the best strain, misère, or pass."""
+    rules = view.rules
+    plain = [c for c in legal if c.is_bid and not c.sans_kitty]
+    limits = bid_limits(view, boldness)
+    partners = set(rules.partners(view.seat))
+    standing = next((seat for seat, call in reversed(view.auction) if call.is_bid), None)
+    partner_holds = standing in partners
+    hand = mask_of(view.hand)
+    misere_ok, open_ok = _misere_fit(hand, rules)
+    for call in plain:
+        if call.kind is CallKind.OPEN_MISERE and open_ok and not partner_holds:
+            return call
+    best: Call | None = None
+    best_margin = 0.0
+    for call in plain:
+        if call.kind is not CallKind.BID or call.strain is None or call.tricks is None:
+            continue
+        margin = limits[call.strain] - call.tricks
+        if partner_holds:
+            margin -= 1.5  # overcall a partner only with a much better hand
+        if margin >= 0 and (best is None or margin > best_margin):
+            best, best_margin = call, margin
+    if best is None:
+        for call in plain:
+            if call.kind is CallKind.MISERE and misere_ok and not partner_holds:
+                return call
+        return PASS
+    return best
+
+
+def discard_value(keep: int, contract: Call, rules: Rules) -> float:
+    """How good ten kept cards are for a contract: trick estimate, or misère safety."""
+    if contract.is_misere:
+        danger = misere_danger(keep, rules)
+        return -float(sum(danger)) - 0.1 * danger[0]
+    assert contract.strain is not None
+    return trick_estimate(keep, contract.strain, rules)
+
+
+def best_discard(view: PlayerView) -> Discard:
+    """The kitty discard that leaves the best ten cards for the contract (R4.1)."""
+    contract, kitty = view.contract, view.kitty
+    assert contract is not None and kitty is not None
+    rules = view.rules
+    pool = mask_of(view.hand) | mask_of(kitty)
+    cards = list(indices(pool))
+    best_mask = 0
+    best = float("-inf")
+    ctx = contract_context(contract)
+    for combo in itertools.combinations(cards, len(kitty)):
+        out = 0
+        for index in combo:
+            out |= 1 << index
+        value = discard_value(pool & ~out, contract, rules)
+        value -= 0.001 * sum(ctx.power[i] for i in combo)  # ties: throw the lowest
+        if value > best:
+            best, best_mask = value, out
+    return Discard(CARDS[i] for i in indices(best_mask))
+
+
+def nominate(view: PlayerView, legal: Sequence[Nominate]) -> Nominate:
+    """No Trumps: keep the Joker suitless (a sure trick); misère: its longest suit (R7.1)."""
+    contract = view.contract
+    assert contract is not None
+    if not contract.is_misere:
+        return DECLINE if DECLINE in legal else legal[0]
+    hand = mask_of(view.hand)
+    ctx = context(None)
+    counts = [((hand & ctx.suit_masks[s]).bit_count(), s) for s in range(4)]
+    suit = Suit(max(counts)[1])
+    choice = Nominate(suit)
+    return choice if choice in legal else legal[0]
+
+
+def call_partner(view: PlayerView, legal: Sequence[CallPartner]) -> CallPartner:
+    """Five players (P5): call the best card this seat lacks, or the seat that backed it.
+
+    By card: the highest trump it does not hold (in No Trumps, the ace of its
+    longest suit). By seat: a seat that bid the contract's strain, else the
+    seat opposite.
+    """
+    contract = view.contract
+    assert contract is not None
+    ctx = contract_context(contract)
+    hand = mask_of(view.hand)
+    cards = [c for c in legal if c.card is not None]
+    if cards:
+
+        def strength(call: CallPartner) -> tuple[int, int]:
+            assert call.card is not None
+            index = call.card.index
+            suit = ctx.suit_of(index)
+            length = (hand & ctx.suit_masks[suit]).bit_count() if suit >= 0 else 0
+            return (ctx.power[index], length)
+
+        return max(cards, key=strength)
+    backers = [
+        seat
+        for seat, call in view.auction
+        if seat != view.seat and call.is_bid and call.strain == contract.strain
+    ]
+    players = view.rules.players
+    wanted = [*backers, (view.seat + players // 2) % players]
+    for seat in wanted:
+        for call in legal:
+            if call.seat == seat:
+                return call
+    return legal[0]  # pragma: no cover - the seat opposite is always callable
+
+
+# -- card play -------------------------------------------------------------------
+
+
+@attrs.frozen
+class _Turn:
+    """Everything the card-play rules look at, computed once per decision."""
+
+    view: PlayerView
+    know: Knowledge
+    ctx: Context
+    table: _Table
+    misere: bool
+    #: The contractor, or -1 for a hand played after everyone passed (V-ALL-PASS).
+    contractor: int
+    my_team: int
+    declaring: bool
+    #: Seats still to play to this trick after this seat.
+    after: tuple[int, ...]
+
+    def foe(self, seat: int) -> bool:
+        """Whether ``seat`` plays against this seat, as far as it knows."""
+        return self.know.team[seat] != self.my_team
+
+
+def _setup(view: PlayerView) -> _Turn:
+    contract = view.contract
+    contractor = view.contractor if view.contractor is not None else -1
+    know = read_view(view)
+    seat = view.seat
+    active = know.active
+    played_now = {s for s, _ in view.trick}
+    after = []
+    if view.trick:
+        at = active.index(seat)
+        for step in range(1, len(active)):
+            other = active[(at + step) % len(active)]
+            if other not in played_now:
+                after.append(other)
+    my_team = know.team[seat]
+    return _Turn(
+        view=view,
+        know=know,
+        ctx=know.ctx,
+        table=_table(know.ctx),
+        misere=contract is not None and contract.is_misere,
+        contractor=contractor,
+        my_team=my_team,
+        declaring=contractor >= 0 and know.team[contractor] == my_team,
+        after=tuple(after),
+    )
+
+
+def choose_play(view: PlayerView, legal: Sequence[Play]) -> Play:
+    """The heuristic card play for the seat to act."""
+    setup = _setup(view)
+    cards: dict[int, list[Play]] = {}
+    for play in legal:
+        cards.setdefault(play.card.index, []).append(play)
+    options = 0
+    for index in cards:
+        options |= 1 << index
+    if setup.misere:
+        if setup.contractor == view.seat:
+            index = _misere_declarer(setup, options)
         else:
-            ctx = contract_context(view.contract)
-            ranked = sorted(pool, key=lambda c: _power(ctx, c))
-        return Discard(ranked[:3])
+            index = _misere_defender(setup, options)
+    elif view.trick:
+        index = _follow(setup, options)
+    else:
+        index = _lead(setup, options)
+    plays = cards[index]
+    if len(plays) == 1:
+        return plays[0]
+    return _name_joker_suit(setup, plays)
 
-    def _play(self, view: PlayerView, legal: list[Play]) -> Play:
-        contract = view.contract
-        assert contract is not None and view.contractor is not None
-        ctx = contract_context(contract, view.joker_suit)
-        by_power = sorted(legal, key=lambda p: _power(ctx, p.card))
-        misere_contractor = contract.is_misere and view.contractor == view.seat
-        if not view.trick:
-            if misere_contractor:
-                return by_power[0]
-            return by_power[-1] if self._on_contract_side(view) else self.rng.choice(legal)
-        cards = [card for _, card in view.trick]
-        winners = [
-            p
-            for p in by_power
-            if trick_winner(
-                [*cards, p.card], contract, joker_suit=view.joker_suit, led_suit=view.led_suit
-            )
-            == len(cards)
-        ]
-        if misere_contractor:
-            losers = [p for p in by_power if p not in winners]
-            return losers[-1] if losers else by_power[0]
-        current = view.trick[
-            trick_winner(cards, contract, joker_suit=view.joker_suit, led_suit=view.led_suit)
-        ][0]
-        partners = {s for side in view.rules.sides if view.seat in side for s in side}
-        if current in partners or not winners:
-            return by_power[0]
+
+def _name_joker_suit(setup: _Turn, plays: list[Play]) -> Play:
+    """Leading the suitless Joker: name the unled suit this seat holds most of (R7.4)."""
+    hand = setup.know.hand
+    masks = setup.ctx.suit_masks
+
+    def length(play: Play) -> tuple[int, int]:
+        assert play.suit is not None
+        return ((hand & masks[play.suit]).bit_count(), -int(play.suit))
+
+    return max(plays, key=length)
+
+
+def _lowest(ctx: Context, mask: int) -> int:
+    return _by_power(ctx, mask)[0]
+
+
+def _highest(ctx: Context, mask: int) -> int:
+    return _by_power(ctx, mask)[-1]
+
+
+def _opponents_against(setup: _Turn, seats: Sequence[int]) -> int:
+    know = setup.know
+    mask = 0
+    for seat in seats:
+        if setup.foe(seat):
+            mask |= know.against(seat)
+    return mask
+
+
+def _is_master(setup: _Turn, index: int, against: int) -> bool:
+    """No card that an opponent may hold beats this one in its own suit."""
+    if index == JOKER_INDEX and setup.ctx.free_joker:
+        return True
+    return not setup.table.above[index] & against
+
+
+def _trick_state(setup: _Turn) -> tuple[list[int], int, int, int]:
+    """Card indices of the trick, the led suit, the winning position and its seat."""
+    view = setup.view
+    cards = [card.index for _, card in view.trick]
+    led = int(view.led_suit) if view.led_suit is not None else -1
+    at = setup.ctx.winner(cards, led)
+    return cards, led, at, view.trick[at][0]
+
+
+def _wins(setup: _Turn, cards: list[int], led: int, index: int) -> bool:
+    return setup.ctx.winner([*cards, index], led) == len(cards)
+
+
+def _discard_low(setup: _Turn, options: int) -> int:
+    """Throw the least useful card: no trump, no sure winner, from a short suit."""
+    ctx = setup.ctx
+    know = setup.know
+    against = _opponents_against(setup, know.active)
+    hand = know.hand
+
+    def waste(index: int) -> tuple[int, int, int, int]:
+        trump = 1 if ctx.trump_mask >> index & 1 else 0
+        master = 1 if _is_master(setup, index, against) else 0
+        suit = setup.table.suit[index]
+        length = (hand & ctx.suit_masks[suit]).bit_count() if suit >= 0 else 9
+        return (trump, master, ctx.power[index], length)
+
+    return min(indices(options), key=waste)
+
+
+def _lead(setup: _Turn, options: int) -> int:
+    ctx = setup.ctx
+    know = setup.know
+    opponents = [s for s in know.active if setup.foe(s)]
+    against = _opponents_against(setup, opponents)
+    trumps = options & ctx.trump_mask & ~(JOKER_BIT if ctx.free_joker else 0)
+    if ctx.trump is not None and setup.declaring and trumps:
+        trump = int(ctx.trump)
+        outstanding = against & ctx.trump_mask
+        if outstanding and any(not know.voids[s] >> trump & 1 for s in opponents):
+            top = _highest(ctx, trumps)
+            if _is_master(setup, top, against):
+                return top
+            if setup.contractor == setup.view.seat or trumps.bit_count() >= 2:
+                return _lowest(ctx, trumps)
+    side = options & ~ctx.trump_mask
+    masters = [
+        i
+        for i in indices(side)
+        if _is_master(setup, i, against) and not _ruffable(setup, i, opponents, against)
+    ]
+    if masters:
+        return max(masters, key=lambda i: (ctx.power[i], -i))
+    if side:
+        return _lead_low(setup, side, opponents)
+    if ctx.free_joker and options & ~JOKER_BIT:
+        return _lowest(ctx, options & ~JOKER_BIT)
+    return _lowest(ctx, options)
+
+
+def _ruffable(setup: _Turn, index: int, opponents: Sequence[int], against: int) -> bool:
+    ctx = setup.ctx
+    if ctx.trump is None:
+        return False
+    suit = setup.table.suit[index]
+    know = setup.know
+    for seat in opponents:
+        if know.voids[seat] >> suit & 1 and know.against(seat) & ctx.trump_mask:
+            return True
+    return False
+
+
+def _lead_low(setup: _Turn, side: int, opponents: Sequence[int]) -> int:
+    """A low lead: from a short suit when this seat can ruff, else from the longest."""
+    ctx = setup.ctx
+    know = setup.know
+    hand = know.hand
+    has_trumps = bool(hand & ctx.trump_mask) and ctx.trump is not None
+    best = -1
+    best_key: tuple[float, ...] = ()
+    for suit in range(4):
+        cards = side & ctx.suit_masks[suit]
+        if not cards:
+            continue
+        length = (hand & ctx.suit_masks[suit]).bit_count()
+        ruff_risk = sum(
+            1
+            for s in opponents
+            if know.voids[s] >> suit & 1 and (ctx.trump is not None or know.against(s))
+        )
+        shape = -length if has_trumps and setup.declaring else length
+        low = _lowest(ctx, cards)
+        key = (-ruff_risk, shape, -ctx.power[low])
+        if best < 0 or key > best_key:
+            best, best_key = low, key
+    return best
+
+
+def _follow(setup: _Turn, options: int) -> int:
+    ctx = setup.ctx
+    view = setup.view
+    cards, led, _, winner_seat = _trick_state(setup)
+    opponents_after = [s for s in setup.after if setup.foe(s)]
+    winners = [i for i in _by_power(ctx, options) if _wins(setup, cards, led, i)]
+    following = bool(led >= 0 and options & ctx.suit_masks[led])
+    if not setup.foe(winner_seat):
+        winning_index = view.trick[[s for s, _ in view.trick].index(winner_seat)][1].index
+        safe = not opponents_after or _beats_none(setup, winning_index, led, opponents_after)
+        if safe or not winners:
+            return _lowest(ctx, options) if following else _discard_low(setup, options)
+        masters = [i for i in winners if _beats_none(setup, i, led, opponents_after)]
+        if masters:
+            return masters[0]
+        return _lowest(ctx, options) if following else _discard_low(setup, options)
+    if winners:
+        if not opponents_after:
+            return winners[0]
+        safe_winners = [i for i in winners if _beats_none(setup, i, led, opponents_after)]
+        if safe_winners:
+            return safe_winners[0]
+        partner_after = any(not setup.foe(s) for s in setup.after)
+        if partner_after and len(cards) == 1 and following:
+            return _lowest(ctx, options)  # second hand low: the partner is still to come
         return winners[0]
+    return _lowest(ctx, options) if following else _discard_low(setup, options)
 
-    def _on_contract_side(self, view: PlayerView) -> bool:
-        assert view.contractor is not None
-        return view.rules.side_of(view.contractor) == view.rules.side_of(view.seat)
+
+def _beats_none(setup: _Turn, index: int, led: int, seats: Sequence[int]) -> bool:
+    """True when none of ``seats`` can, on what this seat knows, beat ``index`` here."""
+    ctx = setup.ctx
+    know = setup.know
+    power = ctx.power[index]
+    for seat in seats:
+        holds = know.against(seat)
+        if led >= 0 and not know.voids[seat] >> led & 1:
+            follow = holds & ctx.suit_masks[led]
+            if ctx.trump_mask >> index & 1 and not ctx.trump_mask & ctx.suit_masks[led]:
+                continue  # a trump on a plain suit: a follower cannot beat it
+            if any(ctx.power[i] > power for i in indices(follow)):
+                return False
+            trumps = holds & ctx.trump_mask
+            if not follow and any(ctx.power[i] > power for i in indices(trumps)):
+                return False
+            continue
+        beaters = holds & ctx.trump_mask
+        if ctx.trump_mask >> index & 1 or led < 0:
+            if any(ctx.power[i] > power for i in indices(beaters)):
+                return False
+        elif beaters:
+            return False
+    return True
+
+
+# -- misère ----------------------------------------------------------------------
+
+
+def _lower_unseen(setup: _Turn, index: int, against: int) -> int:
+    return (setup.table.below[index] & against).bit_count()
+
+
+def _misere_declarer(setup: _Turn, options: int) -> int:
+    """Lose every trick: duck as high as possible, lead what others must beat, shed danger."""
+    ctx = setup.ctx
+    know = setup.know
+    defenders = [s for s in know.active if s != setup.contractor]
+    against = _opponents_against(setup, defenders)
+    if setup.view.trick:
+        cards, led, _, _ = _trick_state(setup)
+        losers = [i for i in _by_power(ctx, options) if not _wins(setup, cards, led, i)]
+        if losers:
+            following = bool(led >= 0 and options & ctx.suit_masks[led])
+            if following:
+                return losers[-1]
+            return max(losers, key=lambda i: (_lower_unseen(setup, i, against), ctx.power[i]))
+        return _lowest(ctx, options)
+
+    def risk(index: int) -> tuple[int, int, int]:
+        if index == JOKER_INDEX and ctx.free_joker:
+            return (99, 0, 0)
+        suit = setup.table.suit[index]
+        can_follow = [s for s in defenders if not know.voids[s] >> suit & 1]
+        higher = (setup.table.above[index] & against).bit_count()
+        if not can_follow or higher == 0:
+            return (50, 0, ctx.power[index])
+        return (_lower_unseen(setup, index, against), -higher, ctx.power[index])
+
+    return min(indices(options), key=risk)
+
+
+def _misere_defender(setup: _Turn, options: int) -> int:
+    """Make the misère contractor win a trick: lead under their cards, never overtake them."""
+    ctx = setup.ctx
+    know = setup.know
+    view = setup.view
+    contractor = setup.contractor
+    theirs = know.against(contractor)
+    if not view.trick:
+        best = -1
+        best_key: tuple[int, ...] = ()
+        for index in indices(options):
+            if index == JOKER_INDEX and ctx.free_joker:
+                continue
+            suit = setup.table.suit[index]
+            if know.voids[contractor] >> suit & 1:
+                continue
+            above = (setup.table.above[index] & theirs).bit_count()
+            below = (setup.table.below[index] & theirs).bit_count()
+            if not above:
+                continue
+            key = (1 if know.exposed and not below else 0, -below, above, -ctx.power[index])
+            if best < 0 or key > best_key:
+                best, best_key = index, key
+        if best >= 0:
+            return best
+        return _lowest(ctx, options)
+    cards, led, _, winner_seat = _trick_state(setup)
+    following = bool(led >= 0 and options & ctx.suit_masks[led])
+    played = {s for s, _ in view.trick}
+    if contractor in played:
+        if winner_seat == contractor:
+            under = [i for i in _by_power(ctx, options) if not _wins(setup, cards, led, i)]
+            if under:
+                return under[-1]
+            return _lowest(ctx, options)
+        return _highest(ctx, options)  # the trick is lost to a defender: shed a high card
+    if following:
+        return _lowest(ctx, options)
+    return _highest(ctx, options)

@@ -1,0 +1,998 @@
+"""A search player: it samples the hidden cards and plays the sampled deals out.
+
+:class:`SearchPlayer` decides by *determinization* (perfect-information Monte
+Carlo): for each decision it deals the cards it cannot see in ``samples``
+different ways, each consistent with everything its seat has seen, tries every
+candidate action in every sampled deal, plays the rest of the hand out with a
+fast rule-of-thumb policy, and takes the action with the best average score.
+
+What a sampled deal respects (:func:`sample_hands`):
+
+- the seat's own hand, every card played, its own discards, the kitty while it
+  is the contractor discarding, and the exposed open-misère hand (R6.3);
+- known voids: a seat that did not follow the led suit holds none of it, with
+  bowers and the Joker counted in their effective suits (R5.2, R5.3);
+- the Joker: held by the contractor who nominated it (R7.1), and not held by a
+  void misère player who played another card (R7.3);
+- the auction, loosely: a seat that bid *n* in a strain is dealt a hand worth
+  about that many tricks (:func:`~fivehundred.bots.trick_estimate`), a misère
+  bidder a hand of low cards (deals are redrawn a few times to fit).
+
+The cards of other seats' discards (or the kitty, before the auction is won)
+are sampled among the unseen cards too. :func:`sample_state` turns a sampled
+deal into a full :class:`~fivehundred.GameState` by replaying the hand's public
+actions on it, so it can be inspected with the ordinary API.
+
+What is compared: in card play, every legal card (touching cards count once);
+in the auction, passing against the cheapest bid in each strain and misère
+(a bid is played out with this seat as contractor, a pass with the standing
+bid as the contract); in the kitty exchange, the heuristic player's favourite
+discards; and every Joker nomination. The score of a play-out is this side's
+score change minus the other sides' average (R8).
+
+The play-outs run on a small internal bitmask model of card play that asks the
+engine's own ``fivehundred.engine.playable`` what may be played (R5, R7,
+and the variants), and never leaves this module; the actions the player
+returns always come from ``view.legal_actions``. The player is deterministic
+given its random source, unless ``time_limit`` is set.
+
+>>> import random
+>>> import fivehundred as fh
+>>> state = fh.deal(fh.new_game(dealer=3), seed=4)
+>>> player = SearchPlayer(random.Random(1), samples=4)
+>>> fh.is_legal(state, player.choose(fh.observe(state, state.to_act)))
+True
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import random
+import time
+from collections.abc import Iterator, Sequence
+from functools import cache
+from typing import Final
+
+import attrs
+
+from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
+from fivehundred.bots import (
+    JOKER_BIT,
+    PARTNER_SHARE,
+    HeuristicPlayer,
+    Knowledge,
+    _deck_mask,
+    _table,
+    discard_value,
+    misere_danger,
+    read_view,
+    trick_estimate,
+)
+from fivehundred.calls import PASS, Call, CallKind
+from fivehundred.cards import CARDS, JOKER_INDEX, Suit, indices, mask_of
+from fivehundred.engine import apply, deal, new_game, playable
+from fivehundred.rules import Rules
+from fivehundred.scoring import bid_value, score_hand
+from fivehundred.state import GameState, Phase
+from fivehundred.tricks import Context, context, contract_context
+from fivehundred.views import PlayerView
+
+__all__ = ["SearchPlayer", "World", "sample_hands", "sample_state"]
+
+#: Redraws of a sampled deal that does not fit the auction before accepting it.
+_FIT_TRIES: Final = 12
+#: Discards the search player compares in the kitty exchange.
+_DISCARD_CANDIDATES: Final = 6
+#: The default :attr:`SearchPlayer.misere_doubt`.
+MISERE_DOUBT: Final = 0.3
+
+
+# -- sampling the hidden cards -------------------------------------------------
+
+
+@attrs.frozen
+class World:
+    """One sampled deal: every seat's cards now, and the cards out of play.
+
+    ``pile`` holds the unseen cards that are in nobody's hand: the kitty before
+    the auction is won, or another seat's discards.
+    """
+
+    hands: tuple[int, ...]
+    pile: int
+
+
+@attrs.frozen
+class _Problem:
+    """Who may hold which unseen card, and how many each must hold."""
+
+    know: Knowledge
+    fixed: tuple[int, ...]
+    #: Holders to fill: seats, then the pile (index ``players``).
+    holders: tuple[int, ...]
+    allowed: tuple[int, ...]
+    capacity: tuple[int, ...]
+    cards: tuple[int, ...]
+    #: Bids to fit: (seat, call) of each other seat's highest bid.
+    bids: tuple[tuple[int, Call], ...]
+
+
+def _problem(view: PlayerView) -> _Problem:
+    know = read_view(view)
+    rules = view.rules
+    players = rules.players
+    fixed = [0] * players
+    fixed[view.seat] = know.hand
+    holders = []
+    allowed = []
+    capacity = []
+    contractor = view.contractor
+    for seat in range(players):
+        if seat == view.seat:
+            continue
+        if know.exposed and seat == contractor:
+            fixed[seat] = know.exposed
+            continue
+        holders.append(seat)
+        allowed.append(know.against(seat))
+        capacity.append(view.hand_sizes[seat])
+    pile = know.unseen.bit_count() - sum(capacity)
+    if pile < 0:  # pragma: no cover - a view always accounts for every card
+        raise ValueError("the view holds more hidden cards in hands than are unseen")
+    holders.append(players)
+    allowed.append(know.unseen & ~(JOKER_BIT if know.joker_holder is not None else 0))
+    capacity.append(pile)
+    best: dict[int, Call] = {}
+    for seat, call in view.auction:
+        if seat != view.seat and call.is_bid:
+            best[seat] = call
+    return _Problem(
+        know=know,
+        fixed=tuple(fixed),
+        holders=tuple(holders),
+        allowed=tuple(allowed),
+        capacity=tuple(capacity),
+        cards=tuple(indices(know.unseen)),
+        bids=tuple(sorted(best.items())),
+    )
+
+
+def _assign(problem: _Problem, rng: random.Random) -> list[int]:
+    """Deal the unseen cards to the holders, respecting who may hold what.
+
+    Cards go one by one, in random order, to an allowed holder chosen with
+    weight equal to its free room (which, without constraints, is a uniformly
+    random deal); when every allowed holder is full, an augmenting path moves
+    cards along, so a deal is always found when one exists.
+    """
+    allowed = problem.allowed
+    capacity = problem.capacity
+    count = len(capacity)
+    slots: list[list[int]] = [[] for _ in range(count)]
+    cards = list(problem.cards)
+    rng.shuffle(cards)
+
+    def place(card: int, seen: set[int]) -> bool:
+        options = [h for h in range(count) if allowed[h] >> card & 1]
+        room = [capacity[h] - len(slots[h]) for h in options]
+        total = sum(room)
+        if total > 0:
+            pick = rng.randrange(total)
+            slots[options[bisect.bisect_right(list(itertools.accumulate(room)), pick)]].append(card)
+            return True
+        rng.shuffle(options)
+        for h in options:
+            if h in seen:
+                continue
+            seen.add(h)
+            for k, other in enumerate(slots[h]):
+                if place(other, seen):
+                    slots[h][k] = card
+                    return True
+        return False
+
+    for card in cards:
+        if not place(card, set()):  # pragma: no cover - the real deal always fits
+            raise ValueError("no deal of the unseen cards fits what this seat has seen")
+    masks = []
+    for held in slots:
+        mask = 0
+        for card in held:
+            mask |= 1 << card
+        masks.append(mask)
+    return masks
+
+
+def _fits(call: Call, dealt: int, rules: Rules, slack: float) -> bool:
+    """Whether a seat dealt ``dealt`` plausibly made the bid ``call``."""
+    if call.kind is CallKind.BID:
+        assert call.strain is not None and call.tricks is not None
+        estimate = trick_estimate(dealt, call.strain, rules)
+        return estimate + PARTNER_SHARE + slack >= call.tricks
+    if call.kind in (CallKind.MISERE, CallKind.OPEN_MISERE):
+        danger = misere_danger(dealt, rules)
+        return sum(danger[2:]) <= slack * 2
+    return True
+
+
+def sample_hands(view: PlayerView, rng: random.Random) -> World:
+    """Sample where the cards ``view.seat`` cannot see are, consistently with its view.
+
+    >>> import random
+    >>> import fivehundred as fh
+    >>> state = fh.deal(fh.new_game(dealer=3), seed=2)
+    >>> world = sample_hands(fh.observe(state, 0), random.Random(5))
+    >>> [h.bit_count() for h in world.hands], world.pile.bit_count()
+    ([10, 10, 10, 10], 3)
+    >>> world.hands[0] == fh.cards.mask_of(state.hand(0))
+    True
+    """
+    if view.phase in (Phase.DEAL, Phase.GAME_OVER):
+        raise ValueError(f"there is no hand in progress to sample ({view.phase.value})")
+    return _sample(_problem(view), view.rules, rng)
+
+
+def _sample(problem: _Problem, rules: Rules, rng: random.Random) -> World:
+    players = rules.players
+    for attempt in range(_FIT_TRIES):
+        masks = _assign(problem, rng)
+        hands = list(problem.fixed)
+        for holder, mask in zip(problem.holders, masks, strict=True):
+            if holder < players:
+                hands[holder] = mask
+        world = World(tuple(hands), masks[-1])
+        slack = 0.5 + 0.5 * (attempt // 3)
+        if all(
+            _fits(call, hands[seat] | problem.know.played_by[seat], rules, slack)
+            for seat, call in problem.bids
+        ):
+            return world
+    return world
+
+
+@cache
+def _deal_positions(rules: Rules, dealer: int) -> tuple[int, ...]:
+    """For each position of a deck order, where it is dealt: a seat, the kitty
+    (``players``) or the dead hand (``players + 1``, P2)."""
+    deck = rules.deck
+    state = deal(new_game(rules, dealer=dealer), cards=deck)
+    owner = {card: rules.players for card in state.kitty}
+    owner |= {card: rules.players + 1 for card in state.dead_hand}
+    for seat in range(rules.players):
+        for card in state.hand(seat):
+            owner[card] = seat
+    return tuple(owner[card] for card in deck)
+
+
+def sample_state(view: PlayerView, rng: random.Random) -> GameState:
+    """A full game state of this hand that ``view.seat`` cannot tell from the real one.
+
+    The hidden cards are sampled (:func:`sample_hands`), dealt by R2.2 from
+    the view's dealer, and the hand's public actions are replayed: the
+    auction, the kitty discard (sampled, or the seat's own), the partner call
+    (P5), the Joker nomination and the cards played. The state is a new game,
+    so its scores and hand number start afresh; everything about the hand in
+    progress matches what the seat sees.
+
+    >>> import random
+    >>> import fivehundred as fh
+    >>> state = fh.deal(fh.new_game(dealer=1), seed=3)
+    >>> view = fh.observe(state, 2)
+    >>> fake = sample_state(view, random.Random(1))
+    >>> fh.observe(fake, 2).hand == view.hand and fake.hand(0) != state.hand(0)
+    True
+    """
+    world = sample_hands(view, rng)
+    rules = view.rules
+    assert view.dealer is not None
+    players = rules.players
+    know = read_view(view)
+    contractor = view.contractor
+    size = rules.kitty_size
+    pile = sorted(indices(world.pile))
+    rng.shuffle(pile)
+    if view.kitty is not None:
+        kitty = mask_of(view.kitty)
+    elif view.discards is not None:
+        kitty = mask_of(view.discards)  # the seat's own discards stand in for its kitty
+    else:
+        kitty = 0
+        for index in pile[:size]:
+            kitty |= 1 << index
+    dead = world.pile & ~kitty
+    dealt = [world.hands[s] | know.played_by[s] for s in range(players)]
+    if contractor == view.seat and view.kitty is not None:
+        dealt[view.seat] = know.hand
+    piles: list[list[int]] = [sorted(indices(m)) for m in (*dealt, kitty, dead)]
+    order = [CARDS[piles[owner].pop()] for owner in _deal_positions(rules, view.dealer)]
+    state = deal(new_game(rules, dealer=view.dealer), cards=order)
+    calls = [call for _, call in view.auction]
+    plays = []
+    for trick_plays, led in [(t.plays, t.led_suit) for t in view.tricks] + [
+        (view.trick, view.led_suit)
+    ]:
+        for at, (_, card) in enumerate(trick_plays):
+            named = led if at == 0 and card.index == JOKER_INDEX and know.ctx.free_joker else None
+            plays.append(Play(card, named))
+    plays.reverse()
+    calls.reverse()
+    while True:
+        phase = state.phase
+        action: Action
+        if phase is Phase.BIDDING and calls:
+            action = calls.pop()
+        elif phase is Phase.PLAY and plays:
+            action = plays.pop()
+        elif phase is view.phase or phase not in _EXCHANGE:
+            return state
+        elif phase is Phase.DISCARD:
+            action = Discard(CARDS[i] for i in indices(kitty))
+        elif phase is Phase.PARTNER:
+            if view.partner_card is not None:
+                action = CallPartner(view.partner_card)
+            else:
+                action = CallPartner(seat=view.partner)
+        else:
+            action = Nominate(view.joker_suit)
+        state = apply(state, action)
+
+
+_EXCHANGE: Final = frozenset({Phase.DISCARD, Phase.PARTNER, Phase.NOMINATE})
+
+
+# -- the internal play-out model -----------------------------------------------
+
+
+@attrs.frozen
+class _Setup:
+    """One hand's card play, as plain values for the play-out loop."""
+
+    rules: Rules
+    ctx: Context
+    suit_of: tuple[int, ...]
+    above: tuple[int, ...]
+    below: tuple[int, ...]
+    power: tuple[int, ...]
+    trump_mask: int
+    suit_masks: tuple[int, int, int, int]
+    has_trump: bool
+    free_joker: bool
+    misere: bool
+    #: The hand ends at the misère contractor's first trick (R5.5, not V-MISERE-PLAYOUT).
+    ends_early: bool
+    #: The contractor, or -1 (V-ALL-PASS).
+    contractor: int
+    #: Team of each seat for the policy (the five-player partner joins the contractor).
+    team: tuple[int, ...]
+    #: Side of each seat, for the score.
+    side_of: tuple[int, ...]
+    active: tuple[int, ...]
+    nxt: tuple[int, ...]
+    hand_size: int
+
+
+def _setup(
+    rules: Rules,
+    contract: Call | None,
+    contractor: int | None,
+    joker_suit: Suit | None,
+    partner: int | None = None,
+) -> _Setup:
+    ctx = context(None, joker_suit) if contract is None else contract_context(contract, joker_suit)
+    table = _table(ctx)
+    players = rules.players
+    misere = contract is not None and contract.is_misere
+    out = set(rules.partners(contractor)) if misere and contractor is not None else set()
+    active = tuple(s for s in range(players) if s not in out)
+    nxt = []
+    for seat in range(players):
+        following = (seat + 1) % players
+        while following in out:
+            following = (following + 1) % players
+        nxt.append(following)
+    side_of = tuple(rules.side_of(s) for s in range(players))
+    team = list(side_of)
+    if partner is not None and contractor is not None:
+        team[partner] = team[contractor]
+    return _Setup(
+        rules=rules,
+        ctx=ctx,
+        suit_of=table.suit,
+        above=table.above,
+        below=table.below,
+        power=ctx.power,
+        trump_mask=ctx.trump_mask,
+        suit_masks=ctx.suit_masks,
+        has_trump=ctx.trump is not None,
+        free_joker=ctx.free_joker,
+        misere=misere,
+        ends_early=misere and not rules.misere_playout,
+        contractor=-1 if contractor is None else contractor,
+        team=tuple(team),
+        side_of=side_of,
+        active=active,
+        nxt=tuple(nxt),
+        hand_size=rules.hand_size,
+    )
+
+
+def _first_leader(rules: Rules, s: _Setup, dealer: int) -> int:
+    """Who leads trick 1: the contractor (R5.1), or the eldest hand (V-ELDEST-LEADS)."""
+    if s.contractor >= 0 and not rules.eldest_leads:
+        return s.contractor
+    leader = (dealer + 1) % rules.players
+    while leader not in s.active:
+        leader = (leader + 1) % rules.players
+    return leader
+
+
+def _lowest(mask: int, power: tuple[int, ...]) -> int:
+    best = -1
+    best_power = 1 << 30
+    while mask:
+        low = mask & -mask
+        index = low.bit_length() - 1
+        mask ^= low
+        if power[index] < best_power:
+            best_power = power[index]
+            best = index
+    return best
+
+
+def _highest(mask: int, power: tuple[int, ...]) -> int:
+    best = -1
+    best_power = -1
+    while mask:
+        low = mask & -mask
+        index = low.bit_length() - 1
+        mask ^= low
+        if power[index] > best_power:
+            best_power = power[index]
+            best = index
+    return best
+
+
+def _pick(  # noqa: PLR0917 - the play-out hot path: positional arguments are the fastest
+    s: _Setup, hands: list[int], trick: list[tuple[int, int]], led: int, seat: int, mask: int
+) -> int:
+    """The play-out policy: sound basics with every hand in sight (it is a sampled deal)."""
+    power = s.power
+    team = s.team[seat]
+    if s.misere:
+        return _pick_misere(s, hands, trick, led, seat, mask)
+    if not trick:
+        opponents = 0
+        for other in s.active:
+            if s.team[other] != team:
+                opponents |= hands[other]
+        trumps = mask & s.trump_mask
+        declaring = s.contractor >= 0 and s.team[s.contractor] == team
+        if s.has_trump and declaring and trumps and opponents & s.trump_mask:
+            top = _highest(trumps, power)
+            if not s.above[top] & opponents:
+                return top
+            return _lowest(trumps, power)
+        plain = mask & ~s.trump_mask
+        if plain:
+            best = -1
+            best_power = -1
+            rest = plain
+            while rest:
+                low = rest & -rest
+                index = low.bit_length() - 1
+                rest ^= low
+                if s.above[index] & opponents or power[index] <= best_power:
+                    continue
+                if s.has_trump:
+                    suit = s.suit_masks[s.suit_of[index]]
+                    if any(
+                        s.team[o] != team and not hands[o] & suit and hands[o] & s.trump_mask
+                        for o in s.active
+                    ):
+                        continue
+                best, best_power = index, power[index]
+            if best >= 0:
+                return best
+            return _lowest(plain, power)
+        return _lowest(mask, power)
+    cards = [c for _, c in trick]
+    at = s.ctx.winner(cards, led)
+    if s.team[trick[at][0]] == team or led < 0:
+        return _lowest(mask, power)
+    top = power[cards[at]]
+    beats = mask & (s.trump_mask | s.suit_masks[led])
+    best = -1
+    best_power = 1 << 30
+    while beats:
+        low = beats & -beats
+        index = low.bit_length() - 1
+        beats ^= low
+        if top < power[index] < best_power:
+            best, best_power = index, power[index]
+    return best if best >= 0 else _lowest(mask, power)
+
+
+def _duck(s: _Setup, trick: list[tuple[int, int]], led: int, mask: int) -> int:
+    """The highest card that does not take the trick, or -1."""
+    power = s.power
+    cards = [c for _, c in trick]
+    top = power[cards[s.ctx.winner(cards, led)]]
+    eligible = s.trump_mask | (s.suit_masks[led] if led >= 0 else 0)
+    best = -1
+    best_power = -1
+    while mask:
+        low = mask & -mask
+        index = low.bit_length() - 1
+        mask ^= low
+        wins = eligible >> index & 1 and power[index] > top
+        if not wins and power[index] > best_power:
+            best, best_power = index, power[index]
+    return best
+
+
+def _pick_misere(  # noqa: PLR0917 - the play-out hot path, as _pick
+    s: _Setup, hands: list[int], trick: list[tuple[int, int]], led: int, seat: int, mask: int
+) -> int:
+    power = s.power
+    contractor = s.contractor
+    free = JOKER_BIT if s.free_joker else 0
+    if seat == contractor:
+        if not trick:
+            # Lead what the others can least get under, judged from the cards still
+            # out (not from who holds them: the contractor cannot see their hands).
+            out = 0
+            for other in s.active:
+                if other != seat:
+                    out |= hands[other]
+            best = -1
+            least_risk = (1 << 30, 0)
+            rest = mask & ~free
+            while rest:
+                low = rest & -rest
+                index = low.bit_length() - 1
+                rest ^= low
+                above = (s.above[index] & out).bit_count()
+                risk = ((s.below[index] & out).bit_count() + (0 if above else 50), -power[index])
+                if risk < least_risk:
+                    best, least_risk = index, risk
+            return best if best >= 0 else _lowest(mask, power)
+        best = _duck(s, trick, led, mask)
+        return best if best >= 0 else _lowest(mask, power)
+    theirs = hands[contractor]
+    if not trick:
+        # Lead under the contractor's cards (they must win it); failing that, the
+        # card with the fewest of theirs below it, to draw their low cards out.
+        best = -1
+        lead_key = (False, 0, 0, 0)
+        rest = mask & ~free
+        while rest:
+            low = rest & -rest
+            index = low.bit_length() - 1
+            rest ^= low
+            suit = theirs & s.suit_masks[s.suit_of[index]]
+            if not suit:
+                continue
+            below = (suit & s.below[index]).bit_count()
+            key = (below == 0, -below, (suit & s.above[index]).bit_count(), -power[index])
+            if best < 0 or key > lead_key:
+                best, lead_key = index, key
+        return best if best >= 0 else _lowest(mask, power)
+    played = [o for o, _ in trick]
+    if contractor in played:
+        cards = [c for _, c in trick]
+        if trick[s.ctx.winner(cards, led)][0] != contractor:
+            return _highest(mask, power)  # a defender has the trick: shed a high card
+        best = _duck(s, trick, led, mask)
+        return best if best >= 0 else _lowest(mask, power)
+    if led >= 0 and mask & s.suit_masks[led]:
+        return _lowest(mask, power)
+    return _highest(mask & ~free or mask, power)
+
+
+def _playout(  # noqa: PLR0917 - the play-out loop's state, positionally
+    s: _Setup,
+    hands: list[int],
+    trick: list[tuple[int, int]],
+    led: int,
+    suits_led: int,
+    won: list[int],
+    done: int,
+    seat: int,
+    first: tuple[int, int] | None = None,
+) -> list[int]:
+    """Play the hand to its end; ``won`` (tricks per side) is updated and returned.
+
+    ``first`` forces the first play: ``(card index, named suit or -1)``.
+    """
+    active_count = len(s.active)
+    suit_of = s.suit_of
+    side_of = s.side_of
+    rules = s.rules
+    ctx = s.ctx
+    misere = s.misere
+    while True:
+        hand = hands[seat]
+        leading = not trick
+        if first is not None:
+            index, name = first
+            first = None
+        else:
+            mask, nameable = playable(hand, leading, led, suits_led, ctx, rules, misere)
+            if mask & (mask - 1) == 0:
+                index = mask.bit_length() - 1
+            else:
+                index = _pick(s, hands, trick, led, seat, mask)
+            name = -1
+            if index == JOKER_INDEX and nameable > 0:  # pragma: no cover - led only when last
+                name = (nameable & -nameable).bit_length() - 1
+        hands[seat] = hand & ~(1 << index)
+        if leading:
+            led = name if name >= 0 else suit_of[index]
+            if led >= 0:
+                suits_led |= 1 << led
+        trick.append((seat, index))
+        if len(trick) < active_count:
+            seat = s.nxt[seat]
+            continue
+        winner = trick[ctx.winner([c for _, c in trick], led)][0]
+        won[side_of[winner]] += 1
+        done += 1
+        if done >= s.hand_size or (s.ends_early and winner == s.contractor):
+            return won
+        trick = []
+        led = -1
+        seat = winner
+
+
+def _fast_discard(rules: Rules, contract: Call, pool: int, size: int) -> int:
+    """A quick kitty discard for play-outs: shed the least useful ``size`` cards."""
+    deck = _deck_mask(rules)
+    scored = []
+    if contract.is_misere:
+        table = _table(context(None))
+        for index in indices(pool):
+            if index == JOKER_INDEX:
+                danger = 99
+            else:
+                below = table.below[index]
+                danger = (below & deck).bit_count() - 2 * (below & pool).bit_count()
+            scored.append((-danger, -index, index))
+    else:
+        ctx = contract_context(contract)
+        table = _table(ctx)
+        outside = deck & ~pool
+        for index in indices(pool):
+            if ctx.trump_mask >> index & 1:
+                value = 1000 + ctx.power[index]
+            elif not table.above[index] & outside:
+                value = 500 + ctx.power[index]
+            else:
+                suit = table.suit[index]
+                value = ctx.power[index] + 8 * (pool & ctx.suit_masks[suit]).bit_count()
+            scored.append((value, index, index))
+    scored.sort()
+    out = 0
+    for _, _, index in scored[:size]:
+        out |= 1 << index
+    return out
+
+
+# -- scoring a play-out ---------------------------------------------------------
+
+
+class _Utility:
+    """One side's score change minus the others' average, from tricks per side (cached)."""
+
+    def __init__(
+        self,
+        view: PlayerView,
+        contract: Call | None,
+        contractor: int | None,
+    ) -> None:
+        rules = view.rules
+        self.rules = rules
+        self.contract = contract
+        self.contract_side = None if contractor is None else rules.side_of(contractor)
+        self.side = rules.side_of(view.seat)
+        self.scores = view.scores
+        self.cache: dict[tuple[tuple[int, ...], int | None], float] = {}
+
+    def __call__(self, won: Sequence[int], partner: int | None = None) -> float:
+        partner_side = None if partner is None else self.rules.side_of(partner)
+        key = (tuple(won), partner_side)
+        value = self.cache.get(key)
+        if value is None:
+            changes = score_hand(
+                self.contract,
+                self.contract_side,
+                key[0],
+                rules=self.rules,
+                scores=self.scores,
+                partner=partner_side,
+            )
+            others = [c for k, c in enumerate(changes) if k != self.side]
+            value = changes[self.side] - (sum(others) / len(others) if others else 0.0)
+            self.cache[key] = value
+        return value
+
+
+def _partner_in(view: PlayerView, hands: Sequence[int]) -> int | None:
+    """The five-player partner in a sampled deal: known, or the holder of the called card."""
+    if view.partner is not None or view.partner_card is None:
+        return view.partner
+    bit = 1 << view.partner_card.index
+    for seat, hand in enumerate(hands):
+        if hand & bit:
+            return seat
+    return None
+
+
+def _simulate_contract(
+    view: PlayerView, contract: Call, contractor: int, world: World
+) -> tuple[list[int], int | None]:
+    """Play a whole hand of a contract in a sampled deal: kitty exchange, the partner
+    call (P5), then the play-out. Returns the tricks per side and the partner."""
+    rules = view.rules
+    hands = list(world.hands)
+    if not contract.sans_kitty:
+        size = rules.kitty_size
+        kitty = world.pile
+        if kitty.bit_count() > size:  # the dead hand shares the pile (P2)
+            kitty = 0
+            for index in list(indices(world.pile))[:size]:
+                kitty |= 1 << index
+        pool = hands[contractor] | kitty
+        hands[contractor] = pool & ~_fast_discard(rules, contract, pool, size)
+    joker_suit = None
+    if contract.is_misere and hands[contractor] & JOKER_BIT and rules.joker_nomination:
+        masks = context(None).suit_masks
+        joker_suit = Suit(max(range(4), key=lambda x: (hands[contractor] & masks[x]).bit_count()))
+    partner = None
+    if rules.calls_partner and not contract.is_misere:
+        partner = _partner_for(rules, contract, contractor, hands)
+    s = _setup(rules, contract, contractor, joker_suit, partner)
+    assert view.dealer is not None
+    leader = _first_leader(rules, s, view.dealer)
+    return _playout(s, hands, [], -1, 0, [0] * len(rules.sides), 0, leader), partner
+
+
+def _partner_for(rules: Rules, contract: Call, contractor: int, hands: Sequence[int]) -> int | None:
+    """The five-player partner a contractor would get (P5): the seat opposite when named
+    by seat, else the holder of the best card it lacks (None when that card is out)."""
+    if rules.partner_by_seat:
+        return (contractor + rules.players // 2) % rules.players
+    ctx = contract_context(contract)
+    lacking = _deck_mask(rules) & ~hands[contractor] & ~JOKER_BIT
+    best = _highest(lacking, ctx.power)
+    for seat, hand in enumerate(hands):
+        if hand >> best & 1:
+            return seat
+    return None
+
+
+# -- the player ------------------------------------------------------------------
+
+
+@attrs.define
+class SearchPlayer:
+    """Plays by sampling the hidden cards and playing the sampled deals out.
+
+    ``samples`` is the number of sampled deals per decision (the budget);
+    ``time_limit``, when set, also stops drawing deals once that many seconds
+    have passed on a decision (at least one deal is always played out; the
+    choice then depends on the machine's speed). Blind misère is never bid:
+    the player has looked. The five-player partner call is the heuristic
+    player's.
+    """
+
+    rng: random.Random = attrs.field(factory=random.Random)
+    samples: int = attrs.field(default=16)
+    time_limit: float | None = attrs.field(default=None, kw_only=True)
+    #: Share of its value by which a misère bid is marked down in the auction: in
+    #: the play-outs the contractor plays each sampled deal as if it could see it,
+    #: which flatters misère most (one wrong guess loses it).
+    misere_doubt: float = attrs.field(default=MISERE_DOUBT, kw_only=True)
+
+    @samples.validator
+    def _check_samples(self, attribute: attrs.Attribute[int], value: int) -> None:
+        if value < 1:
+            raise ValueError(f"samples={value}: a search needs at least one sampled deal")
+
+    def choose(self, view: PlayerView) -> Action:
+        """The action with the best average play-out over sampled deals."""
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no action to take: it is not its turn")
+        if len(legal) == 1:
+            return legal[0]
+        first = legal[0]
+        if isinstance(first, Play):
+            return self._play(view, [a for a in legal if isinstance(a, Play)])
+        if isinstance(first, Call):
+            return self._bid(view, [a for a in legal if isinstance(a, Call)])
+        if isinstance(first, Discard):
+            return self._discard(view)
+        if isinstance(first, Nominate):
+            return self._nominate(view, [a for a in legal if isinstance(a, Nominate)])
+        return HeuristicPlayer(self.rng).choose(view)
+
+    def _worlds(self, view: PlayerView) -> Iterator[World]:
+        """The sampled deals for one decision, drawn one at a time within the budget.
+
+        With a ``time_limit`` the next deal is drawn only while time is left
+        (the caller plays each deal out before asking for the next).
+        """
+        problem = _problem(view)
+        start = time.perf_counter()
+        for count in range(self.samples):
+            limit = self.time_limit
+            if count and limit is not None and time.perf_counter() - start >= limit:
+                return
+            yield _sample(problem, view.rules, self.rng)
+
+    def _play(self, view: PlayerView, legal: list[Play]) -> Play:
+        candidates = _distinct_plays(view, legal)
+        if len(candidates) == 1:
+            return candidates[0]
+        rules = view.rules
+        utility = _Utility(view, view.contract, view.contractor)
+        trick = [(seat, card.index) for seat, card in view.trick]
+        led = int(view.led_suit) if view.led_suit is not None else -1
+        suits_led = 0
+        for suit in view.suits_led:
+            suits_led |= 1 << suit
+        done = len(view.tricks)
+        totals = [0.0] * len(candidates)
+        setups: dict[int | None, _Setup] = {}
+        for world in self._worlds(view):
+            partner = _partner_in(view, world.hands)
+            s = setups.get(partner)
+            if s is None:
+                s = setups[partner] = _setup(
+                    rules, view.contract, view.contractor, view.joker_suit, partner
+                )
+            for k, play in enumerate(candidates):
+                name = int(play.suit) if play.suit is not None else -1
+                won = _playout(
+                    s,
+                    list(world.hands),
+                    list(trick),
+                    led,
+                    suits_led,
+                    list(view.tricks_won),
+                    done,
+                    view.seat,
+                    (play.card.index, name),
+                )
+                totals[k] += utility(won, partner)
+        return candidates[_best(totals)]
+
+    def _bid(self, view: PlayerView, legal: list[Call]) -> Call:
+        """Compare passing with the cheapest bid in each strain (and misère), by play-outs.
+
+        A bid is valued by playing the hand as its contractor in each sampled
+        deal; a pass by playing the standing bid's contract as it is (0 when
+        nobody has bid).
+        """
+        candidates: list[Call] = [PASS] if PASS in legal else []
+        seen = set()
+        for call in legal:
+            if not call.is_bid or call.sans_kitty or call.kind is CallKind.BLIND_MISERE:
+                continue
+            key = (call.kind, call.strain)
+            if key not in seen:
+                seen.add(key)
+                candidates.append(call)
+        if len(candidates) == 1:
+            return candidates[0]
+        standing = next(((s, c) for s, c in reversed(view.auction) if c.is_bid), None)
+        utilities = {call: _Utility(view, call, view.seat) for call in candidates if call.is_bid}
+        totals = [0.0] * len(candidates)
+        worlds = 0
+        for world in self._worlds(view):
+            worlds += 1
+            for k, call in enumerate(candidates):
+                if call.is_bid:
+                    won, partner = _simulate_contract(view, call, view.seat, world)
+                    totals[k] += utilities[call](won, partner)
+                elif standing is not None:
+                    seat, contract = standing
+                    if contract not in utilities:
+                        utilities[contract] = _Utility(view, contract, seat)
+                    won, partner = _simulate_contract(view, contract, seat, world)
+                    totals[k] += utilities[contract](won, partner)
+        for k, call in enumerate(candidates):
+            if call.is_misere and totals:
+                totals[k] -= self.misere_doubt * bid_value(call, view.rules) * worlds
+        return candidates[_best(totals)]
+
+    def _discard(self, view: PlayerView) -> Discard:
+        """Compare the heuristic's favourite discards by playing each out."""
+        contract, kitty = view.contract, view.kitty
+        assert contract is not None and kitty is not None
+        rules = view.rules
+        pool = mask_of(view.hand) | mask_of(kitty)
+        options = _ranked_discards(view, _DISCARD_CANDIDATES)
+        quick = Discard(CARDS[i] for i in indices(_fast_discard(rules, contract, pool, len(kitty))))
+        if quick not in options:
+            options.append(quick)
+        utility = _Utility(view, contract, view.seat)
+        s = _setup(rules, contract, view.seat, None)
+        assert view.dealer is not None
+        leader = _first_leader(rules, s, view.dealer)
+        totals = [0.0] * len(options)
+        for world in self._worlds(view):
+            for k, choice in enumerate(options):
+                hands = list(world.hands)
+                hands[view.seat] = pool & ~mask_of(choice.cards)
+                won = _playout(s, hands, [], -1, 0, [0] * len(rules.sides), 0, leader)
+                totals[k] += utility(won)
+        return options[_best(totals)]
+
+    def _nominate(self, view: PlayerView, legal: list[Nominate]) -> Nominate:
+        """Try every nomination (and declining) by playing each out."""
+        contract = view.contract
+        assert contract is not None and view.dealer is not None
+        rules = view.rules
+        utility = _Utility(view, contract, view.seat)
+        setups = [_setup(rules, contract, view.seat, choice.suit) for choice in legal]
+        leader = _first_leader(rules, setups[0], view.dealer)
+        totals = [0.0] * len(legal)
+        for world in self._worlds(view):
+            partner = _partner_in(view, world.hands)
+            for k, s in enumerate(setups):
+                won = _playout(s, list(world.hands), [], -1, 0, [0] * len(rules.sides), 0, leader)
+                totals[k] += utility(won, partner)
+        return legal[_best(totals)]
+
+
+def _best(totals: Sequence[float]) -> int:
+    """The index of the best total; the first on ties (candidates come in a fixed order)."""
+    best = 0
+    for k, total in enumerate(totals):
+        if total > totals[best] + 1e-9:
+            best = k
+    return best
+
+
+def _ranked_discards(view: PlayerView, count: int) -> list[Discard]:
+    """The ``count`` discards the heuristic player values most, best first."""
+    contract, kitty = view.contract, view.kitty
+    assert contract is not None and kitty is not None
+    rules = view.rules
+    ctx = contract_context(contract)
+    pool = mask_of(view.hand) | mask_of(kitty)
+    scored = []
+    for combo in itertools.combinations(list(indices(pool)), len(kitty)):
+        out = 0
+        for index in combo:
+            out |= 1 << index
+        value = discard_value(pool & ~out, contract, rules)
+        value -= 0.001 * sum(ctx.power[i] for i in combo)
+        scored.append((-value, out))
+    scored.sort()
+    return [Discard(CARDS[i] for i in indices(out)) for _, out in scored[:count]]
+
+
+def _distinct_plays(view: PlayerView, legal: list[Play]) -> list[Play]:
+    """Drop plays that cannot differ: touching cards of a suit, with no unseen card between."""
+    know = read_view(view)
+    ctx = know.ctx
+    table = _table(ctx)
+    hidden = know.unseen | know.exposed
+    kept: list[Play] = []
+    for play in sorted(legal, key=lambda p: (ctx.power[p.card.index], p.card.index)):
+        index = play.card.index
+        suit = table.suit[index]
+        if play.suit is None and suit >= 0:
+            duplicate = any(
+                other.suit is None
+                and table.suit[other.card.index] == suit
+                and not table.above[other.card.index] & table.below[index] & hidden
+                for other in kept
+            )
+            if duplicate:
+                continue
+        kept.append(play)
+    return kept

@@ -1,0 +1,215 @@
+"""The search player: sampled deals that fit what the seat has seen, and sound choices."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+import fivehundred as fh
+from fivehundred.bots import read_view
+from fivehundred.cards import mask_of
+from fivehundred.search import SearchPlayer, _distinct_plays, sample_hands, sample_state
+from helpers import after_auction, dealt, in_play, run
+from test_bots import LOW, LOW_KITTY, TRUMPS, TRUMPS_KITTY, acting_view
+
+
+def search(state: fh.GameState, seed: int = 1, samples: int = 8) -> fh.Action:
+    return SearchPlayer(random.Random(seed), samples=samples).choose(acting_view(state))
+
+
+def test_the_same_seed_gives_the_same_choice() -> None:
+    state = in_play("7H", 0, TRUMPS, TRUMPS_KITTY)
+    state = run(state, "AS")
+    view = fh.observe(state, 1)
+    first = [SearchPlayer(random.Random(s), samples=6).choose(view) for s in range(5)]
+    again = [SearchPlayer(random.Random(s), samples=6).choose(view) for s in range(5)]
+    assert first == again
+
+
+def test_budget_must_be_positive_and_time_limit_stops_early() -> None:
+    with pytest.raises(ValueError, match="at least one"):
+        SearchPlayer(samples=0)
+    state = fh.deal(fh.new_game(dealer=0), seed=5)
+    player = SearchPlayer(random.Random(1), samples=100_000, time_limit=0.05)
+    start = time.perf_counter()
+    call = player.choose(acting_view(state))
+    assert time.perf_counter() - start < 5
+    assert fh.is_legal(state, call)
+
+
+def test_sampled_hands_respect_voids_counts_and_the_seats_own_cards() -> None:
+    state = in_play("7H", 0, TRUMPS, TRUMPS_KITTY)
+    state = run(state, "JH", "5S", "4D", "4H")  # seats 1 and 2 show out of trumps
+    view = fh.observe(state, 3)
+    know = read_view(view)
+    hearts = fh.Play(fh.JOKER).card  # the Joker, a heart in this contract
+    for seed in range(40):
+        world = sample_hands(view, random.Random(seed))
+        assert world.hands[3] == mask_of(view.hand)
+        assert [h.bit_count() for h in world.hands] == list(view.hand_sizes)
+        assert world.pile.bit_count() == 3  # seat 0's discards, unseen by seat 3
+        for seat in (1, 2):
+            assert not world.hands[seat] & know.ctx.suit_masks[fh.Suit.HEARTS]
+            assert not world.hands[seat] >> hearts.index & 1
+        everything = world.pile | know.played
+        for hand in world.hands:
+            assert not everything & hand
+            everything |= hand
+        assert everything == mask_of(fh.Rules().deck)
+
+
+def test_sampled_deals_fit_the_auction() -> None:
+    """A seat that bid seven hearts is dealt hearts in (nearly) every sampled deal."""
+    state = run(dealt(TRUMPS, TRUMPS_KITTY, dealer=3), "7H")
+    view = fh.observe(state, 1)
+    strong = 0
+    for seed in range(30):
+        world = sample_hands(view, random.Random(seed))
+        hearts = world.hands[0] & fh.tricks.context(fh.Suit.HEARTS).trump_mask
+        strong += hearts.bit_count() >= 4
+    assert strong >= 20
+
+
+def test_there_is_nothing_to_sample_between_hands() -> None:
+    state = fh.new_game(dealer=0)
+    with pytest.raises(ValueError, match="no hand in progress"):
+        sample_hands(fh.observe(state, 0), random.Random(1))
+
+
+def test_sample_state_of_the_contractor_keeps_its_discards_R4_1() -> None:
+    state = run(after_auction("7H", 0, TRUMPS, TRUMPS_KITTY), "discard 5D 6S 8H", "Jo")
+    view = fh.observe(state, 0)
+    fake = sample_state(view, random.Random(2))
+    assert fake.discards == state.discards
+    assert fh.observe(fake, 0) == view
+
+
+def test_touching_cards_are_one_candidate() -> None:
+    state = in_play("7H", 0, TRUMPS, TRUMPS_KITTY)
+    state = run(state, "AS", "10S", "JS", "4H", "5H", "KH")  # seat 3 ruffed, leads a trump
+    view = acting_view(state)
+    assert view.seat == 1  # no trumps: any card may go
+    kept = _distinct_plays(view, [a for a in view.legal_actions if isinstance(a, fh.Play)])
+    clubs = [p.card for p in kept if p.card.suit is fh.Suit.CLUBS]
+    spades = [str(p.card) for p in kept if p.card.suit is fh.Suit.SPADES]
+    assert len(clubs) == 1  # 5C-9C: nothing between them anywhere else
+    assert spades == ["5S", "7S"]  # 6S (unseen) splits 5S from 7S 8S 9S
+
+
+def test_search_ruffs_a_trick_it_can_take_last() -> None:
+    state = run(in_play("7H", 0, TRUMPS, TRUMPS_KITTY), "AS", "10S", "JS")
+    play = search(state)
+    assert isinstance(play, fh.Play) and play.card.suit is fh.Suit.HEARTS
+
+
+def test_search_bids_a_strong_hand_and_keeps_its_trumps() -> None:
+    call = search(dealt(TRUMPS, TRUMPS_KITTY, dealer=3))
+    assert isinstance(call, fh.Call) and call.is_bid
+    discard = search(after_auction("7H", 0, TRUMPS, TRUMPS_KITTY))
+    assert isinstance(discard, fh.Discard)
+    assert not {str(c) for c in discard.cards} & {"Jo", "JH", "JD", "AH"}
+
+
+def test_search_nominates_or_declines_and_plays_misere() -> None:
+    hands = (
+        "Jo AS KS AC KC AD KD AH KH QH",
+        "5S 6S 7S 5C 6C 7C 4D 5D 6D 4H",
+        "8S 9S 10S 8C 9C 10C 7D 8D 9D 5H",
+        "JS QS JC QC 10D JD QD 6H 7H 8H",
+    )
+    state = run(after_auction("6NT", 0, hands, "9H 10H JH"), "discard 9H 10H JH")
+    assert isinstance(search(state), fh.Nominate)
+    state = run(after_auction("M", 1, LOW, LOW_KITTY), f"discard {LOW_KITTY}")
+    lead = search(state)
+    assert isinstance(lead, fh.Play) and fh.is_legal(state, lead)
+
+
+def test_search_handles_five_players_and_an_all_pass_hand() -> None:
+    rules = fh.Rules(players=5)
+    player = SearchPlayer(random.Random(3), samples=3)
+    state = fh.deal(fh.new_game(rules, dealer=0), seed=1)
+    state = fh.apply(state, fh.parse_call("6S"))
+    while state.phase is fh.Phase.BIDDING:
+        state = fh.apply(state, fh.PASS)
+    state = fh.apply(state, player.choose(acting_view(state)))  # the discard
+    assert state.phase is fh.Phase.PARTNER
+    call = player.choose(acting_view(state))
+    assert isinstance(call, fh.CallPartner) and fh.is_legal(state, call)
+    state = fh.apply(state, call)
+    while state.phase is fh.Phase.PLAY:
+        state = fh.apply(state, player.choose(acting_view(state)))
+    assert state.last_hand is not None and state.last_hand.contract == fh.parse_call("6S")
+    bids = [
+        player.choose(acting_view(fh.deal(fh.new_game(rules, dealer=0), seed=s))) for s in range(3)
+    ]
+    assert all(
+        fh.is_legal(fh.deal(fh.new_game(rules, dealer=0), seed=s), b) for s, b in enumerate(bids)
+    )
+    all_pass = fh.Rules(all_pass_no_trumps=True)
+    state = fh.deal(fh.new_game(all_pass, dealer=0), seed=2)
+    state = run(state, "pass", "pass", "pass", "pass")
+    assert state.phase is fh.Phase.PLAY and state.contract is None
+    while state.phase is fh.Phase.PLAY:
+        state = fh.apply(state, player.choose(acting_view(state)))
+    assert state.last_hand is not None
+
+
+def test_the_deal_always_fits_the_holders_constraints() -> None:
+    """Greedy placement can corner itself; the augmenting path moves cards along."""
+    from fivehundred.search import _assign, _Problem
+
+    know = read_view(fh.observe(fh.deal(fh.new_game(dealer=0), seed=1), 0))
+    a, b = 1 << 3, 1 << 5
+    problem = _Problem(
+        know=know,
+        fixed=(0, 0, 0, 0),
+        holders=(1, 2),
+        allowed=(a | b, a),
+        capacity=(1, 1),
+        cards=(3, 5),
+        bids=(),
+    )
+    for seed in range(20):
+        assert _assign(problem, random.Random(seed)) == [b, a]
+
+
+def test_sample_state_replays_the_partner_call_P5() -> None:
+    rules = fh.Rules(players=5)
+    state = fh.deal(fh.new_game(rules, dealer=0), seed=1)
+    state = fh.apply(state, fh.parse_call("6S"))
+    while state.phase is fh.Phase.BIDDING:
+        state = fh.apply(state, fh.PASS)
+    state = fh.apply(state, fh.legal_actions(state)[0])
+    state = fh.apply(state, fh.legal_actions(state)[-1])  # a card call
+    state = fh.apply(state, fh.legal_actions(state)[0])  # the first lead
+    for seat in range(5):
+        view = fh.observe(state, seat)
+        assert fh.observe(sample_state(view, random.Random(seat)), seat) == view
+    by_seat = fh.Rules(players=5, partner_by_seat=True)
+    state = fh.deal(fh.new_game(by_seat, dealer=0), seed=1)
+    state = fh.apply(state, fh.parse_call("6S"))
+    while state.phase is fh.Phase.BIDDING:
+        state = fh.apply(state, fh.PASS)
+    state = fh.apply(state, fh.legal_actions(state)[0])
+    state = fh.apply(state, fh.CallPartner(seat=3))
+    view = fh.observe(state, 2)
+    assert fh.observe(sample_state(view, random.Random(1)), 2) == view
+
+
+def test_play_out_helpers_for_rare_contracts() -> None:
+    from fivehundred.search import _partner_for, _simulate_contract
+
+    rules = fh.Rules(players=5)
+    hands = [mask_of(fh.parse_cards("AS")), 0, 0, 0, 0]
+    assert _partner_for(rules, fh.parse_call("6S"), 0, hands) is None  # the card is out
+    sans = fh.Rules(sans_kitty=True)
+    view = fh.observe(fh.deal(fh.new_game(sans, dealer=3), seed=2), 0)
+    joker = 1 << fh.JOKER.index
+    worlds = (sample_hands(view, random.Random(seed)) for seed in range(20))
+    world = next(w for w in worlds if joker & ~w.pile)
+    holder = next(seat for seat, hand in enumerate(world.hands) if hand & joker)
+    misere = fh.Call(fh.CallKind.MISERE, sans_kitty=True)  # no exchange: the Joker stays
+    won, partner = _simulate_contract(view, misere, holder, world)
+    assert partner is None and sum(won) >= 1

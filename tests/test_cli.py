@@ -1,0 +1,543 @@
+"""The ``fivehundred`` command line, driven as a person would drive it."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import fivehundred as fh
+from fivehundred import cli
+from helpers import after_auction, dealt, run
+from test_bots import LOW
+
+
+class Run:
+    """The outcome of one command: exit status, standard output and standard error."""
+
+    def __init__(self, status: int, out: str, err: str) -> None:
+        self.status = status
+        self.out = out
+        self.err = err
+
+
+def run_cli(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    *argv: str,
+    stdin: str = "",
+) -> Run:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    try:
+        status = cli.main(list(argv))
+    except SystemExit as exit_:  # argparse refuses a flag
+        status = int(exit_.code or 0)
+    captured = capsys.readouterr()
+    return Run(status, captured.out, captured.err)
+
+
+def no_traceback(run: Run) -> None:
+    assert "Traceback" not in run.out + run.err
+
+
+# -- play --------------------------------------------------------------------------------
+
+
+def hand_on_first_prompt(out: str) -> list[str]:
+    match = re.search(r"Your hand: (.*)", out)
+    assert match is not None
+    return match.group(1).split()
+
+
+def test_play_a_whole_game_with_mistakes_and_undo(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    peek = run_cli(monkeypatch, capsys, "play", "--seed", "3", "--ascii", stdin="")
+    assert peek.status == 0 and "Goodbye" in peek.out
+    held = hand_on_first_prompt(peek.out)
+    missing = next(c for c in ("AS", "KS", "QS", "AH", "KH", "AC", "AD") if c not in held)
+    script = [
+        "help",
+        "undo",  # nothing to undo yet
+        "xyz",  # not a call
+        "99",  # not a choice
+        "",
+        "1",  # pass
+        "undo",  # back to the first call
+        "pass",  # typed
+    ]
+    # play on: first a card not held, then the first legal choice every time
+    script += [missing, *["1"] * 900]
+    session = run_cli(
+        monkeypatch, capsys, "play", "--seed", "3", "--ascii", stdin="\n".join(script) + "\n"
+    )
+    no_traceback(session)
+    out = session.out
+    assert session.status == 0
+    assert "Type the number of a choice" in out  # help
+    assert "nothing to undo yet" in out
+    assert "'xyz' is not a call" in out
+    assert "99 is not a choice" in out
+    assert "undone: back to before your pass" in out
+    assert f"seat 0 does not hold {missing}" in out
+    assert "Contract:" in out and "trick  1:" in out
+    assert "Game over:" in out
+    assert "Your hand:" in out and "Trick " in out and "scores:" in out
+
+
+def test_play_shows_unicode_suits_and_takes_typed_cards(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    session = run_cli(monkeypatch, capsys, "play", "--seed", "8", "--seat", "2", stdin="pass\n")
+    assert session.status == 0
+    assert "you are seat 2, your partner is seat 0" in session.out
+    hand = hand_on_first_prompt(session.out)
+    assert all(any(s in card for s in "♠♣♦♥") or card == "Jo" for card in hand)
+    assert "You pass" in session.out and "Goodbye" in session.out
+
+
+def test_play_discard_nominate_and_joker_lead_prompts() -> None:
+    """The exchange, the nomination and a Joker lead, answered at the prompts."""
+    hands = (
+        "Jo AS KS AC KC AD KD AH KH QH",
+        "5S 6S 7S 5C 6C 7C 4D 5D 6D 4H",
+        "8S 9S 10S 8C 9C 10C 7D 8D 9D 5H",
+        "JS QS JC QC 10D JD QD 6H 7H 8H",
+    )
+    state = after_auction("6NT", 0, hands, "9H 10H JH")
+    view = fh.observe(state, 0)
+    with pytest.raises(cli.UsageError, match="exactly 3 different cards"):
+        cli._read_action("1 2", state, view)
+    with pytest.raises(cli.UsageError, match="numbers go 1 to 13"):
+        cli._read_action("1 2 30", state, view)
+    discard = cli._read_action("discard 9H 10H JH", state, view)
+    assert discard == fh.Discard(fh.parse_cards("9H 10H JH"))
+    assert cli._read_action("7 8 9", state, view) == fh.Discard(fh.parse_cards("9H 10H JH"))
+    state = fh.apply(state, discard)
+    view = fh.observe(state, 0)
+    assert cli._read_action("decline", state, view) == fh.DECLINE
+    assert cli._read_action("hearts", state, view) == fh.Nominate(fh.Suit.HEARTS)
+    assert cli._read_action("2", state, view) == fh.Nominate(fh.Suit.CLUBS)
+    with pytest.raises(cli.UsageError, match="not a suit"):
+        cli._read_action("purple", state, view)
+    state = fh.apply(state, fh.DECLINE)
+    view = fh.observe(state, 0)
+    with pytest.raises(cli.UsageError, match="names a suit not yet led"):
+        cli._read_action("Jo", state, view)
+    assert cli._read_action("Jo H", state, view) == fh.Play(fh.JOKER, fh.Suit.HEARTS)
+    assert cli._read_action("jo:d", state, view) == fh.Play(fh.JOKER, fh.Suit.DIAMONDS)
+    with pytest.raises(cli.UsageError, match="not a suit"):
+        cli._read_action("Jo X", state, view)
+    with pytest.raises(cli.UsageError, match="play one card"):
+        cli._read_action("AS KS QS", state, view)
+    assert cli._read_action("as", state, view) == fh.Play(fh.parse_card("AS"))
+    state = fh.apply(state, fh.Play(fh.parse_card("AS")))
+    view = fh.observe(state, 1)
+    with pytest.raises(cli.UsageError, match="must follow spades"):
+        cli._read_action("5C", state, view)
+
+
+def test_play_partner_call_prompt_P5() -> None:
+    rules = fh.Rules(players=5)
+    state = fh.deal(fh.new_game(rules, dealer=0), seed=1)
+    state = fh.apply(state, fh.parse_call("6S"))
+    while state.phase is fh.Phase.BIDDING:
+        state = fh.apply(state, fh.PASS)
+    state = fh.apply(state, fh.legal_actions(state)[0])  # the discard
+    assert state.phase is fh.Phase.PARTNER
+    seat = state.to_act
+    assert seat is not None
+    view = fh.observe(state, seat)
+    own = view.hand[0]
+    other = next(c for c in rules.deck if c not in view.hand and not c.is_joker)
+    assert cli._read_action(f"partner {other}", state, view) == fh.CallPartner(other)
+    with pytest.raises(cli.UsageError, match="must call a card it does not hold"):
+        cli._read_action(str(own), state, view)
+    with pytest.raises(cli.UsageError, match="one card"):
+        cli._read_action("AS KS", state, view)
+    by_seat = fh.Rules(players=5, partner_by_seat=True)
+    assert cli._read_partner(["seat", "2"]) == fh.CallPartner(seat=2)
+    assert by_seat.partner_by_seat
+
+
+def test_play_ends_cleanly_on_ctrl_c(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted(self: cli._Prompt, prompt: str) -> str | None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli._Prompt, "ask", interrupted)
+    assert cli.main(["play", "--seed", "1"]) == 130
+    captured = capsys.readouterr()
+    assert "interrupted" in captured.err and "Traceback" not in captured.err
+
+
+def test_play_quit_and_random_seed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    session = run_cli(monkeypatch, capsys, "play", stdin="quit\n")
+    assert session.status == 0 and "Goodbye" in session.out
+
+
+# -- watch and simulate --------------------------------------------------------------------
+
+
+def test_watch_narrates_a_whole_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = run_cli(monkeypatch, capsys, "watch", "--seed", "1")
+    no_traceback(run)
+    out = run.out
+    assert run.status == 0
+    assert out.startswith("Five Hundred, 4 players, seed 1")
+    for text in ("Hand 1: seat", "  seat 0: ", "kitty:", "auction:", "Contract:", "trick  1:"):
+        assert text in out
+    assert re.search(r"trick 10: .* -> seat \d", out)
+    assert re.search(r"(made|failed)\n  seats 0 & 2 +[+-]\d+ +score -?\d+", out)
+    assert "Game over: seats" in out
+    again = run_cli(monkeypatch, capsys, "watch", "--seed", "1")
+    assert again.out == out  # seeded: the same game every time
+
+
+def test_watch_other_tables_and_players(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = run_cli(
+        monkeypatch,
+        capsys,
+        "watch",
+        "--seed",
+        "2",
+        "--players",
+        "2",
+        "--ascii",
+        "--bots",
+        "random",
+    )
+    assert run.status == 0 and "dead hand:" in run.out and "Game over" in run.out
+    assert "♠" not in run.out
+    run = run_cli(
+        monkeypatch,
+        capsys,
+        "watch",
+        "--seed",
+        "4",
+        "--players",
+        "5",
+        "--bots",
+        "search",
+        "--budget",
+        "2",
+    )
+    assert run.status == 0
+    assert "Game over" in run.out or "Stopped after" in run.out
+
+
+def test_watch_stops_a_game_that_never_ends(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(cli, "MAX_HANDS", 1)
+    run = run_cli(monkeypatch, capsys, "watch", "--seed", "3", "--bots", "heuristic")
+    assert "Stopped after 1 hands without a winner" in run.out
+
+
+def test_simulate_prints_progress_and_a_summary(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = run_cli(monkeypatch, capsys, "simulate", "--games", "4", "--bots", "heuristic", "random")
+    no_traceback(run)
+    assert run.status == 0
+    assert "4/4 games" in run.err and "[####" in run.err
+    lines = run.out.splitlines()
+    assert lines[0].startswith("4 games of 4-player Five Hundred (seed 1)")
+    assert "win rate" in lines[1] and "95% interval" in lines[1] and "made" in lines[1]
+    assert lines[2].startswith("seats 0 & 2") and "heuristic" in lines[2] and "100.0%" in lines[2]
+    assert lines[3].startswith("seats 1 & 3") and "random" in lines[3]
+    assert "contracts made overall" in lines[4]
+
+
+def test_simulate_under_other_rules(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = run_cli(
+        monkeypatch, capsys, "simulate", "--games", "2", "--players", "3", "--rules", "american"
+    )
+    assert run.status == 0 and "3-player" in run.out and "seat 2" in run.out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["simulate", "--games", "0"], "at least 1"),
+        (["simulate", "--games", "many"], "'many' is not a whole number"),
+        (["simulate", "--players", "7"], "2 to 6 players"),
+        (["simulate", "--rules", "martian"], "unknown rules preset 'martian'"),
+        (["simulate", "--bots", "genius"], "'genius' is not a computer player"),
+        (["simulate", "--bots", "random", "random", "random"], "one per side"),
+        (["play", "--seat", "4"], "--seat 4 is not a seat"),
+        (["watch", "--seed", "x"], "'x' is not a whole number"),
+        (["rules", "--players", "5", "--rules", "australian"], None),
+        (["score", "7H"], "write a contract and the tricks"),
+        (["score", "7Z", "8"], "'7Z' is not a call"),
+        (["score", "7H", "eleven"], "'eleven' is not a number of tricks"),
+        (["score", "7H", "11"], "11 tricks is not possible"),
+        (["score", "7H", "8", "2"], "'2' is not a side"),
+        (["score", "pass", "0"], "a pass is not a contract"),
+        (["score", "--scores", "1,2,3"], "--scores needs 2 scores"),
+        (["score", "--scores", "a,b"], "not a list of scores"),
+        (["score", "--side", "2"], "--side 2 is not a side"),
+        (["score", "--players", "3", "6S", "8"], "give the tricks of all 3 sides"),
+        (["score", "--players", "3", "6S", "8,3,3"], "are not possible"),
+        (["nonsense"], "invalid choice"),
+    ],
+)
+def test_bad_input_gets_one_line_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    message: str | None,
+) -> None:
+    run = run_cli(monkeypatch, capsys, *argv)
+    no_traceback(run)
+    if message is None:
+        assert run.status == 0
+        return
+    assert run.status == 2
+    assert message in run.err
+    assert len(run.err.strip().splitlines()) == 1
+
+
+def test_rules_presets_table() -> None:
+    assert cli.rules_for("American", 4).single_round
+    with pytest.raises(cli.UsageError, match="no australian rules for 9 players"):
+        cli.rules_for("australian", 9)
+
+
+# -- score and rules -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("contract", "tricks", "changes"),
+    [
+        ("7H", "8", (200, 20)),
+        ("7H", "6", (-200, 40)),
+        ("6S", "10", (250, 0)),  # the slam (R8.2)
+        ("8C", "10", (260, 0)),
+        ("10NT", "10", (520, 0)),
+        ("M", "0", (250, 0)),
+        ("OM", "1", (-500, 0)),
+    ],
+)
+def test_score_one_hand_against_the_table(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    contract: str,
+    tricks: str,
+    changes: tuple[int, int],
+) -> None:
+    run = run_cli(monkeypatch, capsys, "score", contract, tricks)
+    assert run.status == 0
+    assert changes == fh.score_hand(fh.parse_call(contract), 0, (int(tricks), 10 - int(tricks)))
+    value = fh.bid_value(fh.parse_call(contract))
+    assert changes[0] in (value, -value, 250)
+    lines = run.out.splitlines()
+    assert ("made" in lines[0]) == (changes[0] > 0)
+    for line, side, change in zip(lines[1:3], ("seats 0 & 2", "seats 1 & 3"), changes, strict=True):
+        assert line.split() == [*side.split(), f"{change:+d}", "total", str(change)]
+
+
+def test_score_for_the_other_side_from_running_totals(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = run_cli(monkeypatch, capsys, "score", "8NT", "9", "1", "--scores", "100,250")
+    assert "seats 1 & 3   +320  total 570" in run.out
+    assert "Game over: seats 1 & 3 win" in run.out
+
+
+def test_score_interactive_loop(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = ["7H 8", "", "undo", "undo", "undo", "bogus", "M 0 1", "6S 4", "quit"]
+    run = run_cli(monkeypatch, capsys, "score", "--ascii", stdin="\n".join(lines) + "\n")
+    out = run.out
+    assert run.status == 0
+    assert out.startswith("Scorekeeper (side 0: seats 0 & 2, side 1: seats 1 & 3)")
+    assert "7H by seats 0 & 2 with 8 tricks: made (R6.1)" in out
+    assert "undone: seats 0 & 2 0, seats 1 & 3 0" in out
+    assert "nothing to undo" in out
+    assert "write a contract and the tricks" in out
+    assert "M by seats 1 & 3 with 0 tricks: made (R6.2)" in out
+    assert "6S by seats 0 & 2 with 4 tricks: failed (R8.3)" in out
+    assert "Final scores: seats 0 & 2 -40, seats 1 & 3 310" in out
+
+
+def test_score_loop_ends_at_the_end_of_the_game_or_input(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = run_cli(monkeypatch, capsys, "score", stdin="OM 0\n7H 8\n")
+    assert "Game over: seats 0 & 2 win (contract made)" in run.out
+    assert "7H" not in run.out.split("Game over")[1]
+    run = run_cli(monkeypatch, capsys, "score", stdin="7H 8\n")
+    assert run.status == 0 and "Final scores: seats 0 & 2 200" in run.out
+
+
+def test_rules_prints_the_ladder_in_order_and_the_table(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = run_cli(monkeypatch, capsys, "rules", "--ascii")
+    assert run.status == 0
+    rungs = re.findall(r"^\s+(\d+)\. (\S+(?: = \S+)?)\s+(\d+)$", run.out, flags=re.M)
+    ladder = fh.Rules().ladder
+    assert [name for _, name, _ in rungs] == [
+        " = ".join(str(c) for c in rung) for rung in ladder.rungs
+    ]
+    assert [int(value) for _, _, value in rungs] == [fh.bid_value(rung[0]) for rung in ladder.rungs]
+    for tricks in range(6, 11):
+        row = " ".join(str(fh.bid_value(fh.Call.bid(tricks, s))) for s in fh.Strain)
+        assert re.search(rf"^\s+{tricks}\s+" + r"\s+".join(row.split()) + "$", run.out, re.M)
+    assert "M 250, OM 500, BM 500" in run.out
+    american = run_cli(monkeypatch, capsys, "rules", "--rules", "american")
+    assert "american rules" in american.out and "Misère" in american.out
+    assert american.out.index("8♠") < american.out.index("Misère") < american.out.index("8♣")
+
+
+def test_rules_without_misere_bids(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(cli.RULE_PRESETS, "plain", lambda **kw: fh.Rules(misere=False, **kw))
+    run = run_cli(monkeypatch, capsys, "rules", "--rules", "plain", "--ascii")
+    assert run.status == 0 and " M " not in run.out and "OM" not in run.out
+
+
+# -- demo and the entry points ---------------------------------------------------------------
+
+
+def test_demo_still_works(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = run_cli(monkeypatch, capsys, "demo", "--seed", "2", "--ascii")
+    assert run.status == 0 and "Contract:" in run.out and "trick 10" in run.out
+    bare = run_cli(monkeypatch, capsys)
+    assert bare.status == 0 and "a seeded demo hand (seed 1)" in bare.out
+
+
+def test_python_dash_m_runs_the_command_line() -> None:
+    env = dict(os.environ)
+    src = str(Path(__file__).resolve().parent.parent / "src")
+    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    done = subprocess.run(
+        [sys.executable, "-m", "fivehundred", "watch", "--seed", "1", "--ascii"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Game over" in done.stdout
+
+
+def test_play_as_the_contractor_discards_and_plays_it_out(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = ["10NT", "1 2", "1 2 3", "decline", *["1"] * 400]
+    session = run_cli(monkeypatch, capsys, "play", "--seed", "5", stdin="\n".join(script) + "\n")
+    no_traceback(session)
+    out = session.out
+    assert "You bid 10NT" in out
+    assert "Contract: 10NT by you (you & seat 2)" in out
+    assert "Hand and kitty:" in out and "Kitty: " in out
+    assert "name exactly 3 different cards to discard" in out
+    assert "You took the kitty (" in out and ") and discarded " in out
+
+
+def test_narration_of_the_rarer_moments() -> None:
+    style = cli._Style(ascii_only=True, human=0)
+    rules = fh.Rules(all_pass_no_trumps=True)
+    state = fh.deal(fh.new_game(rules, dealer=3), seed=1)
+    after = state
+    for _ in range(4):
+        before, after = after, fh.apply(after, fh.PASS)
+    assert cli._hand_events(style, before, after) == [
+        "Everyone passed: the hand is played at No Trumps (V-ALL-PASS)"
+    ]
+    status = cli._status(style, after, fh.observe(after, 0))
+    assert any(line.startswith("No Trumps after all passed") for line in status)
+    seat_call = fh.CallPartner(seat=2)
+    five = fh.deal(fh.new_game(fh.Rules(players=5), dealer=0), seed=1)
+    assert cli._describe(style, five, seat_call, watch=True) == (
+        "Seat 1 called seat 2 as partner (P5)"
+    )
+    card_call = fh.CallPartner(fh.parse_card("AH"))
+    assert "called AH: its holder is the partner" in cli._describe(
+        style, five, card_call, watch=True
+    )
+    assert cli._label(style, card_call) == "AH" and cli._label(style, seat_call) == "seat 2"
+    assert "nominated the Joker as a H" in cli._describe(
+        style, five, fh.Nominate(fh.Suit.HEARTS), watch=True
+    )
+    assert "kept the Joker suitless" in cli._describe(style, five, fh.DECLINE, watch=True)
+
+
+def test_open_misere_hand_is_shown_to_the_person_R6_3() -> None:
+    state = run(after_auction("OM", 1, LOW, "10C 8H 7H"), "discard 10C 8H 7H")
+    style = cli._Style(ascii_only=True, human=0)
+    before = run(state, "4D", "6D")
+    after = run(before, "KD")
+    assert any(
+        "must show the open misère hand" in line for line in cli._hand_events(style, before, after)
+    )
+    status = cli._status(style, after, fh.observe(after, 0))
+    assert any(line.startswith("Open misère, seat 1 shows: 5S 6S 7S") for line in status)
+    assert any("sits out (R4.2)" in line for line in cli._hand_events(style, *_auction_end()))
+
+
+def _auction_end() -> tuple[fh.GameState, fh.GameState]:
+    state = run(dealt(LOW, "10C 8H 7H", dealer=3), "pass")
+    return state, run(state, "OM", "pass", "pass")
+
+
+@pytest.mark.parametrize("seed", [47, 56])
+def test_demo_narrates_the_joker_and_a_partner_sitting_out(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], seed: int
+) -> None:
+    run = run_cli(monkeypatch, capsys, "demo", "--seed", str(seed))
+    assert run.status == 0
+    assert ("Joker:" in run.out) if seed == 47 else ("sits out (R4.2)" in run.out)
+
+
+def test_narration_of_a_throw_in_and_an_all_pass_hand() -> None:
+    style = cli._Style(ascii_only=True)
+    state = fh.deal(fh.new_game(dealer=3), seed=1)
+    before = run(state, "pass", "pass", "pass")
+    after = run(before, "pass")
+    assert cli._hand_events(style, before, after) == [
+        "Everyone passed: the hand is thrown in (R3.9)"
+    ]
+    rules = fh.Rules(all_pass_no_trumps=True)
+    state = run(fh.deal(fh.new_game(rules, dealer=3), seed=1), "pass", "pass", "pass", "pass")
+    while True:
+        legal = fh.legal_actions(state)
+        after = fh.apply(state, legal[0])
+        if after.phase is not fh.Phase.PLAY:
+            break
+        state = after
+    lines = cli._hand_events(style, state, after)
+    assert any(line.startswith("  seats 0 & 2 ") for line in lines)
+
+
+def test_the_package_runs_as_a_module(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import runpy
+
+    monkeypatch.setattr(sys, "argv", ["fivehundred", "score", "7H", "8"])
+    with pytest.raises(SystemExit) as exit_:
+        runpy.run_module("fivehundred", run_name="__main__")
+    assert exit_.value.code == 0
+    assert "+200" in capsys.readouterr().out

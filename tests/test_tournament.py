@@ -1,0 +1,112 @@
+"""Seeded matches: reproducible games, fair seating, win rates with Wilson intervals."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import fivehundred as fh
+from fivehundred.bots import HeuristicPlayer, RandomPlayer
+from fivehundred.tournament import (
+    GameOutcome,
+    format_match,
+    main,
+    make_player,
+    play_game,
+    play_games,
+    run_match,
+    summarize,
+    wilson_interval,
+)
+
+
+def test_wilson_interval_matches_known_values() -> None:
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    low, high = wilson_interval(50, 100)
+    assert round(low, 4) == 0.4038 and round(high, 4) == 0.5962
+    low, high = wilson_interval(400, 400)
+    assert high == 1.0 and 0.99 < low < 1.0
+    low, high = wilson_interval(0, 10)
+    assert low == 0.0 and round(high, 4) == 0.2775
+
+
+def test_make_player_knows_its_types() -> None:
+    assert isinstance(make_player("heuristic", random.Random(1)), HeuristicPlayer)
+    with pytest.raises(ValueError, match="unknown player type 'genius'"):
+        make_player("genius", random.Random(1))
+
+
+def test_play_game_reaches_the_end_and_counts_contracts() -> None:
+    rng = random.Random(4)
+    players = [HeuristicPlayer(random.Random(s)) for s in range(4)]
+    seen = []
+    state, outcome = play_game(players, rng, on_action=lambda before, after: seen.append(after))
+    assert state.result is not None and outcome.winners == state.result.winners
+    assert outcome.hands == state.hand_number
+    assert sum(outcome.contracts) >= 1 and len(seen) > 40
+    assert outcome.points[0] - outcome.points[1] == state.scores[0] - state.scores[1]
+    with pytest.raises(ValueError, match="4 players are needed"):
+        play_game(players[:3], rng)
+
+
+def test_a_game_can_be_stopped_unfinished() -> None:
+    players = [RandomPlayer(random.Random(s)) for s in range(4)]
+    _, outcome = play_game(players, random.Random(1), max_hands=1)
+    assert outcome.winners == () and outcome.hands == 1
+
+
+def test_matches_are_reproducible_and_rotate_the_seats() -> None:
+    first = list(play_games(("heuristic", "random"), 4, seed=9))
+    again = list(play_games(("heuristic", "random"), 4, seed=9))
+    assert first == again
+    assert all(outcome.winners == (0,) for outcome in first)  # by type: heuristic wins
+    result = summarize(("heuristic", "random"), first)
+    assert result.wins == (4, 0) and result.win_rate(0) == 1.0
+    assert result.interval(1)[0] == 0.0
+    with pytest.raises(ValueError, match="one per side"):
+        list(play_games(("heuristic",), 1))
+
+
+def test_matches_on_several_processes_give_the_same_games() -> None:
+    alone = list(play_games(("heuristic", "random"), 3, seed=2))
+    pooled = list(play_games(("heuristic", "random"), 3, seed=2, jobs=2))
+    assert alone == pooled
+
+
+def test_shared_wins_count_half_and_the_table_shows_them() -> None:
+    shared = GameOutcome((0, 1), (500, 500), 3, (1, 1), (1, 1), (500, 500))
+    lost = GameOutcome((), (0, 0), 300, (0, 0), (0, 0), (0, 0))
+    result = summarize(("a", "b"), [shared, lost], seconds=1.5)
+    assert result.wins == (0.5, 0.5) and result.unfinished == 1
+    table = format_match(result)
+    assert "1 unfinished" in table and "25.0%" in table and "100.0%" in table
+
+
+def test_run_match_reports_progress_and_a_table() -> None:
+    calls = []
+    result = run_match(
+        "heuristic",
+        "search",
+        games=2,
+        seed=3,
+        budget=2,
+        progress=lambda done, total: calls.append((done, total)),
+    )
+    assert calls == [(1, 2), (2, 2)]
+    assert result.games == 2 and sum(result.wins) == 2
+    assert "heuristic" in format_match(result) and "95% interval" in format_match(result)
+
+
+def test_three_sides_rotate_too() -> None:
+    rules = fh.Rules(players=3)
+    outcomes = list(play_games(("heuristic", "random", "random"), 2, seed=1, rules=rules))
+    assert len(outcomes) == 2 and all(len(o.scores) == 3 for o in outcomes)
+
+
+def test_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["heuristic", "random", "--games", "2", "--seed", "5"]) == 0
+    captured = capsys.readouterr()
+    assert "heuristic" in captured.out and "2/2" in captured.err
+    with pytest.raises(SystemExit):
+        main(["heuristic", "random", "--games", "0"])
