@@ -1,8 +1,9 @@
 """Development sessions for fivehundred.
 
 ``nox`` runs the default sessions (lint, typecheck, tests, docs); CI runs exactly
-that through ``.ci/run``. ``nox -s bench``, ``nox -s bench_openspiel`` and
-``nox -s build`` are opt-in. Sessions use the interpreter nox itself runs under.
+that through ``.ci/run``. ``nox -s bench``, ``nox -s bench_openspiel``,
+``nox -s build`` and ``nox -s fuzz`` are opt-in. Sessions use the interpreter nox
+itself runs under.
 
 Tool versions come from ``[dependency-groups]`` in pyproject.toml.
 """
@@ -10,6 +11,8 @@ Tool versions come from ``[dependency-groups]`` in pyproject.toml.
 from __future__ import annotations
 
 import shutil
+import tarfile
+import zipfile
 from pathlib import Path
 
 import nox
@@ -68,6 +71,26 @@ def docs(session: nox.Session) -> None:
 
 
 @nox.session
+def fuzz(session: nox.Session) -> None:
+    """The long fuzz run (opt-in): every parser and loader, 13,000 examples per test.
+
+    ``tests/test_fuzz.py`` has 8 tests, so over 100,000 examples in all; the
+    count per test can be changed with ``nox -s fuzz -- 20000``.
+    """
+    session.install("-e", ".", *group("test"))
+    examples = session.posargs[0] if session.posargs else "13000"
+    session.run(
+        "pytest",
+        "tests/test_fuzz.py",
+        "-p",
+        "no:cacheprovider",
+        "--hypothesis-show-statistics",
+        "--durations=0",
+        env={"FIVEHUNDRED_FUZZ_EXAMPLES": examples},
+    )
+
+
+@nox.session
 def bench(session: nox.Session) -> None:
     """Benchmarks (opt-in): python -m fivehundred.bench {posargs}."""
     session.install("-e", ".")
@@ -83,9 +106,36 @@ def bench_openspiel(session: nox.Session) -> None:
 
 @nox.session
 def build(session: nox.Session) -> None:
-    """Build sdist and wheel into dist/ and check them with twine (opt-in)."""
+    """Build sdist and wheel into dist/ and check them (opt-in).
+
+    ``python -m build`` makes the sdist and then the wheel from it (so the sdist
+    is known to build). ``twine check --strict`` checks the metadata and that the
+    README renders as the PyPI long description. The wheel must ship
+    ``py.typed`` and the console script; the sdist must hold the docs, the
+    examples and the tests.
+    """
     session.install(*group("build"))
-    shutil.rmtree(ROOT / "dist", ignore_errors=True)
+    dist = ROOT / "dist"
+    shutil.rmtree(dist, ignore_errors=True)
     session.run("python", "-m", "build")
-    artifacts = sorted(str(path) for path in (ROOT / "dist").iterdir())
-    session.run("twine", "check", "--strict", *artifacts)
+    artifacts = sorted(dist.iterdir())
+    session.run("twine", "check", "--strict", *map(str, artifacts))
+    wheels = [path for path in artifacts if path.suffix == ".whl"]
+    sdists = [path for path in artifacts if path.name.endswith(".tar.gz")]
+    if len(wheels) != 1 or len(sdists) != 1:
+        session.error(f"expected one wheel and one sdist in dist/, found {artifacts}")
+    with zipfile.ZipFile(wheels[0]) as wheel:
+        names = set(wheel.namelist())
+        scripts = next(
+            (wheel.read(n).decode() for n in names if n.endswith("entry_points.txt")), ""
+        )
+    if "fivehundred/py.typed" not in names:
+        session.error(f"{wheels[0].name} does not ship fivehundred/py.typed")
+    if "fivehundred = fivehundred.cli:main" not in scripts:
+        session.error(f"{wheels[0].name} has no fivehundred console script")
+    with tarfile.open(sdists[0]) as sdist:
+        top = {name.split("/")[1] for name in sdist.getnames() if name.count("/") >= 1}
+    missing = {"src", "docs", "examples", "tests", "README.md", "CHANGELOG.md", "LICENSE"} - top
+    if missing:
+        session.error(f"{sdists[0].name} lacks {sorted(missing)}")
+    session.log(f"{wheels[0].name}: py.typed and the console script; {sdists[0].name}: complete")

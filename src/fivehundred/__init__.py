@@ -25,6 +25,16 @@ from fivehundred.calls import (
     parse_call,
 )
 from fivehundred.cards import JOKER, Card, Rank, Suit, parse_card, parse_cards
+from fivehundred.encoding import (
+    NUM_ACTIONS,
+    ActionLayout,
+    action_layout,
+    decode_action,
+    encode_action,
+    legal_action_indices,
+    legal_action_mask,
+    num_actions,
+)
 from fivehundred.engine import (
     apply,
     check_action,
@@ -43,9 +53,43 @@ from fivehundred.errors import (
     Reason,
 )
 from fivehundred.playout import Policy, playout
-from fivehundred.records import GameRecord, HandRecord, record, replay
+from fivehundred.records import (
+    GameRecord,
+    HandRecord,
+    format_action,
+    parse_action,
+    record,
+    record_from_text,
+    record_to_text,
+    replay,
+    rules_from_options,
+    rules_options,
+)
 from fivehundred.rules import DEFAULT_LADDER, Ladder, Rules
 from fivehundred.scoring import GameResult, HandResult, Outcome, bid_value, score_hand
+from fivehundred.serialize import (
+    FORMAT_VERSION,
+    action_from_dict,
+    action_from_json,
+    action_to_dict,
+    action_to_json,
+    from_dict,
+    from_json,
+    record_from_dict,
+    record_from_json,
+    record_to_dict,
+    record_to_json,
+    rules_from_dict,
+    rules_from_json,
+    rules_to_dict,
+    rules_to_json,
+    to_dict,
+    to_json,
+    view_from_dict,
+    view_from_json,
+    view_to_dict,
+    view_to_json,
+)
 from fivehundred.state import GameState, Phase, Trick
 from fivehundred.tricks import effective_suit, trick_winner
 from fivehundred.views import PlayerView, observe
@@ -108,4 +152,41 @@ __all__ = [
     "replay",
     "score_hand",
     "trick_winner",
+    # saving, loading and replaying (serialize, records)
+    "FORMAT_VERSION",
+    "to_json",
+    "from_json",
+    "to_dict",
+    "from_dict",
+    "rules_to_json",
+    "rules_from_json",
+    "rules_to_dict",
+    "rules_from_dict",
+    "view_to_json",
+    "view_from_json",
+    "view_to_dict",
+    "view_from_dict",
+    "action_to_json",
+    "action_from_json",
+    "action_to_dict",
+    "action_from_dict",
+    "record_to_json",
+    "record_from_json",
+    "record_to_dict",
+    "record_from_dict",
+    "record_to_text",
+    "record_from_text",
+    "format_action",
+    "parse_action",
+    "rules_options",
+    "rules_from_options",
+    # action encoding for learning agents (encoding)
+    "NUM_ACTIONS",
+    "ActionLayout",
+    "action_layout",
+    "encode_action",
+    "decode_action",
+    "num_actions",
+    "legal_action_mask",
+    "legal_action_indices",
 ]

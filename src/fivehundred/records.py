@@ -12,20 +12,55 @@ checking every action on the way.
 (1, (Call.parse('6S'),))
 >>> fh.replay(game) == state
 True
+
+A record also has a text form, one line per hand, to paste into a bug report
+(see ``docs/records.md``): :func:`record_to_text` and :func:`record_from_text`.
+
+>>> text = fh.record_to_text(game)
+>>> print(text[:59])
+fivehundred record 1 dealer=3
+hand 1 dealer=3 | deck 9C 10S
+>>> fh.record_from_text(text) == game
+True
+
+Actions have a short notation (:func:`format_action`, :func:`parse_action`);
+a bid and a card play can look alike (``7H``), so reading one may need the phase.
+
+>>> fh.format_action(fh.Play(fh.JOKER, fh.Suit.HEARTS))
+'Jo:H'
+>>> fh.parse_action("7H", phase=fh.Phase.PLAY), fh.parse_action("7H", phase=fh.Phase.BIDDING)
+(Play(card=Card.parse('7H')), Call.parse('7H'))
 """
 
 from __future__ import annotations
 
+import contextlib
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Final
+
 import attrs
 
-from fivehundred.actions import Action
-from fivehundred.cards import CARDS, Card
+from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
+from fivehundred.calls import Call, CallKind, parse_call
+from fivehundred.cards import CARDS, Card, Suit, parse_card, parse_cards
 from fivehundred.engine import apply, deal, new_game
-from fivehundred.errors import FiveHundredError, InvalidStateError
+from fivehundred.errors import FiveHundredError, InvalidStateError, NotationError
 from fivehundred.rules import Rules
 from fivehundred.state import GameState, Phase
 
-__all__ = ["GameRecord", "HandRecord", "record", "replay"]
+__all__ = [
+    "GameRecord",
+    "HandRecord",
+    "format_action",
+    "parse_action",
+    "record",
+    "record_from_text",
+    "record_to_text",
+    "replay",
+    "rules_from_options",
+    "rules_options",
+]
 
 
 @attrs.frozen
@@ -48,6 +83,7 @@ class GameRecord:
 
 
 _IN_HAND = frozenset({Phase.BIDDING, Phase.DISCARD, Phase.PARTNER, Phase.NOMINATE, Phase.PLAY})
+_ACTION_TYPES: Final = (Call, Discard, Nominate, CallPartner, Play)
 
 
 def record(state: GameState) -> GameRecord:
@@ -64,6 +100,39 @@ def record(state: GameState) -> GameRecord:
     return GameRecord(c.rules, first, tuple(hands))
 
 
+def _is_seat(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _record_problems(game: GameRecord) -> list[str]:
+    """Type problems of a record's parts (a record built by hand may hold anything)."""
+    problems: list[str] = []
+    if not isinstance(game.rules, Rules):
+        problems.append(f"rules must be a fivehundred.Rules, not {type(game.rules).__name__}")
+    if game.dealer is not None and not _is_seat(game.dealer):
+        problems.append(f"the first dealer must be a seat number or None, not {game.dealer!r}")
+    if not isinstance(game.hands, (tuple, list)):
+        problems.append(f"hands must be a tuple of HandRecord, not {type(game.hands).__name__}")
+        return problems
+    for number, hand in enumerate(game.hands, 1):
+        if not isinstance(hand, HandRecord):
+            problems.append(f"hand {number} must be a HandRecord, not {type(hand).__name__}")
+            continue
+        if not _is_seat(hand.dealer):
+            problems.append(f"hand {number}: the dealer must be a seat number, not {hand.dealer!r}")
+        if not isinstance(hand.deck, (tuple, list)) or not all(
+            isinstance(card, Card) for card in hand.deck
+        ):
+            problems.append(f"hand {number}: the deck must be a sequence of Cards")
+        if not isinstance(hand.actions, (tuple, list)):
+            problems.append(f"hand {number}: the actions must be a sequence of actions")
+        else:
+            for step, action in enumerate(hand.actions, 1):
+                if not isinstance(action, _ACTION_TYPES):
+                    problems.append(f"hand {number}, action {step}: {action!r} is not an action")
+    return problems
+
+
 def replay(game: GameRecord) -> GameState:
     """Rebuild a state from its record, checking every deal and action.
 
@@ -72,32 +141,508 @@ def replay(game: GameRecord) -> GameState:
     """
     if not isinstance(game, GameRecord):
         raise InvalidStateError([f"a GameRecord is needed, not {type(game).__name__}"])
+    problems = _record_problems(game)
+    if problems:
+        raise InvalidStateError(problems)
+    hands = [(hand.dealer, hand.deck, hand.actions) for hand in game.hands]
+    state, _, problem = _replay(game.rules, game.dealer, hands)
+    if problem is not None:
+        raise InvalidStateError([problem])
+    return state
+
+
+# A hand's actions, as actions or as notation read in the phase they are taken in.
+_HandInput = tuple[int, Sequence[Card], Sequence[Action] | Sequence[str]]
+
+
+def _replay(
+    rules: Rules,
+    first_dealer: int | None,
+    hands: Sequence[_HandInput],
+    *,
+    strict: bool = False,
+) -> tuple[GameState, tuple[HandRecord, ...], str | None]:
+    """Replay hands; actions given as text are read in the phase they are taken in.
+
+    With ``strict``, action text must be in canonical notation (:func:`format_action`).
+
+    Returns the state reached, the hands as records (text read into actions) and
+    the first problem (``None`` when the whole record replays). On a problem the
+    state is the last good one and must not be used as the result.
+    """
     try:
-        state = new_game(game.rules, dealer=game.dealer)
+        state = new_game(rules, dealer=first_dealer)
     except (FiveHundredError, TypeError) as err:
-        raise InvalidStateError([f"the game cannot start: {err}"]) from None
-    for number, hand in enumerate(game.hands, 1):
+        return new_game(), (), f"the game cannot start: {err}"
+    done: list[HandRecord] = []
+    for number, (dealer, deck, actions) in enumerate(hands, 1):
         if state.phase is not Phase.DEAL:
-            raise InvalidStateError(
-                [f"hand {number} is dealt before hand {number - 1} is over ({state.phase.value})"]
-            )
-        if state.dealer is not None and hand.dealer != state.dealer:
-            raise InvalidStateError(
-                [f"hand {number} names dealer {hand.dealer}, but seat {state.dealer} deals it"]
-            )
+            if state.phase is Phase.GAME_OVER:
+                problem = f"hand {number} is dealt after the game is over (R9)"
+            else:
+                problem = f"hand {number} is dealt before hand {number - 1} is over"
+                problem += f" ({state.phase.value})"
+            return state, tuple(done), problem
+        if state.dealer is not None and dealer != state.dealer:
+            problem = f"hand {number} names dealer {dealer}, but seat {state.dealer} deals it"
+            return state, tuple(done), problem
         try:
             if state.dealer is None:
-                state = new_game(game.rules, dealer=hand.dealer)
-            state = deal(state, cards=hand.deck)
+                state = new_game(rules, dealer=dealer)
+            state = deal(state, cards=deck)
         except (FiveHundredError, TypeError) as err:
-            raise InvalidStateError([f"hand {number} cannot be dealt: {err}"]) from None
-        for step, action in enumerate(hand.actions, 1):
+            return state, tuple(done), f"hand {number} cannot be dealt: {err}"
+        taken: list[Action] = []
+        for step, item in enumerate(actions, 1):
+            if state.phase not in _IN_HAND:
+                problem = f"hand {number}, action {step} ({item}) comes after the hand is over"
+                return state, tuple(done), problem
             try:
+                if isinstance(item, str):
+                    action = parse_action(item, phase=state.phase)
+                    if strict and format_action(action) != item:
+                        written = format_action(action)
+                        raise NotationError(f"write {item!r} as {written!r}", text=item)
+                else:
+                    action = item
                 state = apply(state, action)
             except FiveHundredError as err:
-                raise InvalidStateError(
-                    [f"hand {number}, action {step} ({action}) is illegal: {err}"]
-                ) from None
-        if state.phase in _IN_HAND and number < len(game.hands):
-            raise InvalidStateError([f"hand {number} stops before it is over"])
-    return state
+                problem = f"hand {number}, action {step} ({item}) is illegal: {err}"
+                if isinstance(err, NotationError):
+                    problem = f"hand {number}, action {step}: {err}"
+                return state, tuple(done), problem
+            taken.append(action)
+        done.append(HandRecord(dealer, tuple(deck), tuple(taken)))
+        if state.phase in _IN_HAND and number < len(hands):
+            return state, tuple(done), f"hand {number} stops before it is over"
+    return state, tuple(done), None
+
+
+# -- action notation --------------------------------------------------------------------
+
+
+def format_action(action: Action) -> str:
+    """The notation of an action, as records and the JSON format write it.
+
+    A call is its call notation (``7H``, ``pass``, ``M``, ``7H-SK``); a discard
+    ``discard 4D 5D 6D``; a nomination ``nominate H`` or ``decline``; a partner
+    call ``partner AH`` or ``partner seat 2``; a card play its card (``KS``), and
+    a Joker lead that names a suit ``Jo:H``.
+
+    >>> format_action(DECLINE), format_action(CallPartner(seat=2))
+    ('decline', 'partner seat 2')
+    """
+    if isinstance(action, CallPartner) and action.seat is not None:
+        return f"partner seat {int(action.seat)}"
+    if not isinstance(action, _ACTION_TYPES):
+        raise NotationError(f"{action!r} is not an action", text=repr(action))
+    return str(action)
+
+
+_PHASE_WORDS: Final = {
+    "discard": Phase.DISCARD,
+    "nominate": Phase.NOMINATE,
+    "decline": Phase.NOMINATE,
+    "partner": Phase.PARTNER,
+}
+_SUIT_TEXT: Final = (
+    {s.letter: s for s in Suit}
+    | {s.symbol: s for s in Suit}
+    | {
+        "♤": Suit.SPADES,
+        "♧": Suit.CLUBS,
+        "♢": Suit.DIAMONDS,
+        "♡": Suit.HEARTS,
+    }
+)
+_ACTION_FORMS: Final = (
+    "a call (7H, pass, M), 'discard 4D 5D 6D', 'nominate H' or 'decline', "
+    "'partner AH' or 'partner seat 2', or a card play (KS, or Jo:H for a Joker lead naming hearts)"
+)
+
+
+def _parse_suit(text: str, whole: str) -> Suit:
+    suit = _SUIT_TEXT.get(text.strip().upper())
+    if suit is None:
+        raise NotationError(f"{whole!r}: {text!r} is not a suit (S, C, D or H)", text=whole)
+    return suit
+
+
+def _parse_play(text: str) -> Play:
+    card_text, colon, suit_text = text.partition(":")
+    card = parse_card(card_text)
+    if not colon:
+        return Play(card)
+    if not card.is_joker:
+        raise NotationError(f"{text!r}: only a Joker lead names a suit (Jo:H)", text=text)
+    return Play(card, _parse_suit(suit_text, text))
+
+
+def parse_action(text: str, *, phase: Phase | None = None) -> Action:
+    """Read an action in :func:`format_action` notation.
+
+    A trick bid and a card play can be written alike (``7H``): give the
+    ``phase`` the action is taken in, or the text must be unambiguous. Bad text
+    raises :class:`~fivehundred.NotationError`.
+
+    >>> parse_action("partner seat 2"), parse_action("Jo:H")
+    (CallPartner(card=None, seat=2), Play(card=Card.parse('Jo'), suit=Suit.HEARTS))
+    >>> parse_action("7H")
+    Traceback (most recent call last):
+    ...
+    fivehundred.errors.NotationError: '7H' is a bid or a card play: give the phase
+    """
+    if not isinstance(text, str):
+        raise NotationError(
+            f"an action is written as text, not {type(text).__name__} {text!r}", text=repr(text)
+        )
+    if phase is not None and not isinstance(phase, Phase):
+        raise NotationError(f"{phase!r} is not a Phase", text=text)
+    words = text.split()
+    if not words:
+        raise NotationError(f"{text!r} is not an action: write {_ACTION_FORMS}", text=text)
+    head = words[0].lower()
+    named = _PHASE_WORDS.get(head)
+    if phase is None:
+        phase = named
+    if phase is None:
+        return _guess(text)
+    if phase is Phase.BIDDING:
+        return parse_call(text)
+    if phase is Phase.PLAY:
+        if len(words) != 1:
+            raise NotationError(f"{text!r} is not a card play: write KS, or Jo:H", text=text)
+        return _parse_play(words[0])
+    if named is not phase:
+        raise NotationError(
+            f"{text!r} is not an action of the {phase.value} phase: write {_ACTION_FORMS}",
+            text=text,
+        )
+    rest = words[1:]
+    if phase is Phase.DISCARD:
+        return Discard(parse_cards(" ".join(rest)))
+    if phase is Phase.NOMINATE:
+        if head == "decline" and not rest:
+            return DECLINE
+        if head == "nominate" and len(rest) == 1:
+            return Nominate(_parse_suit(rest[0], text))
+        raise NotationError(f"{text!r}: write 'nominate H' or 'decline'", text=text)
+    # the partner call (P5)
+    if len(rest) == 2 and rest[0].lower() == "seat" and rest[1].isascii() and rest[1].isdigit():
+        if len(rest[1]) > 2:
+            raise NotationError(f"{text!r}: {rest[1]} is not a seat", text=text)
+        return CallPartner(seat=int(rest[1]))
+    if len(rest) == 1:
+        return CallPartner(parse_card(rest[0]))
+    raise NotationError(f"{text!r}: write 'partner AH' or 'partner seat 2'", text=text)
+
+
+def _guess(text: str) -> Action:
+    """Read an action without its phase: a call or a card play, if only one fits."""
+    if ":" in text:
+        return _parse_play(text.strip())
+    readings: list[Action] = []
+    for reader in (parse_call, _parse_play):
+        with contextlib.suppress(NotationError):
+            readings.append(reader(text.strip()))
+    if len(readings) == 1:
+        return readings[0]
+    if readings:
+        raise NotationError(f"{text!r} is a bid or a card play: give the phase", text=text)
+    raise NotationError(f"{text!r} is not an action: write {_ACTION_FORMS}", text=text)
+
+
+# -- rule options -------------------------------------------------------------------------
+
+#: Rule options that are whole numbers (the others are True/False; ``score_cap`` may be None).
+_INT_OPTIONS: Final = frozenset({"players", "team_size", "trick_points", "target", "losing_score"})
+_OPTIONAL_INT_OPTIONS: Final = frozenset({"score_cap"})
+
+
+def _option_names() -> tuple[str, ...]:
+    return tuple(field.name for field in attrs.fields(Rules))
+
+
+def rules_options(rules: Rules) -> dict[str, int | bool | None]:
+    """The options of ``rules`` that differ from the default game for its number of players.
+
+    ``players`` is listed when it is not 4; ``team_size`` only when it is not the
+    default for the player count. :func:`rules_from_options` reads them back.
+
+    >>> import fivehundred as fh
+    >>> rules_options(fh.Rules.american(players=6))
+    {'players': 6, 'misere_by_value': True, 'single_round': True, 'defence_wins': True}
+    """
+    base = Rules(players=rules.players)
+    options: dict[str, int | bool | None] = {}
+    for name in _option_names():
+        value = getattr(rules, name)
+        if (name == "players" and value != 4) or value != getattr(base, name):
+            options[name] = value
+    return options
+
+
+def rules_from_options(options: Mapping[str, object]) -> Rules:
+    """The :class:`~fivehundred.Rules` of an option mapping (absent options: defaults).
+
+    Every problem (an unknown option, a value of the wrong type, a combination
+    the rules refuse) is listed in one :class:`~fivehundred.InvalidStateError`.
+
+    >>> rules_from_options({"players": 5, "partner_by_seat": True}).partner_by_seat
+    True
+    >>> rules_from_options({"player": 5, "target": "500"})
+    Traceback (most recent call last):
+    ...
+    fivehundred.errors.InvalidStateError: invalid state, 2 problems: (1) rules: unknown option \
+'player'; (2) rules: target must be a whole number, not '500'
+    """
+    problems: list[str] = []
+    known = _option_names()
+    values: dict[str, object] = {}
+    for name, value in options.items():
+        if name not in known:
+            problems.append(f"rules: unknown option {name!r}"[:200])
+            continue
+        is_int = isinstance(value, int) and not isinstance(value, bool)
+        if name in _INT_OPTIONS or name in _OPTIONAL_INT_OPTIONS:
+            if not is_int and not (value is None and name in _OPTIONAL_INT_OPTIONS):
+                kind = "a whole number" + (" or null" if name in _OPTIONAL_INT_OPTIONS else "")
+                problems.append(f"rules: {name} must be {kind}, not {_short(value)}")
+                continue
+            if is_int and abs(value) > _MAX_OPTION:  # type: ignore[arg-type]
+                problems.append(f"rules: {name}={_short(value)} is out of range")
+                continue
+        elif not isinstance(value, bool):
+            problems.append(f"rules: {name} must be true or false, not {_short(value)}")
+            continue
+        values[name] = value
+    if problems:
+        raise InvalidStateError(problems)
+    try:
+        return Rules(**values)  # type: ignore[arg-type]
+    except (ValueError, TypeError) as err:
+        raise InvalidStateError([f"rules: {part}" for part in str(err).split("; ")]) from None
+
+
+#: Whole-number options are refused beyond this size (a score needs nothing near it).
+_MAX_OPTION: Final = 10**9
+
+
+def _short(value: object) -> str:
+    if isinstance(value, int) and value.bit_length() > 128:
+        return "a very large number"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+# -- the text form -------------------------------------------------------------------------
+
+_HEADER: Final = "fivehundred record 1"
+_SECTIONS: Final = ("deck", "auction", "discard", "partner", "nominate", "decline", "tricks")
+_OPTION_RE: Final = re.compile(r"^([a-z_]+)=(-?[0-9]{1,10}|true|false|none)$")
+_HAND_RE: Final = re.compile(r"^hand\s+([0-9]{1,9})\s+dealer=([0-9]{1,2})$", re.IGNORECASE)
+
+
+def _format_option(value: int | bool | None) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _trick_size(rules: Rules, actions: Sequence[Action]) -> int:
+    """Cards per trick: every player, less a misère contractor's partners (R4.2)."""
+    bids = [a for a in actions if isinstance(a, Call) and a.kind is not CallKind.PASS]
+    if bids and bids[-1].is_misere:
+        return rules.players - len(rules.partners(0))
+    return rules.players
+
+
+def _hand_line(number: int, hand: HandRecord, rules: Rules, note: str) -> str:
+    sections = [f"hand {number} dealer={hand.dealer}", "deck " + " ".join(map(str, hand.deck))]
+    run: list[Action] = []
+    size = _trick_size(rules, hand.actions)
+
+    def flush() -> None:
+        if not run:
+            return
+        if isinstance(run[0], Call):
+            sections.append("auction " + " ".join(map(format_action, run)))
+        elif isinstance(run[0], Play):
+            tricks = [run[i : i + size] for i in range(0, len(run), size)]
+            text = " / ".join(" ".join(map(format_action, trick)) for trick in tricks)
+            sections.append("tricks " + text)
+        else:
+            sections.extend(map(format_action, run))
+        run.clear()
+
+    for action in hand.actions:
+        if run and not (type(action) is type(run[0]) and isinstance(action, (Call, Play))):
+            flush()
+        run.append(action)
+    flush()
+    line = " | ".join(sections)
+    return f"{line}  # {note}" if note else line
+
+
+def _hand_note(state: GameState) -> str:
+    result = state.last_hand
+    if result is None:
+        return ""
+    if result.contract is None and not result.all_pass:
+        return "thrown in"
+    scores = " ".join(map(str, result.scores))
+    if result.contract is None:
+        return f"all passed, played at No Trumps; scores {scores}"
+    made = "made" if result.made else "failed"
+    return f"{result.contract} by seat {result.contractor} {made}; scores {scores}"
+
+
+def record_to_text(game: GameRecord) -> str:
+    """The text form of a record: a header line, then one line per hand.
+
+    The header names the first dealer and the rule options that differ from the
+    default game (:func:`rules_options`). Each hand line holds the dealer, the
+    deck order, the auction, the kitty discard, the partner call and the Joker
+    nomination, and the tricks (separated by ``/``), each section after ``|``.
+    A comment after ``#`` gives the hand's result; :func:`record_from_text`
+    ignores comments.
+    """
+    if not isinstance(game, GameRecord):
+        raise InvalidStateError([f"a GameRecord is needed, not {type(game).__name__}"])
+    problems = _record_problems(game)
+    if problems:
+        raise InvalidStateError(problems)
+    dealer = "none" if game.dealer is None else str(game.dealer)
+    header = [_HEADER, f"dealer={dealer}"]
+    header += [f"{k}={_format_option(v)}" for k, v in rules_options(game.rules).items()]
+    lines = [" ".join(header)]
+    notes = _notes(game)
+    for number, hand in enumerate(game.hands, 1):
+        note = notes[number - 1] if number <= len(notes) else ""
+        lines.append(_hand_line(number, hand, game.rules, note))
+    return "\n".join(lines) + "\n"
+
+
+def _notes(game: GameRecord) -> list[str]:
+    """The result of each finished hand, for the comments (as far as the record replays)."""
+    notes: list[str] = []
+    try:
+        state = new_game(game.rules, dealer=game.dealer)
+        for hand in game.hands:
+            if state.dealer is None:
+                state = new_game(game.rules, dealer=hand.dealer)
+            if hand.dealer != state.dealer:
+                break
+            state = deal(state, cards=hand.deck)
+            for action in hand.actions:
+                state = apply(state, action)
+            notes.append(_hand_note(state) if state.phase not in _IN_HAND else "")
+    except (FiveHundredError, TypeError):
+        pass
+    return notes
+
+
+def record_from_text(text: str) -> GameRecord:
+    """Read the text form written by :func:`record_to_text`.
+
+    Blank lines and ``#`` comments are ignored; cards, calls and actions are
+    read tolerantly (``10h``, ``J♥``). Unreadable text raises
+    :class:`~fivehundred.NotationError` naming the line; bad rule options raise
+    :class:`~fivehundred.InvalidStateError`. The record is not replayed here:
+    :func:`replay` checks that its actions are legal.
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"a record is text, not {type(text).__name__}", text=repr(text)[:100])
+    lines = [
+        (number, line.partition("#")[0].strip()) for number, line in enumerate(text.splitlines(), 1)
+    ]
+    lines = [(number, line) for number, line in lines if line]
+    if not lines:
+        raise NotationError("an empty record: the first line is the header", text=text[:100])
+    header_number, header = lines[0]
+    rules, dealer = _read_header(header, header_number)
+    hands = []
+    for position, (number, line) in enumerate(lines[1:], 1):
+        hands.append(_read_hand(line, number, position))
+    return GameRecord(rules, dealer, tuple(hands))
+
+
+def _line_error(number: int, line: str, why: str) -> NotationError:
+    shown = line if len(line) <= 80 else line[:77] + "..."
+    return NotationError(f"line {number} ({shown!r}): {why}", text=line)
+
+
+def _read_header(line: str, number: int) -> tuple[Rules, int | None]:
+    words = line.split()
+    if [w.lower() for w in words[:2]] != ["fivehundred", "record"]:
+        raise _line_error(number, line, f"the header starts with {_HEADER!r}")
+    if words[2:3] != ["1"]:
+        raise _line_error(number, line, "this library reads version 1 of the record format")
+    dealer: int | None = None
+    seen_dealer = False
+    options: dict[str, object] = {}
+    for word in words[3:]:
+        match = _OPTION_RE.match(word.lower())
+        if match is None:
+            raise _line_error(number, line, f"{word!r} is not an option=value pair")
+        name, value = match.groups()
+        parsed: object = {"true": True, "false": False, "none": None}.get(value)
+        if value not in ("true", "false", "none"):
+            parsed = int(value)
+        if name == "dealer":
+            if seen_dealer or isinstance(parsed, bool):
+                raise _line_error(number, line, f"{word!r}: dealer=SEAT once, or dealer=none")
+            dealer = parsed  # type: ignore[assignment]
+            seen_dealer = True
+        elif name in options:
+            raise _line_error(number, line, f"{name} is given twice")
+        else:
+            options[name] = parsed
+    if not seen_dealer:
+        raise _line_error(number, line, "the header names the first dealer (dealer=3)")
+    return rules_from_options(options), dealer
+
+
+def _read_hand(line: str, number: int, position: int) -> HandRecord:
+    sections = [part.strip() for part in line.split("|")]
+    match = _HAND_RE.match(sections[0])
+    if match is None:
+        raise _line_error(number, line, "a hand line starts with 'hand N dealer=SEAT'")
+    if int(match.group(1)) != position:
+        raise _line_error(number, line, f"this is hand {position}, not hand {match.group(1)}")
+    dealer = int(match.group(2))
+    deck: tuple[Card, ...] | None = None
+    actions: list[Action] = []
+    for section in sections[1:]:
+        head, _, rest = section.partition(" ")
+        label = head.lower()
+        if label not in _SECTIONS:
+            expected = ", ".join(_SECTIONS)
+            raise _line_error(number, line, f"{head!r} is not a section ({expected})")
+        try:
+            if label == "deck":
+                if deck is not None or actions:
+                    raise _line_error(number, line, "the deck comes once, first")
+                deck = parse_cards(rest)
+            elif deck is None:
+                raise _line_error(number, line, "the deck comes first")
+            elif label == "auction":
+                actions.extend(parse_call(word) for word in _call_words(rest))
+            elif label == "tricks":
+                actions.extend(_parse_play(word) for word in rest.replace("/", " ").split())
+            else:
+                actions.append(parse_action(section, phase=_PHASE_WORDS[label]))
+        except NotationError as err:
+            if str(err).startswith(f"line {number} "):
+                raise
+            raise _line_error(number, line, str(err)) from None
+    if deck is None:
+        raise _line_error(number, line, "a hand line needs its deck")
+    return HandRecord(dealer, deck, tuple(actions))
+
+
+def _call_words(text: str) -> Iterable[str]:
+    """The calls of an auction section (sans-kitty bids are written ``7H-SK``, one word)."""
+    return text.split()

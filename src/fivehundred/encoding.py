@@ -1,0 +1,274 @@
+"""A fixed integer encoding of every action, for learning agents (no numpy needed).
+
+For one :class:`~fivehundred.Rules`, every action a player could ever take has
+an index in ``range(num_actions(rules))``, laid out in blocks (see
+``docs/json-format.md``, "Action encoding"):
+
+1. **calls**: pass, then every bid of the ladder from low to high; with
+   sans-kitty bids (V-SANS-KITTY) the sans-kitty form of each bid follows, in the
+   same order;
+2. **plays**: each card of the deck in card order, then the four Joker leads that
+   name a suit (spades, clubs, diamonds, hearts; R7.4);
+3. **nominations** (only when the rules allow them, R7.1): the four suits, then decline;
+4. **partner calls** (five players, P5): each card of the deck but the Joker, or
+   each seat with ``partner_by_seat``;
+5. **discards**: every set of ``kitty_size`` cards of the deck, numbered by the
+   combinatorial number system: for positions ``p1 < p2 < … < pk`` of the cards in
+   the deck's card order, the index in the block is ``C(p1, 1) + C(p2, 2) + … + C(pk, k)``.
+
+The discard block is last, so the other indices stay small; it holds
+C(43, 3) = 12,341 discards in the default game and C(45, 5) = 1,221,759 with the
+45-card deck (V-45): for such large spaces use :func:`legal_action_indices`
+rather than the dense :func:`legal_action_mask`.
+
+>>> import fivehundred as fh
+>>> fh.NUM_ACTIONS, fh.num_actions(fh.Rules(players=5))
+(12422, 23569)
+>>> state = fh.deal(fh.new_game(dealer=3), seed=7)
+>>> fh.encode_action(fh.parse_call("7H"), fh.Rules())
+9
+>>> fh.decode_action(9, fh.Rules())
+Call.parse('7H')
+>>> mask = fh.legal_action_mask(state)
+>>> [fh.decode_action(i, state.rules) for i in range(len(mask)) if mask[i]][:3]
+[Call.parse('pass'), Call.parse('6S'), Call.parse('6C')]
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from functools import lru_cache
+from math import comb
+from typing import Final
+
+import attrs
+
+from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
+from fivehundred.calls import PASS, Call
+from fivehundred.cards import JOKER, Card, Suit
+from fivehundred.engine import legal_actions
+from fivehundred.errors import IllegalActionError, Reason
+from fivehundred.rules import Rules
+from fivehundred.state import GameState
+
+__all__ = [
+    "NUM_ACTIONS",
+    "ActionLayout",
+    "action_layout",
+    "decode_action",
+    "encode_action",
+    "legal_action_indices",
+    "legal_action_mask",
+    "num_actions",
+]
+
+
+@attrs.frozen
+class ActionLayout:
+    """Where each block of the action encoding starts for one set of rules, and its size.
+
+    >>> import fivehundred as fh
+    >>> layout = fh.action_layout(fh.Rules())
+    >>> layout.calls, layout.plays, layout.nominations, layout.partners, layout.discards
+    (range(0, 29), range(29, 76), range(76, 81), range(81, 81), range(81, 12422))
+    """
+
+    rules: Rules = attrs.field(repr=False)
+    calls: range
+    plays: range
+    nominations: range
+    partners: range
+    discards: range
+    #: The calls, by index within the call block.
+    call_list: tuple[Call, ...] = attrs.field(repr=False)
+    #: The cards of the deck in card order (plays and discards are numbered by it).
+    deck: tuple[Card, ...] = attrs.field(repr=False)
+    #: The partner calls, by index within the partner block.
+    partner_list: tuple[CallPartner, ...] = attrs.field(repr=False)
+
+    @property
+    def size(self) -> int:
+        """The number of actions: :func:`num_actions`."""
+        return self.discards.stop
+
+
+@lru_cache(maxsize=64)
+def action_layout(rules: Rules) -> ActionLayout:
+    """The block layout of the action encoding for ``rules``."""
+    if not isinstance(rules, Rules):
+        raise IllegalActionError(
+            Reason.NOT_AN_ACTION, f"rules must be a fivehundred.Rules, not {type(rules).__name__}"
+        )
+    bids = rules.ladder.calls
+    calls: tuple[Call, ...] = (PASS, *bids)
+    if rules.sans_kitty:
+        calls += tuple(attrs.evolve(call, sans_kitty=True) for call in bids)
+    deck = rules.deck
+    nominations = 5 if rules.joker_nomination else 0
+    partners: tuple[CallPartner, ...] = ()
+    if rules.calls_partner:
+        if rules.partner_by_seat:
+            partners = tuple(CallPartner(seat=seat) for seat in range(rules.players))
+        else:
+            partners = tuple(CallPartner(card) for card in deck if not card.is_joker)
+    start = 0
+    blocks: list[range] = []
+    for size in (
+        len(calls),
+        len(deck) + 4,
+        nominations,
+        len(partners),
+        comb(len(deck), rules.kitty_size),
+    ):
+        blocks.append(range(start, start + size))
+        start += size
+    return ActionLayout(
+        rules,
+        calls=blocks[0],
+        plays=blocks[1],
+        nominations=blocks[2],
+        partners=blocks[3],
+        discards=blocks[4],
+        call_list=calls,
+        deck=deck,
+        partner_list=partners,
+    )
+
+
+def num_actions(rules: Rules) -> int:
+    """The number of action indices for ``rules``."""
+    return action_layout(rules).size
+
+
+_DEFAULT: Final = Rules()
+#: The number of action indices for the default rules (``num_actions(Rules())``).
+NUM_ACTIONS: Final = num_actions(_DEFAULT)
+
+
+@lru_cache(maxsize=64)
+def _positions(rules: Rules) -> tuple[dict[Call, int], dict[Card, int], dict[CallPartner, int]]:
+    layout = action_layout(rules)
+    calls = {call: i for i, call in enumerate(layout.call_list)}
+    cards = {card: i for i, card in enumerate(layout.deck)}
+    partners = {partner: i for i, partner in enumerate(layout.partner_list)}
+    return calls, cards, partners
+
+
+def _not_encoded(action: object, why: str) -> IllegalActionError:
+    return IllegalActionError(Reason.NOT_AN_ACTION, f"{action!r} has no index: {why}")
+
+
+def encode_action(action: Action, rules: Rules) -> int:
+    """The index of ``action`` under ``rules``.
+
+    An action these rules can never allow (a card not in the deck, a sans-kitty
+    bid without V-SANS-KITTY, anything that is not an action) raises
+    :class:`~fivehundred.IllegalActionError` with ``Reason.NOT_AN_ACTION``.
+
+    >>> import fivehundred as fh
+    >>> fh.encode_action(fh.Play(fh.JOKER, fh.Suit.HEARTS), fh.Rules())
+    75
+    """
+    layout = action_layout(rules)
+    calls, cards, partners = _positions(rules)
+    kind = type(action)
+    try:
+        if kind is Call:
+            return layout.calls.start + calls[action]  # type: ignore[index]
+        if kind is Play:
+            assert isinstance(action, Play)
+            if action.suit is None:
+                return layout.plays.start + cards[action.card]
+            if not action.card.is_joker or type(action.suit) is not Suit:
+                raise _not_encoded(action, "only the Joker is led naming a suit")
+            return layout.plays.start + len(layout.deck) + int(action.suit)
+        if kind is Nominate and len(layout.nominations):
+            assert isinstance(action, Nominate)
+            offset = 4 if action.suit is None else int(action.suit)
+            return layout.nominations.start + offset
+        if kind is CallPartner:
+            return layout.partners.start + partners[action]  # type: ignore[index]
+        if kind is Discard:
+            assert isinstance(action, Discard)
+            return layout.discards.start + _discard_rank(action, cards, rules.kitty_size)
+    except (KeyError, TypeError):
+        raise _not_encoded(action, f"it is not an action of these rules ({rules!r})") from None
+    raise _not_encoded(action, "it is not an action of these rules")
+
+
+def _discard_rank(action: Discard, cards: dict[Card, int], size: int) -> int:
+    positions = sorted({cards[card] for card in action.cards})
+    if len(positions) != size or len(action.cards) != size:
+        raise _not_encoded(action, f"a discard is {size} different cards")
+    return sum(comb(position, k) for k, position in enumerate(positions, 1))
+
+
+def decode_action(index: int, rules: Rules) -> Action:
+    """The action with this index under ``rules``; the inverse of :func:`encode_action`.
+
+    An index outside ``range(num_actions(rules))`` raises
+    :class:`~fivehundred.IllegalActionError` with ``Reason.NOT_AN_ACTION``.
+
+    >>> import fivehundred as fh
+    >>> fh.decode_action(fh.num_actions(fh.Rules()) - 1, fh.Rules())
+    Discard(cards=(Card.parse('KH'), Card.parse('AH'), Card.parse('Jo')))
+    """
+    layout = action_layout(rules)
+    if type(index) is not int or not 0 <= index < layout.size:
+        raise IllegalActionError(
+            Reason.NOT_AN_ACTION,
+            f"{index!r} is not an action index: indices are 0 to {layout.size - 1} for these rules",
+        )
+    if index in layout.calls:
+        return layout.call_list[index - layout.calls.start]
+    if index in layout.plays:
+        offset = index - layout.plays.start
+        if offset < len(layout.deck):
+            return Play(layout.deck[offset])
+        return Play(JOKER, Suit(offset - len(layout.deck)))
+    if index in layout.nominations:
+        offset = index - layout.nominations.start
+        return DECLINE if offset == 4 else Nominate(Suit(offset))
+    if index in layout.partners:
+        return layout.partner_list[index - layout.partners.start]
+    return Discard(
+        layout.deck[p] for p in _discard_positions(index - layout.discards.start, rules.kitty_size)
+    )
+
+
+def _discard_positions(rank: int, size: int) -> list[int]:
+    """The deck positions of the discard with this rank (the combinatorial number system)."""
+    positions = []
+    for k in range(size, 0, -1):
+        # the largest p with comb(p, k) <= rank
+        p = bisect_right(_Comb(k), rank, lo=k - 1, hi=70) - 1
+        positions.append(p)
+        rank -= comb(p, k)
+    return positions[::-1]
+
+
+class _Comb:
+    """``comb(p, k)`` as a sequence over ``p``, for a binary search."""
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+
+    def __getitem__(self, p: int) -> int:
+        return comb(p, self.k)
+
+
+def legal_action_indices(state: GameState) -> tuple[int, ...]:
+    """The indices of the legal actions of ``state``, ascending (the sparse form of the mask)."""
+    rules = state.rules
+    return tuple(sorted(encode_action(action, rules) for action in legal_actions(state)))
+
+
+def legal_action_mask(state: GameState) -> tuple[bool, ...]:
+    """For each index of ``range(num_actions(state.rules))``, whether that action is legal now.
+
+    All ``False`` while waiting for a deal and when the game is over.
+    """
+    mask = [False] * num_actions(state.rules)
+    for index in legal_action_indices(state):
+        mask[index] = True
+    return tuple(mask)

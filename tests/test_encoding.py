@@ -1,0 +1,150 @@
+"""The integer action encoding: a bijection per Rules, stable, and masks that match the rules."""
+
+from __future__ import annotations
+
+import random
+from math import comb
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import fivehundred as fh
+from rules_strategy import GAME_STATES, random_rules
+from strategies import examples
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(state=GAME_STATES)
+def test_every_legal_action_decodes_back_and_the_mask_matches(state: fh.GameState) -> None:
+    rules = state.rules
+    legal = fh.legal_actions(state)
+    indices = [fh.encode_action(action, rules) for action in legal]
+    assert len(set(indices)) == len(indices)
+    for action, index in zip(legal, indices, strict=True):
+        assert fh.decode_action(index, rules) == action
+    assert fh.legal_action_indices(state) == tuple(sorted(indices))
+    mask = fh.legal_action_mask(state)
+    assert len(mask) == fh.num_actions(rules)
+    assert [i for i, legal_now in enumerate(mask) if legal_now] == sorted(indices)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(rules=random_rules(), data=st.data())
+def test_the_encoding_is_a_bijection_under_any_rules(rules: fh.Rules, data: st.DataObject) -> None:
+    layout = fh.action_layout(rules)
+    size = fh.num_actions(rules)
+    assert size == layout.size
+    assert layout.discards.stop == size
+    assert len(layout.discards) == comb(len(rules.deck), rules.kitty_size)
+    small = range(layout.discards.start)
+    for index in small:  # every call, play, nomination and partner call
+        assert fh.encode_action(fh.decode_action(index, rules), rules) == index
+    for _ in range(50):  # a sample of the discards
+        index = data.draw(st.integers(min_value=layout.discards.start, max_value=size - 1))
+        action = fh.decode_action(index, rules)
+        assert isinstance(action, fh.Discard)
+        assert len(set(action.cards)) == rules.kitty_size
+        assert fh.encode_action(action, rules) == index
+
+
+def test_every_index_of_the_default_rules_round_trips() -> None:
+    rules = fh.Rules()
+    seen = set()
+    for index in range(fh.NUM_ACTIONS):
+        action = fh.decode_action(index, rules)
+        assert fh.encode_action(action, rules) == index
+        seen.add(action)
+    assert len(seen) == fh.NUM_ACTIONS
+
+
+def test_the_default_layout_is_frozen() -> None:
+    """The numbers below are part of the documented encoding: changing them breaks users."""
+    rules = fh.Rules()
+    assert fh.NUM_ACTIONS == 12422 == 29 + 47 + 5 + 12341
+    expected: dict[fh.Action, int] = {
+        fh.PASS: 0,
+        fh.parse_call("6S"): 1,
+        fh.parse_call("7NT"): 10,
+        fh.MISERE: 11,
+        fh.OPEN_MISERE: 25,
+        fh.BLIND_MISERE: 26,
+        fh.parse_call("10H"): 27,
+        fh.parse_call("10NT"): 28,
+        fh.Play(fh.parse_card("5S")): 29,
+        fh.Play(fh.JOKER): 71,
+        fh.Play(fh.JOKER, fh.Suit.SPADES): 72,
+        fh.Nominate(fh.Suit.SPADES): 76,
+        fh.DECLINE: 80,
+        fh.Discard(fh.parse_cards("5S 6S 7S")): 81,
+        fh.Discard(fh.parse_cards("5S 6S 8S")): 82,
+        fh.Discard(fh.parse_cards("KH AH Jo")): 12421,
+    }
+    for action, index in expected.items():
+        assert fh.encode_action(action, rules) == index, action
+        assert fh.decode_action(index, rules) == action
+
+
+def test_sizes_of_other_tables() -> None:
+    assert fh.num_actions(fh.Rules(sans_kitty=True)) == 12422 + 28
+    assert fh.num_actions(fh.Rules(players=5)) == 29 + 57 + 5 + 52 + comb(53, 3)
+    assert fh.num_actions(fh.Rules(players=5, partner_by_seat=True)) == 29 + 57 + 5 + 5 + comb(
+        53, 3
+    )
+    assert fh.num_actions(fh.Rules(black_fours=True)) == 29 + 49 + 5 + comb(45, 5)
+    assert fh.num_actions(fh.Rules(joker_nomination=False)) == 12422 - 5
+    assert fh.num_actions(fh.Rules(misere=False)) == 12422 - 3
+
+
+def test_the_mask_is_empty_between_hands() -> None:
+    state = fh.new_game(dealer=0)
+    assert fh.legal_action_indices(state) == ()
+    assert not any(fh.legal_action_mask(state))
+
+
+def test_a_large_discard_space_round_trips() -> None:
+    rules = fh.Rules(black_fours=True)
+    layout = fh.action_layout(rules)
+    rng = random.Random(5)
+    for _ in range(200):
+        cards = rng.sample(rules.deck, 5)
+        action = fh.Discard(cards)
+        index = fh.encode_action(action, rules)
+        assert index in layout.discards
+        assert fh.decode_action(index, rules) == action
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        fh.parse_call("7H-SK"),  # sans kitty is off by default
+        fh.Play(fh.parse_card("2S")),  # not in the 43-card deck
+        fh.Play(fh.parse_card("KS"), fh.Suit.HEARTS),  # only the Joker names a suit
+        fh.Discard(fh.parse_cards("5S 6S")),
+        fh.Discard(fh.parse_cards("5S 5S 6S")),
+        fh.CallPartner(seat=1),  # four players call no partner
+        "7H",
+        None,
+    ],
+)
+def test_actions_outside_the_space_are_refused(action: object) -> None:
+    with pytest.raises(fh.IllegalActionError) as caught:
+        fh.encode_action(action, fh.Rules())  # type: ignore[arg-type]
+    assert caught.value.reason is fh.Reason.NOT_AN_ACTION
+
+
+def test_nominations_are_outside_the_space_without_them_V_NO_NOMINATION() -> None:
+    with pytest.raises(fh.IllegalActionError):
+        fh.encode_action(fh.DECLINE, fh.Rules(joker_nomination=False))
+
+
+@pytest.mark.parametrize("index", [-1, fh.NUM_ACTIONS, 2**80, True, 1.0, "3", None])
+def test_bad_indices_are_refused(index: object) -> None:
+    with pytest.raises(fh.IllegalActionError) as caught:
+        fh.decode_action(index, fh.Rules())  # type: ignore[arg-type]
+    assert caught.value.reason is fh.Reason.NOT_AN_ACTION
+
+
+def test_bad_rules_are_refused() -> None:
+    with pytest.raises(fh.IllegalActionError):
+        fh.num_actions("rules")  # type: ignore[arg-type]
