@@ -532,7 +532,7 @@ def actions_and_junk() -> st.SearchStrategy[object]:
         st.builds(fh.Discard, st.lists(cards, max_size=6)),
         st.builds(fh.Nominate, suits),
         st.builds(fh.CallPartner, cards),
-        st.builds(lambda seat: fh.CallPartner(seat=seat), st.integers(-3, 9) | st.booleans()),
+        st.builds(lambda seat: fh.CallPartner(seat=seat), st.integers(-3, 9)),
         st.none(),
         st.integers(),
         st.text(max_size=4),

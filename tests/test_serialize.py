@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
@@ -312,20 +312,10 @@ def test_views_with_bad_actions_are_refused() -> None:
         fh.action_from_dict({"format_version": 1, "type": "action", "action": {"kind": "x"}})
 
 
-def test_a_partner_seat_given_as_a_bool_still_saves_P5() -> None:
-    """``apply`` takes ``CallPartner(seat=False)`` as seat 0; the JSON writes a plain 0."""
-    rules = fh.Rules(players=5, partner_by_seat=True)
-    state = fh.apply(fh.deal(fh.new_game(rules, dealer=0), seed=1), fh.parse_call("6S"))
-    while state.phase is fh.Phase.BIDDING:
-        state = fh.apply(state, fh.PASS)
-    state = fh.apply(state, fh.legal_actions(state)[0])
-    state = fh.apply(state, fh.CallPartner(seat=False))
-    while state.phase is not fh.Phase.DEAL:
-        state = fh.apply(state, fh.legal_actions(state)[0])
-    assert fh.to_dict(state)["snapshot"]["last_hand"]["partner"] == 0
-    assert fh.from_json(fh.to_json(state)) == state
-    view = fh.observe(state, 2)
-    assert fh.view_from_json(fh.view_to_json(view)) == view
+def test_a_partner_seat_given_as_a_bool_is_refused_P5() -> None:
+    """``CallPartner(seat=False)`` is not seat 0: the action refuses it when built."""
+    with pytest.raises(TypeError, match="seat number"):
+        fh.CallPartner(seat=cast(int, False))
 
 
 def test_numbers_too_large_to_print_are_named_without_printing_them() -> None:

@@ -168,3 +168,33 @@ def test_observe_refuses_a_seat_not_at_the_table() -> None:
     state = fh.deal(fh.new_game(dealer=0), seed=1)
     with pytest.raises(fh.FiveHundredError, match="not a seat"):
         fh.observe(state, 4)
+
+
+def test_a_partner_seat_and_a_sans_kitty_flag_have_their_own_types() -> None:
+    with pytest.raises(TypeError, match="seat number"):
+        fh.CallPartner(seat=cast(int, False))
+    with pytest.raises(TypeError, match="sans_kitty"):
+        fh.Call.bid(7, fh.Strain.HEARTS, sans_kitty=cast(bool, 1))
+
+
+def test_game_functions_need_a_game_state() -> None:
+    for function in (fh.apply, fh.check_action):
+        with pytest.raises(TypeError, match="GameState is needed"):
+            function(cast(fh.GameState, "a saved game"), fh.PASS)
+    for query in (fh.legal_actions, fh.legal_bids, fh.legal_plays):
+        with pytest.raises(TypeError, match="GameState is needed"):
+            query(cast(fh.GameState, None))
+    assert fh.is_legal(cast(fh.GameState, None), fh.PASS) is False
+
+
+def test_deal_refuses_sources_of_the_wrong_type_R2_3() -> None:
+    game = fh.new_game(dealer=0)
+    with pytest.raises(fh.IllegalActionError) as bad_deck:
+        fh.deal(game, cards=cast(Any, 5))
+    assert bad_deck.value.reason is fh.Reason.BAD_DECK
+    with pytest.raises(TypeError, match="seed must be"):
+        fh.deal(game, seed=cast(Any, [1]))
+    with pytest.raises(TypeError, match="rng must be"):
+        fh.deal(game, rng=cast(Any, 5))
+    with pytest.raises(TypeError, match="not several"):
+        fh.deal(game, seed=1, rng=random.Random(1))

@@ -30,6 +30,11 @@ def _sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(items))
 
 
+def _seat_number(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{attribute.name} must be a seat number, not {value!r}")
+
+
 def _optional_suit(
     instance: object, attribute: attrs.Attribute[Suit | None], value: object
 ) -> None:
@@ -90,7 +95,7 @@ class CallPartner:
     seat: int | None = attrs.field(
         default=None,
         kw_only=True,
-        validator=attrs.validators.optional(attrs.validators.instance_of(int)),
+        validator=attrs.validators.optional(_seat_number),
     )
 
     def __attrs_post_init__(self) -> None:

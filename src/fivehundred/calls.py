@@ -116,7 +116,9 @@ class Call:
     kind: CallKind
     tricks: int | None = attrs.field(default=None, validator=_check_tricks)
     strain: Strain | None = attrs.field(default=None, validator=_check_strain)
-    sans_kitty: bool = attrs.field(default=False, kw_only=True)
+    sans_kitty: bool = attrs.field(
+        default=False, kw_only=True, validator=attrs.validators.instance_of(bool)
+    )
 
     def __attrs_post_init__(self) -> None:
         if self.sans_kitty and self.kind is CallKind.PASS:

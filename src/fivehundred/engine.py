@@ -166,7 +166,7 @@ def deal(
     >>> state.kitty
     (Card.parse('7C'), Card.parse('KD'), Card.parse('Jo'))
     """
-    c = state._c
+    c = _core(state)
     if c.phase is not Phase.DEAL:
         if c.phase is Phase.GAME_OVER:
             raise IllegalActionError(Reason.GAME_OVER, "the game is over: there is no next hand")
@@ -177,6 +177,10 @@ def deal(
     given = sum(x is not None for x in (seed, rng, cards))
     if given > 1:
         raise TypeError("deal() takes one of seed=, rng= or cards=, not several")
+    if seed is not None and not isinstance(seed, (int, str, bytes)):
+        raise TypeError(f"seed must be an int, str or bytes, not {seed!r}")
+    if rng is not None and not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random, not {rng!r}")
     rules = c.rules
     dealer = c.dealer
     if cards is not None:
@@ -222,7 +226,14 @@ def _deck_indices(rules: Rules) -> tuple[int, ...]:
 def _deck_order(cards: Sequence[Card] | str, rules: Rules) -> list[int]:
     from fivehundred.cards import parse_cards
 
-    items = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
+    if isinstance(cards, str):
+        items = parse_cards(cards)
+    elif isinstance(cards, (list, tuple)):
+        items = tuple(cards)
+    else:
+        raise IllegalActionError(
+            Reason.BAD_DECK, f"a deck order is a list or tuple of Cards, not {cards!r}"
+        )
     problems = []
     bad = [c for c in items if not isinstance(c, Card)]
     if bad:
@@ -732,7 +743,7 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     ...
     fivehundred.errors.IllegalActionError: it is seat 0's turn, not seat 2's (R3.1: ...)
     """
-    c = state._c
+    c = _core(state)
     if seat is None or seat == c.to_act:
         phase = c.phase
         new: Core | None = None
@@ -761,7 +772,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     nameable suit). Empty while waiting for a deal and
     when the game is over.
     """
-    c = state._c
+    c = _core(state)
     phase = c.phase
     if phase is Phase.PLAY:
         return _plays(_options(state, c))
@@ -778,13 +789,13 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
 
 def legal_bids(state: GameState) -> tuple[Call, ...]:
     """The legal calls of the seat to act (pass first); empty outside the auction."""
-    c = state._c
+    c = _core(state)
     return _bid_options(c) if c.phase is Phase.BIDDING else ()
 
 
 def legal_plays(state: GameState) -> tuple[Play, ...]:
     """The legal card plays of the seat to act; empty outside card play."""
-    c = state._c
+    c = _core(state)
     return _plays(_options(state, c)) if c.phase is Phase.PLAY else ()
 
 
@@ -810,7 +821,7 @@ def _plays(options: tuple[int, int]) -> tuple[Play, ...]:
 def is_legal(state: GameState, action: object, *, seat: int | None = None) -> bool:
     """Whether ``action`` is legal now (for ``seat``, if given). Never raises."""
     try:
-        return _problem(state._c, action, seat) is None
+        return _problem(_core(state), action, seat) is None
     except Exception:
         return False
 
@@ -826,7 +837,7 @@ def check_action(state: GameState, action: object, *, seat: int | None = None) -
     ...     print(err.reason.name)
     MISERE_NEEDS_SEVEN
     """
-    problem = _problem(state._c, action, seat)
+    problem = _problem(_core(state), action, seat)
     if problem is not None:
         raise problem
 
@@ -936,6 +947,16 @@ _TURN_RULES: Final = {
     Phase.NOMINATE: "R7.1: the contractor nominates the Joker's suit or declines",
     Phase.PLAY: "R5.1: the contractor leads, each trick's winner leads the next",
 }
+
+
+def _core(state: object) -> Core:
+    """The core of a state, or a clear TypeError for anything else."""
+    try:
+        return state._c  # type: ignore[attr-defined, no-any-return]  # checked by the except
+    except AttributeError:
+        raise TypeError(
+            f"a fivehundred GameState is needed (from new_game, deal or apply), not {state!r}"
+        ) from None
 
 
 def _describe(action: Call | Discard | Nominate | CallPartner | Play) -> str:

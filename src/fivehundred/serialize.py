@@ -149,21 +149,7 @@ class _Snapshot:
 
     @classmethod
     def of(cls, state: GameState) -> _Snapshot:
-        values = {field.name: getattr(state, field.name) for field in attrs.fields(cls)}
-        values["partner"] = _seat(values["partner"])
-        values["last_hand"] = _hand_result(values["last_hand"])
-        return cls(**values)
-
-
-def _seat(seat: int | None) -> int | None:
-    """A seat as a plain int (``apply`` accepts ``CallPartner(seat=False)`` as seat 0)."""
-    return None if seat is None else int(seat)
-
-
-def _hand_result(result: HandResult | None) -> HandResult | None:
-    if result is None or type(result.partner) is not bool:
-        return result
-    return attrs.evolve(result, partner=int(result.partner))
+        return cls(**{field.name: getattr(state, field.name) for field in attrs.fields(cls)})
 
 
 #: The snapshot's fields with their types resolved (for reading them one by one).
@@ -757,7 +743,6 @@ def view_to_dict(view: PlayerView) -> JSONDict:
     Legal actions are written in action notation (:func:`~fivehundred.format_action`).
     """
     _need(view, PlayerView)
-    view = attrs.evolve(view, partner=_seat(view.partner), last_hand=_hand_result(view.last_hand))
     return _envelope("player_view", view=_CONVERTER.unstructure(view))
 
 
