@@ -266,10 +266,13 @@ def test_read_view_a_void_misere_player_lacks_the_joker_R7_3() -> None:
     state = after_auction("M", 1, hands, "QH KH AH", dealer=0)  # seat 3 sits out (R4.2)
     state = run(state, "discard QH KH AH", "4D", "7D", "5S")  # seat 0 shows out of diamonds
     know = read_view(fh.observe(state, 2))
-    assert know.no_joker == 1 << 0
+    # seat 0 showed out while the Joker was suitless (R7.3); seat 1, the contractor, was
+    # offered no nomination, so it did not hold the Joker after the exchange (R7.1)
+    assert know.no_joker == (1 << 0) | (1 << 1)
     assert know.voids[0] == 1 << fh.Suit.DIAMONDS
     assert not know.against(0) >> fh.JOKER.index & 1
-    assert know.against(1) >> fh.JOKER.index & 1
+    assert not know.against(1) >> fh.JOKER.index & 1
+    assert know.against(3) >> fh.JOKER.index & 1  # the partner sitting out may hold it
 
 
 def test_read_view_the_nominating_contractor_holds_the_joker_R7_1() -> None:
@@ -284,6 +287,20 @@ def test_read_view_the_nominating_contractor_holds_the_joker_R7_1() -> None:
     know = read_view(fh.observe(state, 1))
     assert know.joker_holder == 0
     assert not know.against(2) >> fh.JOKER.index & 1
+
+
+def test_read_view_a_declined_nomination_shows_the_joker_R7_1() -> None:
+    hands = (
+        "Jo AS KS AC KC AD KD AH KH QH",
+        "5S 6S 7S 5C 6C 7C 4D 5D 6D 4H",
+        "8S 9S 10S 8C 9C 10C 7D 8D 9D 5H",
+        "JS QS JC QC 10D JD QD 6H 7H 8H",
+    )
+    state = after_auction("6NT", 0, hands, "9H 10H JH")
+    state = run(state, "discard 9H 10H JH", "decline")
+    view = fh.observe(state, 1)
+    assert view.joker_declined and view.joker_suit is None
+    assert read_view(view).joker_holder == 0
 
 
 # -- judging a hand --------------------------------------------------------------------

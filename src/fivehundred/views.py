@@ -58,6 +58,9 @@ class PlayerView:
     discards: tuple[Card, ...] | None
     #: The Joker's nominated suit (public, R7.1).
     joker_suit: Suit | None
+    #: True when the contractor declined to nominate the Joker (public, R7.1): the
+    #: contractor holds the suitless Joker.
+    joker_declined: bool
     #: The card the five-player contractor called (public, P5).
     partner_card: Card | None
     #: The five-player contractor's partner, once this seat may know it (P5): when the
@@ -126,6 +129,7 @@ def observe(state: GameState, seat: int) -> PlayerView:
         kitty=kitty,
         discards=discards,
         joker_suit=c.joker_suit,
+        joker_declined=state.joker_declined,
         partner_card=state.partner_card,
         partner=partner,
         sitting_out=state.sitting_out,
