@@ -2,8 +2,10 @@
 
 Every game here is built only through the public API (``new_game`` → ``deal`` →
 ``apply`` of an action taken from ``legal_actions``), so every state is
-reachable. The choices of a game come from a :class:`random.Random` seeded by a
-value Hypothesis draws: the same seed always plays the same game, and when
+reachable. Games are played under the default ``fh.Rules()`` unless a ``rules=``
+is given (any table size, any option: see ``rules_strategies.rules``). The
+choices of a game come from a :class:`random.Random` seeded by a value
+Hypothesis draws: the same seed always plays the same game, and when
 Hypothesis shrinks the number of steps of :func:`game_states` it gets a prefix
 of the same game.
 
@@ -17,6 +19,14 @@ Two policies choose the actions:
   contracting side tries to win tricks, a misère contractor tries to lose
   them). Its games last several hands and reach misère, open misère, the Joker
   nomination, thrown-in hands, and both ends of the game (R9.1, R9.2).
+  Under other rules it also plays every other phase: sans-kitty bids now and
+  then (V-SANS-KITTY), misère as an opening bid only rarely (V-MISERE-ANYTIME),
+  any partner call (P5), and the all-pass hand with no contract (V-ALL-PASS),
+  where every seat tries to win tricks; the five-player partner helps the
+  contractor once the partner call is made.
+
+Under the default rules both policies make exactly the choices they always
+made, so a seed plays the same default game as before.
 """
 
 from __future__ import annotations
@@ -79,9 +89,10 @@ def seeds() -> st.SearchStrategy[int]:
     return st.integers(min_value=0, max_value=2**32 - 1)
 
 
-def dealers() -> st.SearchStrategy[int]:
-    """A first dealer: any seat of the four-player game."""
-    return st.integers(min_value=0, max_value=fh.Rules().players - 1)
+def dealers(rules: fh.Rules | None = None) -> st.SearchStrategy[int]:
+    """A first dealer: any seat of the table (the four-player game by default)."""
+    players = (rules or fh.Rules()).players
+    return st.integers(min_value=0, max_value=players - 1)
 
 
 def policies() -> st.SearchStrategy[Policy]:
@@ -95,31 +106,46 @@ def game_states(
     *,
     max_steps: int = MAX_STEPS,
     policy: Policy | None = None,
+    rules: fh.Rules | st.SearchStrategy[fh.Rules] | None = None,
 ) -> fh.GameState:
     """A random reachable state: a seeded game stopped after a random number of steps.
 
     A step is a deal or an action. The game stops early when it is over.
+    ``rules`` is the game's ``Rules``, or a strategy to draw them from
+    (default: ``fh.Rules()``).
     """
-    dealer = draw(dealers())
+    chosen_rules = draw(rules) if isinstance(rules, st.SearchStrategy) else rules
+    dealer = draw(dealers(chosen_rules))
     seed = draw(seeds())
     chosen = draw(policies()) if policy is None else policy
     steps = draw(st.integers(min_value=0, max_value=max_steps))
-    state = fh.new_game(dealer=dealer)
-    for count, step in enumerate(game_steps(seed, policy=chosen, dealer=dealer)):
+    state = fh.new_game(chosen_rules, dealer=dealer)
+    for count, step in enumerate(
+        game_steps(seed, policy=chosen, dealer=dealer, rules=chosen_rules)
+    ):
         if count >= steps:
             break
         state = step.after
     return state
 
 
-def any_actions() -> st.SearchStrategy[object]:
+#: Cards only some decks hold: 2s and 3s (P5, P6), black 4s (V-45, P5, P6), 11s–13s (P6).
+_RARE_CARDS: Final = tuple(fh.parse_cards("2S 3C 4S 4C 11H 12S 13D"))
+
+
+def any_actions(rules: fh.Rules | None = None) -> st.SearchStrategy[object]:
     """Anything a caller might pass to ``apply``: mostly actions of every kind, legal or not.
 
     Card plays of every card (some naming a suit), every call on the ladder (and
     sans-kitty ones, which the default rules do not allow), discards of 0–4
     cards (duplicates included), nominations, and objects that are not actions.
+
+    With ``rules``: cards of that deck (and a few of other decks), discards of
+    up to one card more than its kitty, and five-player partner calls (P5) of
+    any card or any seat, on or off the table.
     """
-    cards = st.sampled_from(_DECK)
+    deck = _DECK if rules is None else (*rules.deck, *_RARE_CARDS)
+    cards = st.sampled_from(deck)
     suits = st.sampled_from(list(fh.Suit))
     calls = st.sampled_from((fh.PASS, *fh.Rules().ladder.calls))
     plays = st.builds(fh.Play, cards, st.none() | suits)
@@ -127,10 +153,16 @@ def any_actions() -> st.SearchStrategy[object]:
         lambda c: fh.Call(c.kind, c.tricks, c.strain, sans_kitty=True),
         st.sampled_from(fh.Rules().ladder.calls),
     )
-    discards = st.builds(fh.Discard, st.lists(cards, min_size=0, max_size=4))
+    most = 4 if rules is None else rules.kitty_size + 1
+    discards = st.builds(fh.Discard, st.lists(cards, min_size=0, max_size=most))
     nominations = st.builds(fh.Nominate, st.none() | suits)
     junk = st.sampled_from((*NOT_ACTIONS, *malformed_actions()))
-    return st.one_of(plays, calls, sans_kitty, discards, nominations, junk)
+    if rules is None:
+        return st.one_of(plays, calls, sans_kitty, discards, nominations, junk)
+    partners = st.builds(fh.CallPartner, cards) | st.builds(
+        lambda seat: fh.CallPartner(seat=seat), st.integers(min_value=-1, max_value=6)
+    )
+    return st.one_of(plays, calls, sans_kitty, discards, nominations, partners, junk)
 
 
 #: Objects that are not actions at all.
@@ -183,14 +215,16 @@ def game_steps(
     policy: Policy = "cautious",
     dealer: int | None = None,
     max_hands: int = MAX_HANDS,
+    rules: fh.Rules | None = None,
 ) -> Iterator[Step]:
     """Play one game from ``seed`` and yield every step, up to the end of the game.
 
     ``dealer=None`` leaves the first dealer to the random source of the first
-    deal (R2.1). The game also stops after ``max_hands`` deals.
+    deal (R2.1). The game also stops after ``max_hands`` deals. ``rules``
+    defaults to ``fh.Rules()``.
     """
     rng = random.Random(seed)
-    state = fh.new_game(dealer=dealer)
+    state = fh.new_game(rules, dealer=dealer)
     while not state.is_over:
         if state.phase is fh.Phase.DEAL:
             if state.hand_number >= max_hands:
@@ -211,10 +245,11 @@ def whole_games(
     policy: Policy = "cautious",
     dealer: int | None = None,
     max_hands: int = MAX_HANDS,
+    rules: fh.Rules | None = None,
 ) -> Iterator[fh.GameState]:
     """Every state of one seeded game, from ``new_game`` to the end of the game."""
     first = True
-    for step in game_steps(seed, policy=policy, dealer=dealer, max_hands=max_hands):
+    for step in game_steps(seed, policy=policy, dealer=dealer, max_hands=max_hands, rules=rules):
         if first:
             yield step.before
             first = False
@@ -238,20 +273,23 @@ def choose_action(state: fh.GameState, rng: random.Random, policy: Policy) -> fh
         return _cautious_discard(state, rng, actions)
     if phase is fh.Phase.PLAY:
         return _cautious_play(state, rng, actions)
-    return rng.choice(actions)  # the nomination: any suit or decline, uniformly
+    # the nomination (any suit or decline) and the partner call (P5: any card or seat)
+    return rng.choice(actions)
 
 
 def _cautious_call(
     state: fh.GameState, rng: random.Random, actions: Sequence[fh.Action]
 ) -> fh.Action:
     calls = [a for a in actions if isinstance(a, fh.Call)]
-    bids = [c for c in calls if c.is_bid]
-    if fh.MISERE in bids and rng.random() < 0.35:
-        return fh.MISERE
+    bids = [c for c in calls if c.is_bid and not c.sans_kitty]
+    high = state.high_bid
+    # R3.4: over a standing seven (always, in the default game); V-MISERE-ANYTIME: rarely lower
+    misere_chance = 0.35 if _is_seven(high) else 0.05
+    if fh.MISERE in bids and rng.random() < misere_chance:
+        return _maybe_sans_kitty(state, rng, fh.MISERE)
     rare = [c for c in bids if c.kind in (fh.CallKind.OPEN_MISERE, fh.CallKind.BLIND_MISERE)]
     if rare and rng.random() < 0.02:
-        return rng.choice(rare)
-    high = state.high_bid
+        return _maybe_sans_kitty(state, rng, rng.choice(rare))
     pass_chance = 0.5 if high is None else 0.7
     trick_bids = [c for c in bids if c.kind is fh.CallKind.BID]
     if not trick_bids or rng.random() < pass_chance:
@@ -259,7 +297,21 @@ def _cautious_call(
     low = trick_bids[:2]
     if (low[0].tricks or 0) >= 8 and rng.random() < 0.8:
         return fh.PASS
-    return rng.choice(low)
+    return _maybe_sans_kitty(state, rng, rng.choice(low))
+
+
+def _is_seven(call: fh.Call | None) -> bool:
+    return call is not None and call.kind is fh.CallKind.BID and (call.tricks or 0) >= 7
+
+
+def _maybe_sans_kitty(state: fh.GameState, rng: random.Random, call: fh.Call) -> fh.Call:
+    """The bid, or now and then its sans-kitty form when the rules allow it (V-SANS-KITTY).
+
+    Draws nothing from ``rng`` when they do not, so default games are unchanged.
+    """
+    if state.rules.sans_kitty and rng.random() < 0.3:
+        return fh.Call(call.kind, call.tricks, call.strain, sans_kitty=True)
+    return call
 
 
 def _cautious_discard(
@@ -278,24 +330,33 @@ def _cautious_play(
 ) -> fh.Action:
     plays = [a for a in actions if isinstance(a, fh.Play)]
     contract, contractor, seat = state.contract, state.contractor, state.to_act
-    assert contract is not None and contractor is not None and seat is not None
+    assert seat is not None
     if rng.random() < 0.2:
         return rng.choice(plays)
+    if contract is None:  # V-ALL-PASS: no contract, every side plays for its tricks
+        winning = [p for p in plays if _wins_so_far(state, None, p)]
+        return rng.choice(winning or plays)
+    assert contractor is not None
     if contract.is_misere:
         if seat != contractor:
             return rng.choice(plays)
         losing = [p for p in plays if not _wins_so_far(state, contract, p)]
         return rng.choice(losing or plays)
-    if state.rules.side_of(seat) != state.rules.side_of(contractor):
-        return rng.choice(plays)
+    rules = state.rules
+    if rules.side_of(seat) != rules.side_of(contractor) and seat != state.partner:
+        return rng.choice(plays)  # a defender (the P5 partner knows it plays with the contractor)
     winning = [p for p in plays if _wins_so_far(state, contract, p)]
     return rng.choice(winning or plays)
 
 
-def _wins_so_far(state: fh.GameState, contract: fh.Call, play: fh.Play) -> bool:
-    """Whether ``play`` would be the best card of the trick so far (for the policy only)."""
+def _wins_so_far(state: fh.GameState, contract: fh.Call | None, play: fh.Play) -> bool:
+    """Whether ``play`` would be the best card of the trick so far (for the policy only).
+
+    ``contract`` ``None`` is the all-pass hand, played at No Trumps (V-ALL-PASS).
+    """
     cards = [card for _, card in state.trick]
     led = state.led_suit if cards else play.suit
     cards.append(play.card)
-    winner = fh.trick_winner(cards, contract, joker_suit=state.joker_suit, led_suit=led)
+    strain = fh.Strain.NO_TRUMPS if contract is None else contract
+    winner = fh.trick_winner(cards, strain, joker_suit=state.joker_suit, led_suit=led)
     return winner == len(cards) - 1
