@@ -15,68 +15,26 @@ and otherwise takes any legal action.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Final
+from collections.abc import Iterator
+from typing import Final
 
 from hypothesis import strategies as st
 
 import fivehundred as fh
+from rules_strategies import rules, rules_from_random
 
 __all__ = ["GAME_STATES", "game_states_under", "play", "random_rules", "rules_from", "states"]
-
-_TEAM_SIZES: Final = {2: (1,), 3: (1,), 4: (2,), 5: (1,), 6: (2, 3)}
-_FLAGS: Final = (
-    "misere",
-    "misere_needs_seven",
-    "misere_by_value",
-    "open_misere_top",
-    "blind_misere",
-    "sans_kitty",
-    "all_pass_no_trumps",
-    "joker_lead_last",
-    "joker_name_any",
-    "joker_nomination",
-    "open_before_lead",
-    "eldest_leads",
-    "slam_bonus",
-    "defence_wins",
-    "misere_playout",
-    "same_dealer",
-)
-
-
-def _options(pick: Callable[[Sequence[Any]], Any], players: int | None) -> fh.Rules:
-    """Rules from choices made by ``pick`` (a Hypothesis draw or a ``random.Random``)."""
-    n = pick((2, 3, 4, 5, 6)) if players is None else players
-    options: dict[str, Any] = {"players": n, "team_size": pick(_TEAM_SIZES[n])}
-    if n == 5:
-        options["partner_by_seat"] = pick((False, True))
-    if n == 4:
-        options["black_fours"] = pick((False, True))
-    for flag in _FLAGS:
-        options[flag] = pick((False, True))
-    single = pick((False, True))
-    options["single_round"] = single
-    if not single:
-        options["self_raise"] = pick((False, True))
-        options["rebid"] = pick((False, True))
-    options["trick_points"] = pick((10, 0, 5, 20, -10))
-    target = pick((500, 250, 1000, 100))
-    options["target"] = target
-    options["losing_score"] = pick((-500, -250, -1000, -100))
-    options["score_cap"] = pick((None, target - 10, target - 20))
-    return fh.Rules(**options)
 
 
 @st.composite
 def random_rules(draw: st.DrawFn, players: int | None = None) -> fh.Rules:
-    """Any valid ``Rules``: every player count, every option, small targets included."""
-    return _options(lambda values: draw(st.sampled_from(values)), players)
+    """Any valid ``Rules``: every player count, every option (see ``rules_strategies``)."""
+    return draw(rules(players))
 
 
 def rules_from(rng: random.Random, players: int | None = None) -> fh.Rules:
     """Like :func:`random_rules`, from a ``random.Random`` (for pools built outside Hypothesis)."""
-    return _options(rng.choice, players)
+    return rules_from_random(rng, players)
 
 
 def _choose(state: fh.GameState, rng: random.Random) -> fh.Action:
