@@ -174,7 +174,8 @@ def encode_action(action: Action, rules: Rules) -> int:
     kind = type(action)
     try:
         if kind is Call:
-            return layout.calls.start + calls[action]  # type: ignore[index]
+            assert isinstance(action, Call)
+            return layout.calls.start + calls[action]
         if kind is Play:
             assert isinstance(action, Play)
             if action.suit is None:
@@ -187,7 +188,8 @@ def encode_action(action: Action, rules: Rules) -> int:
             offset = 4 if action.suit is None else int(action.suit)
             return layout.nominations.start + offset
         if kind is CallPartner:
-            return layout.partners.start + partners[action]  # type: ignore[index]
+            assert isinstance(action, CallPartner)
+            return layout.partners.start + partners[action]
         if kind is Discard:
             assert isinstance(action, Discard)
             return layout.discards.start + _discard_rank(action, cards, rules.kitty_size)

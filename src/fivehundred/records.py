@@ -409,7 +409,7 @@ def rules_from_options(options: Mapping[str, object]) -> Rules:
                 kind = "a whole number" + (" or null" if name in _OPTIONAL_INT_OPTIONS else "")
                 problems.append(f"rules: {name} must be {kind}, not {_short(value)}")
                 continue
-            if is_int and abs(value) > _MAX_OPTION:  # type: ignore[arg-type]
+            if isinstance(value, int) and is_int and abs(value) > _MAX_OPTION:
                 problems.append(f"rules: {name}={_short(value)} is out of range")
                 continue
         elif not isinstance(value, bool):
@@ -419,7 +419,7 @@ def rules_from_options(options: Mapping[str, object]) -> Rules:
     if problems:
         raise InvalidStateError(problems)
     try:
-        return Rules(**values)  # type: ignore[arg-type]
+        return Rules(**values)  # type: ignore[arg-type]  # each value's type was checked above
     except (ValueError, TypeError) as err:
         raise InvalidStateError([f"rules: {part}" for part in str(err).split("; ")]) from None
 
@@ -594,7 +594,7 @@ def _read_header(line: str, number: int) -> tuple[Rules, int | None]:
         if name == "dealer":
             if seen_dealer or isinstance(parsed, bool):
                 raise _line_error(number, line, f"{word!r}: dealer=SEAT once, or dealer=none")
-            dealer = parsed  # type: ignore[assignment]
+            dealer = parsed if isinstance(parsed, int) else None
             seen_dealer = True
         elif name in options:
             raise _line_error(number, line, f"{name} is given twice")

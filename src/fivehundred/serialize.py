@@ -28,7 +28,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from itertools import accumulate
-from typing import Any, Final, TypeAlias, TypeVar, get_args, get_origin
+from typing import Any, Final, TypeAlias, TypeVar, cast, get_args, get_origin
 
 import attrs
 import cattrs
@@ -470,7 +470,12 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result = dict(pairs)
     if len(result) != len(pairs):
         seen: set[str] = set()
-        twice = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+        twice = ""
+        for key, _ in pairs:
+            if key in seen:
+                twice = key
+                break
+            seen.add(key)
         raise ValueError(f"the key {json.dumps(twice)[:60]} appears twice in one object")
     return result
 
@@ -671,7 +676,7 @@ def _read_action(value: object, path: str, problems: list[str]) -> Action | None
     if len(problems) > before:
         return None
     if kind == "call":
-        return got["call"]  # type: ignore[no-any-return]
+        return cast(Call, got["call"])
     if kind == "discard":
         return Discard(got["cards"])
     if kind == "nominate":
