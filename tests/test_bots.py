@@ -48,6 +48,20 @@ LOW = (
     "Jo QD JD 10D AH KH QH JH 10H 9H",
 )
 LOW_KITTY = "10C 8H 7H"
+#: Seat 0 holds the Joker and the ace and king of every suit: No Trumps for it (R7.1, R7.2).
+JOKER_ACES = (
+    "Jo AS KS AC KC AD KD AH KH QH",
+    "5S 6S 7S 5C 6C 7C 4D 5D 6D 4H",
+    "8S 9S 10S 8C 9C 10C 7D 8D 9D 5H",
+    "JS QS JC QC 10D JD QD 6H 7H 8H",
+)
+JOKER_ACES_KITTY = "9H 10H JH"
+
+
+def joker_no_trumps() -> fh.GameState:
+    """Seat 0 has won the auction at 6NT with :data:`JOKER_ACES`: phase DISCARD."""
+    return after_auction("6NT", 0, JOKER_ACES, JOKER_ACES_KITTY)
+
 
 _OPTIONS = (
     "misere",
@@ -276,28 +290,14 @@ def test_read_view_a_void_misere_player_lacks_the_joker_R7_3() -> None:
 
 
 def test_read_view_the_nominating_contractor_holds_the_joker_R7_1() -> None:
-    hands = (
-        "Jo AS KS AC KC AD KD AH KH QH",
-        "5S 6S 7S 5C 6C 7C 4D 5D 6D 4H",
-        "8S 9S 10S 8C 9C 10C 7D 8D 9D 5H",
-        "JS QS JC QC 10D JD QD 6H 7H 8H",
-    )
-    state = after_auction("6NT", 0, hands, "9H 10H JH")
-    state = run(state, "discard 9H 10H JH", "nominate H")
+    state = run(joker_no_trumps(), "discard 9H 10H JH", "nominate H")
     know = read_view(fh.observe(state, 1))
     assert know.joker_holder == 0
     assert not know.against(2) >> fh.JOKER.index & 1
 
 
 def test_read_view_a_declined_nomination_shows_the_joker_R7_1() -> None:
-    hands = (
-        "Jo AS KS AC KC AD KD AH KH QH",
-        "5S 6S 7S 5C 6C 7C 4D 5D 6D 4H",
-        "8S 9S 10S 8C 9C 10C 7D 8D 9D 5H",
-        "JS QS JC QC 10D JD QD 6H 7H 8H",
-    )
-    state = after_auction("6NT", 0, hands, "9H 10H JH")
-    state = run(state, "discard 9H 10H JH", "decline")
+    state = run(joker_no_trumps(), "discard 9H 10H JH", "decline")
     view = fh.observe(state, 1)
     assert view.joker_declined and view.joker_suit is None
     assert read_view(view).joker_holder == 0
@@ -424,13 +424,7 @@ def test_trump_contractor_keeps_trumps_and_aces_in_the_kitty_exchange() -> None:
 
 
 def test_no_trumps_contractor_keeps_the_joker_suitless_R7_2() -> None:
-    hands = (
-        "Jo AS KS AC KC AD KD AH KH QH",
-        "5S 6S 7S 5C 6C 7C 4D 5D 6D 4H",
-        "8S 9S 10S 8C 9C 10C 7D 8D 9D 5H",
-        "JS QS JC QC 10D JD QD 6H 7H 8H",
-    )
-    state = run(after_auction("6NT", 0, hands, "9H 10H JH"), "discard 9H 10H JH")
+    state = run(joker_no_trumps(), "discard 9H 10H JH")
     assert state.phase is fh.Phase.NOMINATE
     assert heuristic(state) == fh.DECLINE
 
@@ -477,13 +471,7 @@ def test_misere_defender_plays_low_before_the_contractor() -> None:
 
 
 def test_a_joker_lead_names_the_suit_it_holds_most_of_R7_4() -> None:
-    hands = (
-        "Jo AS KS AC KC AD KD AH KH QH",
-        "5S 6S 7S 5C 6C 7C 4D 5D 6D 4H",
-        "8S 9S 10S 8C 9C 10C 7D 8D 9D 5H",
-        "JS QS JC QC 10D JD QD 6H 7H 8H",
-    )
-    state = run(after_auction("6NT", 0, hands, "9H 10H JH"), "discard 9H 10H JH", "decline")
+    state = run(joker_no_trumps(), "discard 9H 10H JH", "decline")
     view = acting_view(state)
     leads = [a for a in view.legal_actions if isinstance(a, fh.Play) and a.card.is_joker]
     assert len(leads) == 4

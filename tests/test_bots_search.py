@@ -12,7 +12,7 @@ from fivehundred.bots import read_view
 from fivehundred.cards import mask_of
 from fivehundred.search import SearchPlayer, _distinct_plays, sample_hands, sample_state
 from helpers import after_auction, dealt, in_play, run
-from test_bots import LOW, LOW_KITTY, TRUMPS, TRUMPS_KITTY, acting_view
+from test_bots import LOW, LOW_KITTY, TRUMPS, TRUMPS_KITTY, acting_view, joker_no_trumps
 
 
 def search(state: fh.GameState, seed: int = 1, samples: int = 8) -> fh.Action:
@@ -113,13 +113,7 @@ def test_search_bids_a_strong_hand_and_keeps_its_trumps() -> None:
 
 
 def test_search_nominates_or_declines_and_plays_misere() -> None:
-    hands = (
-        "Jo AS KS AC KC AD KD AH KH QH",
-        "5S 6S 7S 5C 6C 7C 4D 5D 6D 4H",
-        "8S 9S 10S 8C 9C 10C 7D 8D 9D 5H",
-        "JS QS JC QC 10D JD QD 6H 7H 8H",
-    )
-    state = run(after_auction("6NT", 0, hands, "9H 10H JH"), "discard 9H 10H JH")
+    state = run(joker_no_trumps(), "discard 9H 10H JH")
     assert isinstance(search(state), fh.Nominate)
     state = run(after_auction("M", 1, LOW, LOW_KITTY), f"discard {LOW_KITTY}")
     lead = search(state)

@@ -14,7 +14,7 @@ import pytest
 import fivehundred as fh
 from fivehundred import cli
 from helpers import after_auction, dealt, run
-from test_bots import LOW
+from test_bots import LOW, joker_no_trumps
 
 
 class Run:
@@ -103,13 +103,7 @@ def test_play_shows_unicode_suits_and_takes_typed_cards(
 
 def test_play_discard_nominate_and_joker_lead_prompts() -> None:
     """The exchange, the nomination and a Joker lead, answered at the prompts."""
-    hands = (
-        "Jo AS KS AC KC AD KD AH KH QH",
-        "5S 6S 7S 5C 6C 7C 4D 5D 6D 4H",
-        "8S 9S 10S 8C 9C 10C 7D 8D 9D 5H",
-        "JS QS JC QC 10D JD QD 6H 7H 8H",
-    )
-    state = after_auction("6NT", 0, hands, "9H 10H JH")
+    state = joker_no_trumps()
     view = fh.observe(state, 0)
     with pytest.raises(cli.UsageError, match="exactly 3 different cards"):
         cli._read_action("1 2", state, view)

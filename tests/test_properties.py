@@ -23,6 +23,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fivehundred as fh
+import game_checks
+from game_checks import check_inputs_unchanged, hands_of, redeal_base
 from strategies import (
     MALFORMED,
     NOT_ACTIONS,
@@ -477,18 +479,6 @@ def check_state(state: fh.GameState) -> None:
     check_views(state)
 
 
-def deck_dealer(before: fh.GameState, after: fh.GameState) -> fh.GameState:
-    """A state that ``deal(..., cards=after.deck)`` turns into ``after``.
-
-    ``before`` itself, unless its first dealer was left to the random source
-    (``cards=`` cannot choose one): then a new game with the chosen dealer.
-    """
-    if before.dealer is not None:
-        return before
-    assert before.hand_number == 0 and after.dealer is not None
-    return fh.new_game(before.rules, dealer=after.dealer)
-
-
 def check_deal(step: Step) -> None:
     before, after = step.before, step.after
     dealer = after.dealer
@@ -501,7 +491,7 @@ def check_deal(step: Step) -> None:
     assert after.phase is fh.Phase.BIDDING and after.to_act == (dealer + 1) % 4  # R3.1
     assert after.scores == before.scores and after.hand_number == before.hand_number + 1
     assert fh.deal(before, seed=step.deal_seed) == after  # R2.3: the seed decides the deal
-    assert fh.deal(deck_dealer(before, after), cards=after.deck) == after
+    assert fh.deal(redeal_base(before, after), cards=after.deck) == after
 
 
 def check_call(step: Step) -> None:
@@ -648,21 +638,7 @@ def test_every_card_is_accounted_for_at_every_step_R1_1(seed: int, policy: Polic
 @GAME
 @given(seed=seeds(), policy=policies())
 def test_apply_never_changes_its_input(seed: int, policy: Policy) -> None:
-    twin: fh.GameState | None = None  # the same game, re-derived with deal(cards=...)
-    for step in game(seed, policy):
-        before = step.before
-        expected = snapshot(before)
-        if step.action is None:
-            after = fh.deal(before, seed=step.deal_seed)
-            twin = fh.deal(deck_dealer(before, after), cards=after.deck)
-        else:
-            after = fh.apply(before, step.action)
-            assert twin is not None
-            twin = fh.apply(twin, step.action)
-        assert snapshot(before) == expected
-        assert after == step.after and hash(after) == hash(step.after)
-        assert twin == after and hash(twin) == hash(after)
-        assert public_properties(twin) == public_properties(after)
+    check_inputs_unchanged(game(seed, policy), snapshot)
 
 
 def probe_actions(state: fh.GameState, rng: random.Random) -> list[object]:
@@ -706,37 +682,7 @@ def check_refused_or_accepted_alike(state: fh.GameState, action: object) -> None
 
 def check_legality_agrees(state: fh.GameState, rng: random.Random) -> None:
     """is_legal ⇔ in legal_actions; check_action and apply raise the same error otherwise."""
-    legal = fh.legal_actions(state)
-    legal_set = set(legal)
-    others = [s for s in SEATS if s != state.to_act]
-    for action in legal:
-        assert fh.is_legal(state, action)
-        assert fh.is_legal(state, action, seat=state.to_act)
-        fh.check_action(state, action)
-        assert isinstance(fh.apply(state, action), fh.GameState)
-    if legal:
-        action = rng.choice(legal)
-        for seat in others:
-            assert not fh.is_legal(state, action, seat=seat)
-            with pytest.raises(fh.IllegalActionError) as checked:
-                fh.check_action(state, action, seat=seat)
-            assert checked.value.reason in (fh.Reason.NOT_YOUR_TURN, fh.Reason.ALREADY_PASSED)
-            with pytest.raises(fh.IllegalActionError) as applied:
-                fh.apply(state, action, seat=seat)
-            assert applied.value.reason is checked.value.reason
-    for probe in probe_actions(state, rng):
-        is_legal = fh.is_legal(state, probe)
-        assert is_legal == (probe in legal_set), f"is_legal({probe!r}) is {is_legal}"
-        if is_legal:
-            fh.check_action(state, probe)
-            continue
-        with pytest.raises(fh.IllegalActionError) as checked:
-            fh.check_action(state, probe)
-        assert isinstance(checked.value.reason, fh.Reason)
-        with pytest.raises(fh.IllegalActionError) as applied:
-            fh.apply(state, cast(fh.Action, probe))
-        assert applied.value.reason is checked.value.reason
-        assert str(applied.value) == str(checked.value)
+    game_checks.check_legality_agrees(state, rng, probe_actions)
 
 
 @settings(max_examples=examples(6), deadline=None)
@@ -903,7 +849,7 @@ def check_hidden_cards_do_not_change_view(
     rng.shuffle(hidden)
     for i, card in zip(positions, hidden, strict=True):
         deck[i] = card
-    other = fh.deal(deck_dealer(pre, dealt), cards=deck)
+    other = fh.deal(redeal_base(pre, dealt), cards=deck)
     for s in SEATS:
         if f"hand{s}" not in places:
             assert other.hand(s) == dealt.hand(s)
@@ -919,16 +865,6 @@ def check_hidden_cards_do_not_change_view(
         )
         compared += 1
     return compared
-
-
-def hands_of(steps: Sequence[Step]) -> list[list[Step]]:
-    """Split a game's steps into hands, each starting with its deal."""
-    hands: list[list[Step]] = []
-    for step in steps:
-        if step.action is None:
-            hands.append([])
-        hands[-1].append(step)
-    return hands
 
 
 @settings(max_examples=examples(10), deadline=None)
@@ -965,7 +901,7 @@ def test_hidden_cards_view_check_detects_a_leak() -> None:
     rng.shuffle(hidden)
     for i, card in zip(positions, hidden, strict=True):
         deck[i] = card
-    other = fh.deal(deck_dealer(steps[0].before, dealt), cards=deck)
+    other = fh.deal(redeal_base(steps[0].before, dealt), cards=deck)
     assert other.hands[1:] != dealt.hands[1:]
     assert other.hand(0) == dealt.hand(0)
     assert fh.observe(other, 0) == fh.observe(dealt, 0)

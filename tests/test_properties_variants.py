@@ -51,6 +51,8 @@ from hypothesis import Phase, assume, given, settings
 from hypothesis import strategies as st
 
 import fivehundred as fh
+import game_checks
+from game_checks import check_inputs_unchanged, hands_of, redeal_base
 from rules_strategies import BOOLEAN_OPTIONS, PLAYER_COUNTS, rules, rules_from_random
 from strategies import (
     NOT_ACTIONS,
@@ -699,14 +701,6 @@ def check_variant_state(state: fh.GameState) -> None:
 # =============================================================================
 
 
-def redeal_base(before: fh.GameState, after: fh.GameState) -> fh.GameState:
-    """A state that ``deal(..., cards=after.deck)`` turns into ``after`` (R2.1, R2.3)."""
-    if before.dealer is not None:
-        return before
-    assert after.dealer is not None
-    return fh.new_game(before.rules, dealer=after.dealer)
-
-
 def check_deal(step: Step) -> None:
     before, after = step.before, step.after
     rules = after.rules
@@ -926,16 +920,6 @@ def games(
     return Game(chosen, draw(seeds()), draw(policies()) if policy is None else policy, dealer)
 
 
-def hands_of(steps: Sequence[Step]) -> list[list[Step]]:
-    """Split a game's steps into hands, each starting with its deal."""
-    hands: list[list[Step]] = []
-    for step in steps:
-        if step.action is None:
-            hands.append([])
-        hands[-1].append(step)
-    return hands
-
-
 # =============================================================================
 # Properties over whole games under random rules
 # =============================================================================
@@ -968,20 +952,7 @@ def snapshot(state: fh.GameState) -> tuple[object, ...]:
 @settings(max_examples=examples(10), deadline=None)
 @given(game=games())
 def test_apply_and_deal_never_change_their_input(game: Game) -> None:
-    twin: fh.GameState | None = None  # the same game, re-derived with deal(cards=...)
-    for step in game.steps(max_hands=4):
-        before = step.before
-        expected = snapshot(before)
-        if step.action is None:
-            after = fh.deal(before, seed=step.deal_seed)
-            twin = fh.deal(redeal_base(before, after), cards=after.deck)
-        else:
-            after = fh.apply(before, step.action)
-            assert twin is not None
-            twin = fh.apply(twin, step.action)
-        assert snapshot(before) == expected
-        assert after == step.after and hash(after) == hash(step.after)
-        assert twin == after and snapshot(twin) == snapshot(after)
+    check_inputs_unchanged(game.steps(max_hands=4), snapshot)
 
 
 def probe_actions(state: fh.GameState, rng: random.Random) -> list[object]:
@@ -1014,39 +985,7 @@ def probe_actions(state: fh.GameState, rng: random.Random) -> list[object]:
 
 def check_legality_agrees(state: fh.GameState, rng: random.Random) -> None:
     """is_legal ⇔ listed; check_action and apply agree on every refusal (reason and sentence)."""
-    legal = fh.legal_actions(state)
-    legal_set = set(legal)
-    assert len(legal_set) == len(legal), "duplicate legal actions"
-    sample = legal if len(legal) <= 30 else rng.sample(legal, 30)
-    for action in sample:
-        assert fh.is_legal(state, action) and fh.is_legal(state, action, seat=state.to_act)
-        fh.check_action(state, action)
-        assert isinstance(fh.apply(state, action), fh.GameState)
-    if legal:
-        action = rng.choice(legal)
-        for seat in seats_of(state):
-            if seat == state.to_act:
-                continue
-            assert not fh.is_legal(state, action, seat=seat)
-            with pytest.raises(fh.IllegalActionError) as checked:
-                fh.check_action(state, action, seat=seat)
-            assert checked.value.reason in (fh.Reason.NOT_YOUR_TURN, fh.Reason.ALREADY_PASSED)
-            with pytest.raises(fh.IllegalActionError) as applied:
-                fh.apply(state, action, seat=seat)
-            assert applied.value.reason is checked.value.reason
-    for probe in probe_actions(state, rng):
-        is_legal = fh.is_legal(state, probe)
-        assert is_legal == (probe in legal_set), f"is_legal({probe!r}) is {is_legal}"
-        if is_legal:
-            fh.check_action(state, probe)
-            continue
-        with pytest.raises(fh.IllegalActionError) as checked:
-            fh.check_action(state, probe)
-        assert isinstance(checked.value.reason, fh.Reason) and str(checked.value)
-        with pytest.raises(fh.IllegalActionError) as applied:
-            fh.apply(state, cast(fh.Action, probe))
-        assert applied.value.reason is checked.value.reason, f"{probe!r}"
-        assert str(applied.value) == str(checked.value)
+    game_checks.check_legality_agrees(state, rng, probe_actions, most=30)
 
 
 @settings(max_examples=examples(6), deadline=None)

@@ -217,103 +217,45 @@ SIXES = ["6S", "6C", "6D", "6H", "6NT"]
 SEVENS = ["7S", "7C", "7D", "7H", "7NT"]
 EIGHTS = ["8S", "8C", "8D", "8H", "8NT"]
 NINES = ["9S", "9C", "9D", "9H", "9NT"]
+#: The eights with misère ranked by its value, between 8S and 8C (V-MISERE-BY-VALUE).
+EIGHTS_BY_VALUE = ["8S", "M", "8C", "8D", "8H", "8NT"]
+#: The tens below open misère on the default ladder, and the two above it.
+LOW_TENS = ["10S", "10C", "10D"]
+HIGH_TENS = ["10H", "10NT"]
 
 
 def test_ladder_default_R3_3() -> None:
-    assert rungs(fh.Rules()) == [
-        *SIXES,
-        *SEVENS,
-        "M",
-        *EIGHTS,
-        *NINES,
-        "10S",
-        "10C",
-        "10D",
-        "OM=BM",
-        "10H",
-        "10NT",
-    ]
+    expected = [*SIXES, *SEVENS, "M", *EIGHTS, *NINES, *LOW_TENS, "OM=BM", *HIGH_TENS]
+    assert rungs(fh.Rules()) == expected
     assert fh.Rules().ladder == fh.DEFAULT_LADDER
 
 
 def test_ladder_no_misere_V_NO_MISERE() -> None:
-    expected = [*SIXES, *SEVENS, *EIGHTS, *NINES, "10S", "10C", "10D", "10H", "10NT"]
+    expected = [*SIXES, *SEVENS, *EIGHTS, *NINES, *LOW_TENS, *HIGH_TENS]
     assert rungs(fh.Rules(misere=False)) == expected
     # The other misère options change nothing once misère is off.
     assert rungs(fh.Rules(misere=False, misere_by_value=True, open_misere_top=True)) == expected
 
 
 def test_ladder_misere_by_value_V_MISERE_BY_VALUE() -> None:
-    assert rungs(fh.Rules(misere_by_value=True)) == [
-        *SIXES,
-        *SEVENS,
-        "8S",
-        "M",
-        "8C",
-        "8D",
-        "8H",
-        "8NT",
-        *NINES,
-        "10S",
-        "10C",
-        "10D",
-        "OM=BM",
-        "10H",
-        "10NT",
-    ]
+    expected = [*SIXES, *SEVENS, *EIGHTS_BY_VALUE, *NINES, *LOW_TENS, "OM=BM", *HIGH_TENS]
+    assert rungs(fh.Rules(misere_by_value=True)) == expected
 
 
 def test_ladder_open_misere_top_V_OPEN_MISERE_TOP() -> None:
-    assert rungs(fh.Rules(open_misere_top=True)) == [
-        *SIXES,
-        *SEVENS,
-        "M",
-        *EIGHTS,
-        *NINES,
-        "10S",
-        "10C",
-        "10D",
-        "10H",
-        "10NT",
-        "OM=BM",
-    ]
+    expected = [*SIXES, *SEVENS, "M", *EIGHTS, *NINES, *LOW_TENS, *HIGH_TENS, "OM=BM"]
+    assert rungs(fh.Rules(open_misere_top=True)) == expected
 
 
 def test_ladder_blind_misere_off_V_BLIND_MISERE() -> None:
-    assert rungs(fh.Rules(blind_misere=False)) == [
-        *SIXES,
-        *SEVENS,
-        "M",
-        *EIGHTS,
-        *NINES,
-        "10S",
-        "10C",
-        "10D",
-        "OM",
-        "10H",
-        "10NT",
-    ]
+    expected = [*SIXES, *SEVENS, "M", *EIGHTS, *NINES, *LOW_TENS, "OM", *HIGH_TENS]
+    assert rungs(fh.Rules(blind_misere=False)) == expected
 
 
 def test_ladder_combined_options() -> None:
     rules = fh.Rules(misere_by_value=True, open_misere_top=True, blind_misere=False)
-    assert rungs(rules) == [
-        *SIXES,
-        *SEVENS,
-        "8S",
-        "M",
-        "8C",
-        "8D",
-        "8H",
-        "8NT",
-        *NINES,
-        "10S",
-        "10C",
-        "10D",
-        "10H",
-        "10NT",
-        "OM",
-    ]
+    expected = [*SIXES, *SEVENS, *EIGHTS_BY_VALUE, *NINES, *LOW_TENS, *HIGH_TENS, "OM"]
+    assert rungs(rules) == expected
     assert rungs(fh.Rules.american()) == rungs(fh.Rules(misere_by_value=True))
 
 

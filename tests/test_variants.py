@@ -60,6 +60,11 @@ def opening(rules: fh.Rules, *script: str, dealer: int = 3) -> fh.GameState:
     return go(dealt(rules, dealer=dealer), *script)
 
 
+def contract_won(state: fh.GameState) -> tuple[fh.Phase, fh.Call | None, int | None]:
+    """The phase, the contract and the contractor: how the auction of ``state`` ended."""
+    return (state.phase, state.contract, state.contractor)
+
+
 def last_trick_deal(strong_side: int) -> Deal:
     """``sweep(strong_side)`` with the Joker moved to the weak red hand: in No Trumps the strong
     side takes the first nine tricks and the Joker, kept to the end, takes the last.
@@ -125,7 +130,7 @@ def test_misere_anytime_V_MISERE_ANYTIME() -> None:
     # Still a bid like any other: it must be higher than the standing bid.
     assert "M" not in bids(opening(anytime, "8S"))
     state = opening(anytime, "M pass pass pass")
-    assert (state.phase, state.contract, state.contractor) == (fh.Phase.DISCARD, fh.MISERE, 0)
+    assert contract_won(state) == (fh.Phase.DISCARD, fh.MISERE, 0)
     text = refused(opening(DEFAULT), "M", R.MISERE_NEEDS_SEVEN)
     assert "R3.4" in text
     refused(opening(anytime, "8S"), "M", R.BID_TOO_LOW)
@@ -237,11 +242,7 @@ def test_single_round_auction_V_AMERICAN() -> None:
     american = fh.Rules(single_round=True)
     # The same four calls: the dealer (seat 3) called last, so the auction is over.
     state = opening(american, "6S pass 7H pass")
-    assert (state.phase, state.contract, state.contractor) == (
-        fh.Phase.DISCARD,
-        fh.parse_call("7H"),
-        2,
-    )
+    assert contract_won(state) == (fh.Phase.DISCARD, fh.parse_call("7H"), 2)
     state = opening(DEFAULT, "6S pass 7H pass")
     assert (state.phase, state.to_act) == (fh.Phase.BIDDING, 0)
     # Everyone bids once: the dealer's bid ends it, highest bid wins.
@@ -262,26 +263,14 @@ def test_self_raise_V_SELF_RAISE() -> None:
     assert (state.phase, state.to_act) == (fh.Phase.BIDDING, 0)
     assert bids(state)[:3] == ["pass", "7NT", "M"]
     raised = go(state, "8H")
-    assert (raised.phase, raised.contract, raised.contractor) == (
-        fh.Phase.DISCARD,
-        fh.parse_call("8H"),
-        0,
-    )
+    assert contract_won(raised) == (fh.Phase.DISCARD, fh.parse_call("8H"), 0)
     declined = go(state, "pass")
-    assert (declined.phase, declined.contract, declined.contractor) == (
-        fh.Phase.DISCARD,
-        fh.parse_call("7H"),
-        0,
-    )
+    assert contract_won(declined) == (fh.Phase.DISCARD, fh.parse_call("7H"), 0)
     # The raise goes to whoever holds the last bid when all the others have passed.
     state = opening(raise_, "7H 7NT pass pass pass")
     assert (state.phase, state.to_act) == (fh.Phase.BIDDING, 1)
     state = go(state, "8NT")
-    assert (state.phase, state.contract, state.contractor) == (
-        fh.Phase.DISCARD,
-        fh.parse_call("8NT"),
-        1,
-    )
+    assert contract_won(state) == (fh.Phase.DISCARD, fh.parse_call("8NT"), 1)
 
 
 def test_self_raise_declined_with_rebid_ends_the_auction_V_SELF_RAISE() -> None:
@@ -291,30 +280,18 @@ def test_self_raise_declined_with_rebid_ends_the_auction_V_SELF_RAISE() -> None:
     state = opening(both, "7H pass pass pass")
     assert (state.phase, state.to_act) == (fh.Phase.BIDDING, 0)
     state = go(state, "pass")
-    assert (state.phase, state.contract, state.contractor) == (
-        fh.Phase.DISCARD,
-        fh.parse_call("7H"),
-        0,
-    )
+    assert contract_won(state) == (fh.Phase.DISCARD, fh.parse_call("7H"), 0)
 
 
 def test_rebid_V_REBID() -> None:
     rebid = fh.Rules(rebid=True)
     state = opening(DEFAULT, "6S pass pass 7S pass")
-    assert (state.phase, state.contract, state.contractor) == (
-        fh.Phase.DISCARD,
-        fh.parse_call("7S"),
-        3,
-    )
+    assert contract_won(state) == (fh.Phase.DISCARD, fh.parse_call("7S"), 3)
     state = opening(rebid, "6S pass pass 7S pass")
     assert (state.phase, state.to_act) == (fh.Phase.BIDDING, 1)
     assert "8S" in bids(state)
     state = go(state, "8S pass pass pass")
-    assert (state.phase, state.contract, state.contractor) == (
-        fh.Phase.DISCARD,
-        fh.parse_call("8S"),
-        1,
-    )
+    assert contract_won(state) == (fh.Phase.DISCARD, fh.parse_call("8S"), 1)
     # Without the option a passed seat is skipped and may not call again (R3.7).
     state = opening(DEFAULT, "6S pass pass 7S")
     assert state.to_act == 0
@@ -469,11 +446,7 @@ def open_misere_hand(rules: fh.Rules) -> fh.GameState:
     """Seat 0 (weak, no Joker) has won the auction with open misère: phase DISCARD."""
     deal = sweep(1)
     state = go(dealt(rules, deal.hands, deal.kitty, dealer=3), "OM pass pass pass")
-    assert (state.phase, state.contract, state.contractor) == (
-        fh.Phase.DISCARD,
-        fh.OPEN_MISERE,
-        0,
-    )
+    assert contract_won(state) == (fh.Phase.DISCARD, fh.OPEN_MISERE, 0)
     return state
 
 

@@ -213,6 +213,25 @@ def collect_apply_pairs(
 # -- the measurements ----------------------------------------------------------
 
 
+def _time_rounds(seconds: float, one_round: Callable[[], int]) -> tuple[int, int, float]:
+    """Call ``one_round`` again and again for ``seconds`` of wall time (at least once).
+
+    ``one_round`` returns how many things it did (actions, calls). The answer
+    is the number of rounds, the sum of those counts and the seconds taken, by
+    :func:`time.perf_counter`; the clock is read once per round.
+    """
+    clock = time.perf_counter
+    rounds = count = 0
+    start = clock()
+    deadline = start + seconds
+    while True:
+        count += one_round()
+        rounds += 1
+        now = clock()
+        if now >= deadline:
+            return rounds, count, now - start
+
+
 def make_random_hands(
     rules: Rules | None = None,
     *,
@@ -232,27 +251,25 @@ def make_random_hands(
 
     def measure(config: BenchConfig, done: Mapping[str, Result]) -> Result:
         rng = random.Random(config.seed)
-        choice = rng.choice
-        deal_, apply_, legal = deal, apply, legal_actions
-        over = _HAND_OVER
-        game_over = Phase.GAME_OVER
-        state = new_game(rules, dealer=0)
-        hands = actions = 0
-        clock = time.perf_counter
-        start = clock()
-        deadline = start + config.seconds
-        while True:
-            if state.phase is game_over:
+        game = new_game(rules, dealer=0)
+
+        def one_hand() -> int:
+            nonlocal game
+            choice = rng.choice
+            deal_, apply_, legal = deal, apply, legal_actions
+            over = _HAND_OVER
+            state = game
+            if state.phase is Phase.GAME_OVER:
                 state = new_game(rules, dealer=0)
             state = deal_(state, rng=rng)
+            actions = 0
             while state.phase not in over:
                 state = apply_(state, choice(legal(state)))
                 actions += 1
-            hands += 1
-            now = clock()
-            if now >= deadline:
-                break
-        elapsed = now - start
+            game = state
+            return actions
+
+        hands, actions, elapsed = _time_rounds(config.seconds, one_hand)
         return Result(
             name=name,
             title=heading,
@@ -305,17 +322,13 @@ def measure_legal_plays(config: BenchConfig, done: Mapping[str, Result]) -> Resu
         first_calls += len(states)
         if now >= deadline:
             break
-    repeat_calls = 0
-    start = clock()
-    deadline = start + half
-    while True:
+
+    def repeat_round() -> int:
         for state in states:
             legal(state)
-        repeat_calls += len(states)
-        now = clock()
-        if now >= deadline:
-            break
-    repeat_time = now - start
+        return len(states)
+
+    _, repeat_calls, repeat_time = _time_rounds(half, repeat_round)
     return Result(
         name="legal_plays",
         title=f"legal_plays over {len(steps)} mid-play states",
@@ -343,19 +356,14 @@ def measure_apply(config: BenchConfig, done: Mapping[str, Result]) -> Result:
     in a playout, so whatever the engine memoises on a state is in place.
     """
     pairs = collect_apply_pairs(config.seed)
-    apply_ = apply
-    calls = 0
-    clock = time.perf_counter
-    start = clock()
-    deadline = start + config.seconds
-    while True:
+
+    def apply_round() -> int:
+        apply_ = apply
         for state, action in pairs:
             apply_(state, action)
-        calls += len(pairs)
-        now = clock()
-        if now >= deadline:
-            break
-    elapsed = now - start
+        return len(pairs)
+
+    _, calls, elapsed = _time_rounds(config.seconds, apply_round)
     return Result(
         name="apply",
         title=f"apply alone over {len(pairs):,} (state, action) pairs of {APPLY_HANDS} hands",
@@ -420,11 +428,12 @@ def measure_euchre(config: BenchConfig, done: Mapping[str, Result]) -> Result:
     game = pyspiel.load_game("euchre")
     rng = random.Random(config.seed)
     choice = rng.choice
-    hands = actions = chance = 0
-    clock = time.perf_counter
-    start = clock()
-    deadline = start + config.seconds
-    while True:
+    chance = 0
+
+    def one_game() -> int:
+        """One euchre hand; its player actions (its chance actions go to ``chance``)."""
+        nonlocal chance
+        actions = 0
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -433,11 +442,9 @@ def measure_euchre(config: BenchConfig, done: Mapping[str, Result]) -> Result:
             else:
                 state.apply_action(choice(state.legal_actions()))
                 actions += 1
-        hands += 1
-        now = clock()
-        if now >= deadline:
-            break
-    elapsed = now - start
+        return actions
+
+    hands, actions, elapsed = _time_rounds(config.seconds, one_game)
     euchre_rate = hands / elapsed
     ratio = ours.figure("hands_per_second").value / euchre_rate
     return Result(
@@ -484,19 +491,15 @@ def measure_playout(config: BenchConfig, done: Mapping[str, Result]) -> Result:
     """
     rng = random.Random(config.seed)
     state = new_game(dealer=0)
-    hands = 0
-    clock = time.perf_counter
-    start = clock()
-    deadline = start + config.seconds
-    while True:
+
+    def one_hand() -> int:
+        nonlocal state
         if state.phase is Phase.GAME_OVER:
             state = new_game(dealer=0)
         state = playout(state, rng=rng)
-        hands += 1
-        now = clock()
-        if now >= deadline:
-            break
-    elapsed = now - start
+        return 1
+
+    hands, _, elapsed = _time_rounds(config.seconds, one_hand)
     return Result(
         name="playout",
         title="random hands, fast playout (fivehundred.playout)",

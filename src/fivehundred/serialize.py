@@ -218,26 +218,24 @@ def _str(value: object, _: object = None) -> str:
     return value
 
 
-def _card(value: object, _: object = None) -> Card:
+def _notation(value: object, parse: Callable[[str], _T], kind: str, examples: str) -> _T:
+    """``value`` read by ``parse``, which must give it back as written (a card or a call)."""
     text = _str(value)
     try:
-        card = parse_card(text)
+        parsed = parse(text)
     except NotationError:
-        raise _Bad(f"{_kind(value)} is not a card (write 10H, JD, AS or Jo)") from None
-    if str(card) != text:
-        raise _Bad(f"write the card {_kind(value)} as {json.dumps(str(card))}")
-    return card
+        raise _Bad(f"{_kind(value)} is not a {kind} (write {examples})") from None
+    if str(parsed) != text:
+        raise _Bad(f"write the {kind} {_kind(value)} as {json.dumps(str(parsed))}")
+    return parsed
+
+
+def _card(value: object, _: object = None) -> Card:
+    return _notation(value, parse_card, "card", "10H, JD, AS or Jo")
 
 
 def _call(value: object, _: object = None) -> Call:
-    text = _str(value)
-    try:
-        call = parse_call(text)
-    except NotationError:
-        raise _Bad(f"{_kind(value)} is not a call (write 7H, 7NT, pass, M, OM or BM)") from None
-    if str(call) != text:
-        raise _Bad(f"write the call {_kind(value)} as {json.dumps(str(call))}")
-    return call
+    return _notation(value, parse_call, "call", "7H, 7NT, pass, M, OM or BM")
 
 
 _SUITS: Final = {suit.letter: suit for suit in Suit}
