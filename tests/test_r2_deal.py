@@ -224,3 +224,13 @@ def test_state_keeps_the_dealt_cards_R2_3() -> None:
 def test_deal_takes_only_one_source_of_randomness_R2_3() -> None:
     with pytest.raises(TypeError):
         fh.deal(fh.new_game(dealer=3), seed=1, rng=random.Random(1))
+
+
+def test_a_deck_order_may_be_given_in_card_notation_R2_2() -> None:
+    order = [str(card) for card in fh.Rules().deck]
+    by_text = fh.deal(fh.new_game(dealer=3), cards=order)
+    by_cards = fh.deal(fh.new_game(dealer=3), cards=fh.Rules().deck)
+    assert by_text == by_cards
+    assert [str(c) for c in by_text.hand(0)[:3]] == order[:3]  # seat 0 gets d0-d2
+    with pytest.raises(fh.NotationError):
+        fh.deal(fh.new_game(dealer=3), cards=[*order[:-1], "1Z"])

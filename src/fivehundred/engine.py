@@ -150,14 +150,15 @@ def deal(
     *,
     seed: int | str | bytes | None = None,
     rng: random.Random | None = None,
-    cards: Sequence[Card] | str | None = None,
+    cards: Sequence[Card | str] | str | None = None,
 ) -> GameState:
     """Deal the next hand (R2), from exactly one source of randomness.
 
     - ``seed``: shuffle with ``random.Random(seed)``;
     - ``rng``: shuffle with this ``random.Random`` (it advances);
-    - ``cards``: deal this exact deck order (a sequence of cards, or text for
-      :func:`~fivehundred.parse_cards`), top card first, by the convention of R2.2.
+    - ``cards``: deal this exact deck order (a list or tuple of cards or card
+      notation, or text for :func:`~fivehundred.parse_cards`), top card first, by
+      the convention of R2.2.
 
     >>> import fivehundred as fh
     >>> state = fh.deal(fh.new_game(dealer=3), cards=fh.Rules().deck)
@@ -223,13 +224,13 @@ def _deck_indices(rules: Rules) -> tuple[int, ...]:
     return tuple(card.index for card in rules.deck)
 
 
-def _deck_order(cards: Sequence[Card] | str, rules: Rules) -> list[int]:
-    from fivehundred.cards import parse_cards
+def _deck_order(cards: Sequence[Card | str] | str, rules: Rules) -> list[int]:
+    from fivehundred.cards import parse_card, parse_cards
 
     if isinstance(cards, str):
         items = parse_cards(cards)
     elif isinstance(cards, (list, tuple)):
-        items = tuple(cards)
+        items = tuple(parse_card(c) if isinstance(c, str) else c for c in cards)
     else:
         raise IllegalActionError(
             Reason.BAD_DECK, f"a deck order is a list or tuple of Cards, not {cards!r}"
