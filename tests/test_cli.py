@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import io
-import os
 import re
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 import fivehundred as fh
 from fivehundred import cli
 from helpers import after_auction, dealt, run
+from subprocesses import run_python
 from test_bots import LOW, joker_no_trumps
 
 
@@ -421,17 +419,7 @@ def test_demo_still_works(
 
 
 def test_python_dash_m_runs_the_command_line() -> None:
-    env = dict(os.environ)
-    src = str(Path(__file__).resolve().parent.parent / "src")
-    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
-    done = subprocess.run(
-        [sys.executable, "-m", "fivehundred", "watch", "--seed", "1", "--ascii"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    done = run_python(["-m", "fivehundred", "watch", "--seed", "1", "--ascii"], timeout=120)
     assert done.returncode == 0, done.stderr
     assert "Game over" in done.stdout
 

@@ -16,11 +16,8 @@ from __future__ import annotations
 import doctest
 import importlib
 import importlib.util
-import os
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Final
@@ -28,6 +25,7 @@ from typing import Final
 import pytest
 
 import fivehundred as fh
+from subprocesses import run_python
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 DOCS: Final = ROOT / "docs"
@@ -131,14 +129,8 @@ print("failures:", failures)
 
 def test_the_readme_and_tutorials_run_in_a_new_interpreter(in_tmp: Path) -> None:
     """As a newcomer types them: nothing imported before, so no module is there by accident."""
-    done = subprocess.run(
-        [sys.executable, "-c", FRESH_RUNNER, *(str(ROOT / page) for page in NEWCOMER_PAGES)],
-        cwd=in_tmp,
-        env=dict(os.environ, PYTHONPATH=str(ROOT / "src")),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    done = run_python(
+        ["-c", FRESH_RUNNER, *(str(ROOT / page) for page in NEWCOMER_PAGES)], cwd=in_tmp
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "failures: 0", done.stdout
@@ -180,17 +172,7 @@ def test_console_examples_print_what_the_page_shows(
         at = words.index("<<<")
         stdin = words[at + 1].replace("\\n", "\n") + "\n"
         words = words[:at]
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), COLUMNS="88")
-    done = subprocess.run(
-        [sys.executable, *words[1:]],
-        cwd=ROOT,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-        check=False,
-    )
+    done = run_python(words[1:], stdin=stdin, timeout=120, COLUMNS="88")
     got = done.stdout + done.stderr
     checker = doctest.OutputChecker()
     assert checker.check_output(expected, got, FLAGS), f"{where}: {command}\n{got}"

@@ -9,9 +9,7 @@ their ``main`` functions. The table server has its own tests
 from __future__ import annotations
 
 import io
-import os
 import random
-import subprocess
 import sys
 from pathlib import Path
 from typing import Final
@@ -19,6 +17,7 @@ from typing import Final
 import pytest
 
 import fivehundred as fh
+from subprocesses import run_python
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 EXAMPLES: Final = ROOT / "examples"
@@ -45,15 +44,7 @@ def test_every_example_has_a_run() -> None:
 @pytest.mark.parametrize("name", sorted(RUNS))
 def test_the_example_runs_as_a_script(name: str) -> None:
     args, expected = RUNS[name]
-    done = subprocess.run(
-        [sys.executable, str(EXAMPLES / name), *args],
-        cwd=ROOT,
-        env=dict(os.environ, PYTHONPATH=str(ROOT / "src")),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = run_python([str(EXAMPLES / name), *args])
     assert done.returncode == 0, done.stderr
     assert expected in done.stdout, done.stdout
 
