@@ -1,0 +1,385 @@
+"""What a table of given :class:`~fivehundred.Rules` fixes, as small integers.
+
+The seats and sides, the deck and each card's position in it, the bid ladder,
+the card order under every contract (R1.3, R1.4, R5.2, R7) and what may be
+played (R5.3, R7.3-R7.5). Part of the engine core (compiled with mypyc, like
+``fivehundred._core``); nothing here is public API.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final, final
+
+from fivehundred.actions import DECLINE, Discard, Nominate, Play
+from fivehundred.calls import Call, CallKind
+from fivehundred.cards import CARDS, JOKER, JOKER_INDEX, RANKS_PER_SUIT, Card, Rank, Suit
+from fivehundred.rules import Rules
+
+ALL_SUITS: Final = 0b1111
+SUITS: Final = (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS)
+NOMINATIONS: Final = (*(Nominate(suit) for suit in SUITS), DECLINE)
+_ONLY_DECLINE: Final = (DECLINE,)
+#: Power of a trump above every plain card.
+TRUMP_BASE: Final = 100
+CACHE_LIMIT: Final = 1 << 16
+
+# kinds of bid on the ladder
+K_BID: Final = 0
+K_MISERE: Final = 1
+K_OPEN: Final = 2
+K_BLIND: Final = 3
+KIND_CODE: Final = {
+    CallKind.BID: K_BID,
+    CallKind.MISERE: K_MISERE,
+    CallKind.OPEN_MISERE: K_OPEN,
+    CallKind.BLIND_MISERE: K_BLIND,
+}
+
+
+# -- card order under a contract (R1.3, R1.4, R5.2, R7) ----------------------------
+
+
+@final
+class Ctx:
+    """How cards behave under one contract: effective suits, trumps and card power.
+
+    One class serves two numberings: the library's card index space (``Card.index``;
+    :func:`context`) and a table's deck positions (:func:`positions_context`). A
+    context is built once and cached; compare contexts by identity.
+    """
+
+    def __init__(
+        self,
+        trump: Suit | None,
+        joker_suit: Suit | None,
+        suit_masks: tuple[int, int, int, int],
+        trump_mask: int,
+        power: tuple[int, ...],
+        suits: tuple[int, ...],
+        joker: int,
+    ) -> None:
+        #: The trump suit, or ``None`` for the No Trumps family (R1.4).
+        self.trump = trump
+        #: The suit the Joker was nominated into (R7.1), or ``None``.
+        self.joker_suit = joker_suit
+        #: Bit mask of the cards whose effective suit is each suit, by suit.
+        self.suit_masks = suit_masks
+        #: Bit mask of the cards that are trumps.
+        self.trump_mask = trump_mask
+        #: Ordering value of each card: higher wins among eligible cards.
+        self.power = power
+        #: Effective suit of each card, ``-1`` for a suitless Joker (R5.2).
+        self.suits = suits
+        #: The Joker's number in this numbering, and its bit.
+        self.joker = joker
+        self.joker_bit = 1 << joker
+        #: True when the Joker has no suit (No Trumps family, not nominated; R7.2).
+        self.free_joker = trump is None and joker_suit is None
+
+    def suit_of(self, card: int) -> int:
+        """The effective suit of a card, or ``-1`` for a suitless Joker (R5.2)."""
+        return self.suits[card]
+
+    def winner(self, cards: Sequence[int], led: int) -> int:
+        """The position in ``cards`` of the winning card (R5.4); ``led`` is the led suit or -1."""
+        eligible = self.trump_mask | (self.suit_masks[led] if led >= 0 else 0)
+        power = self.power
+        best = -1
+        best_at = 0
+        for at in range(len(cards)):
+            card = cards[at]
+            if (eligible >> card) & 1 and power[card] > best:
+                best = power[card]
+                best_at = at
+        return best_at
+
+    def __repr__(self) -> str:
+        trump = "NT" if self.trump is None else self.trump.letter
+        joker = "" if self.joker_suit is None else f", Joker in {self.joker_suit.letter}"
+        return f"<Ctx {trump}{joker}>"
+
+
+def _jack(suit: int) -> int:
+    return suit * RANKS_PER_SUIT + Rank.JACK - Rank.TWO
+
+
+_CONTEXTS: Final[dict[int, Ctx]] = {}
+
+
+def context(trump: Suit | None, joker_suit: Suit | None = None) -> Ctx:
+    """The card order of a contract in the card index space (R1.3, R1.4, R7.1, R7.2).
+
+    ``trump`` is the trump suit, or ``None`` for No Trumps and misère;
+    ``joker_suit`` the nominated suit of the Joker in those contracts.
+    """
+    key = (-1 if trump is None else int(trump)) * 8 + (
+        -1 if joker_suit is None else int(joker_suit)
+    )
+    found = _CONTEXTS.get(key)
+    if found is not None:
+        return found
+    if trump is not None and joker_suit is not None:
+        raise ValueError("the Joker is nominated only in No Trumps and misère contracts (R7.1)")
+    chunk = (1 << RANKS_PER_SUIT) - 1
+    masks = [chunk << (s * RANKS_PER_SUIT) for s in range(4)]
+    joker_bit = 1 << JOKER_INDEX
+    power = [0] * (JOKER_INDEX + 1)
+    for s in range(4):
+        for offset in range(RANKS_PER_SUIT):
+            power[s * RANKS_PER_SUIT + offset] = offset + Rank.TWO
+    if trump is not None:
+        t = int(trump)
+        left = _jack(t ^ 1)
+        right = _jack(t)
+        masks[t ^ 1] &= ~(1 << left)
+        masks[t] |= (1 << left) | joker_bit
+        trump_mask = masks[t]
+        for index in range(JOKER_INDEX):
+            if (trump_mask >> index) & 1:
+                power[index] += TRUMP_BASE
+        power[left] = TRUMP_BASE + 50
+        power[right] = TRUMP_BASE + 51
+        power[JOKER_INDEX] = TRUMP_BASE + 52
+    elif joker_suit is not None:
+        masks[int(joker_suit)] |= joker_bit
+        trump_mask = 0
+        power[JOKER_INDEX] = Rank.ACE + 1
+    else:
+        trump_mask = joker_bit
+        power[JOKER_INDEX] = TRUMP_BASE + 52
+    suits = [-1] * (JOKER_INDEX + 1)
+    for s in range(4):
+        for index in range(JOKER_INDEX + 1):
+            if (masks[s] >> index) & 1:
+                suits[index] = s
+    ctx = Ctx(
+        trump,
+        joker_suit,
+        (masks[0], masks[1], masks[2], masks[3]),
+        trump_mask,
+        tuple(power),
+        tuple(suits),
+        JOKER_INDEX,
+    )
+    _CONTEXTS[key] = ctx
+    return ctx
+
+
+def _project(mask: int, deck: tuple[int, ...]) -> int:
+    """A card-index mask as a mask of deck positions."""
+    out = 0
+    for pos in range(len(deck)):
+        if (mask >> deck[pos]) & 1:
+            out |= 1 << pos
+    return out
+
+
+def positions_context(t: Table, trump: int, joker_suit: int) -> Ctx:
+    """The card order of a contract over a table's deck positions (a projection of
+    :func:`context`: the rule is written once)."""
+    key = trump * 8 + joker_suit
+    found = t.contexts.get(key)
+    if found is not None:
+        return found
+    base = context(
+        None if trump < 0 else SUITS[trump], None if joker_suit < 0 else SUITS[joker_suit]
+    )
+    deck = t.deck
+    masks = [_project(base.suit_masks[s], deck) for s in range(4)]
+    ctx = Ctx(
+        base.trump,
+        base.joker_suit,
+        (masks[0], masks[1], masks[2], masks[3]),
+        _project(base.trump_mask, deck),
+        tuple(base.power[index] for index in deck),
+        tuple(base.suits[index] for index in deck),
+        t.joker,
+    )
+    t.contexts[key] = ctx
+    return ctx
+
+
+# -- what may be played (R5.3, R7.3-R7.5) -----------------------------------------
+
+
+def playable(
+    ctx: Ctx,
+    hand: int,
+    leading: bool,
+    led: int,
+    suits_led: int,
+    misere: bool,
+    lead_last: bool,
+    name_any: bool,
+) -> int:
+    """The playable cards of a hand, as a mask: the one place R5.3 and R7 decide it.
+
+    ``led`` is the led suit (``-1`` when a suitless Joker was led to the last
+    trick), ``suits_led`` the mask of suits led so far (R7.4), ``misere`` whether
+    the contract is a misère (R7.3), ``lead_last`` V-JOKER-LEAD-LAST and
+    ``name_any`` V-JOKER-NAME-ANY.
+    """
+    jb = ctx.joker_bit
+    if leading:
+        if hand & jb and ctx.free_joker:
+            if hand == jb:  # the last trick: led with no suit named (R7.5)
+                return hand
+            if lead_last:  # V-JOKER-LEAD-LAST
+                return hand & ~jb
+            if name_any or ALL_SUITS & ~suits_led:  # V-JOKER-NAME-ANY, R7.4
+                return hand
+            return hand & ~jb  # every suit has been led (R7.5)
+        return hand
+    if led < 0:
+        return hand
+    follow = hand & ctx.suit_masks[led]
+    if follow:
+        return follow
+    if misere and hand & jb and ctx.trump_mask == jb:
+        return jb  # R7.3: the void misère player must play the Joker
+    return hand
+
+
+def nameable(ctx: Ctx, hand: int, leading: bool, suits_led: int, name_any: bool) -> int:
+    """The suits a Joker lead may name (R7.4), or ``-1`` when the Joker names no suit.
+
+    Meaningful when the Joker is playable: it names a suit exactly when it is led,
+    suitless (R7.2), and not the last card in hand (R7.5).
+    """
+    jb = ctx.joker_bit
+    if not leading or not ctx.free_joker or not hand & jb or hand == jb:
+        return -1
+    return ALL_SUITS if name_any else ALL_SUITS & ~suits_led
+
+
+# -- one table's constants ----------------------------------------------------------
+
+
+@final
+class Table:
+    """Everything fixed by a :class:`~fivehundred.Rules`: seats, sides, the deck, the ladder."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        players = rules.players
+        self.players = players
+        self.seats = (1 << players) - 1
+        self.follow = tuple((s + 1) % players for s in range(players))
+        sides = rules.sides
+        self.nsides = len(sides)
+        self.side_of = tuple(rules.side_of(s) for s in range(players))
+        self.partners = tuple(rules.partners(s) for s in range(players))
+        deck = tuple(card.index for card in rules.deck)
+        self.deck = deck
+        pos_of = [-1] * (JOKER_INDEX + 1)
+        for pos in range(len(deck)):
+            pos_of[deck[pos]] = pos
+        self.pos_of = tuple(pos_of)
+        self.size = len(deck)
+        self.full = (1 << len(deck)) - 1
+        self.joker = pos_of[JOKER_INDEX]
+        self.joker_bit = 1 << self.joker
+        self.cards: tuple[Card, ...] = tuple(CARDS[index] for index in deck)
+        self.plays: tuple[Play, ...] = tuple(Play(card) for card in self.cards)
+        self.joker_leads: tuple[Play, ...] = tuple(Play(JOKER, suit) for suit in SUITS)
+        self.kitty_size = rules.kitty_size
+        self.hand_size = rules.hand_size
+        self.packets = _deal_packets(rules)
+        self.dead = rules.has_dead_hand
+        hands = players + (1 if self.dead else 0)
+        dealt = sum(h * hands + k for h, k in self.packets)
+        if dealt != len(deck):
+            raise ValueError(
+                f"the deal packets {self.packets} place {dealt} cards, but the deck has "
+                f"{len(deck)}: a deal must place every card (R2.2)"
+            )
+        # the ladder (R3.3) as parallel tuples, each bid followed by its sans-kitty form
+        bids: list[Call] = []
+        rung: list[int] = []
+        kind: list[int] = []
+        seven: list[bool] = []
+        ladder = rules.ladder
+        for call in ladder.calls:
+            forms = [call]
+            if rules.sans_kitty:
+                forms.append(Call(call.kind, call.tricks, call.strain, sans_kitty=True))
+            for form in forms:
+                bids.append(form)
+                rung.append(ladder.position(call))
+                kind.append(KIND_CODE[call.kind])
+                seven.append(call.kind is CallKind.BID and (call.tricks or 0) >= 7)
+        self.bids: tuple[Call, ...] = tuple(bids)
+        self.bid_rung: tuple[int, ...] = tuple(rung)
+        self.bid_kind: tuple[int, ...] = tuple(kind)
+        self.bid_seven: tuple[bool, ...] = tuple(seven)
+        self.call_cache: dict[int, tuple[tuple[Call, ...], tuple[int, ...]]] = {}
+        self.contexts: dict[int, Ctx] = {}
+        self.play_cache: dict[int, tuple[Play, ...]] = {}
+        self.discard_cache: dict[int, Discard] = {}
+        # options read on the hot paths
+        self.single_round = rules.single_round
+        self.rebid = rules.rebid
+        self.self_raise = rules.self_raise
+        self.misere_needs_seven = rules.misere_needs_seven
+        self.all_pass = rules.all_pass_no_trumps
+        self.same_dealer = rules.same_dealer
+        self.eldest_leads = rules.eldest_leads
+        self.misere_playout = rules.misere_playout
+        self.lead_last = rules.joker_lead_last
+        self.name_any = rules.joker_name_any
+        self.nomination = rules.joker_nomination
+        self.calls_partner = rules.calls_partner
+        self.partner_by_seat = rules.partner_by_seat
+        self.open_before_lead = rules.open_before_lead
+
+    def mask_of(self, cards: Sequence[Card]) -> int:
+        """The position mask of cards of this deck (cards not in it are left out)."""
+        mask = 0
+        for card in cards:
+            pos = self.pos_of[card.index]
+            if pos >= 0:
+                mask |= 1 << pos
+        return mask
+
+    def cards_of(self, mask: int) -> tuple[Card, ...]:
+        """The cards of a position mask, in card order."""
+        cards = self.cards
+        out: list[Card] = []
+        while mask:
+            low = mask & -mask
+            out.append(cards[low.bit_length() - 1])
+            mask ^= low
+        return tuple(out)
+
+
+def _deal_packets(rules: Rules) -> tuple[tuple[int, int], ...]:
+    """``(cards to each hand, cards to the kitty)`` per round of the deal (R2.2)."""
+    packets: object = getattr(rules, "deal_packets", None)
+    if isinstance(packets, tuple):
+        return tuple((int(h), int(k)) for h, k in packets)
+    kitty = (2, 1, 2) if rules.kitty_size == 5 else (1, 1, 1)
+    return ((3, kitty[0]), (4, kitty[1]), (3, kitty[2]))
+
+
+_TABLES: Final[dict[Rules, Table]] = {}
+
+
+def table(rules: Rules) -> Table:
+    """The :class:`Table` of a :class:`~fivehundred.Rules` (built once)."""
+    found = _TABLES.get(rules)
+    if found is None:
+        if len(_TABLES) >= 256:
+            _TABLES.clear()
+        found = _TABLES[rules] = Table(rules)
+    return found
+
+
+def bits(mask: int) -> list[int]:
+    """The set bit numbers of a mask, lowest first."""
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

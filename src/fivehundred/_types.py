@@ -1,0 +1,51 @@
+"""Small public value types the rule engine returns: :class:`Phase` and :class:`Trick`.
+
+They live apart from the compiled engine (``fivehundred._core``) because they are
+attrs and enum classes, which stay plain Python in both builds.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from fivehundred.cards import Card, Suit
+
+__all__ = ["Phase", "Trick"]
+
+
+class Phase(enum.Enum):
+    """Where a game is."""
+
+    #: Waiting for a deal: before the first hand, after a hand, after a throw-in.
+    DEAL = "deal"
+    #: The auction (R3).
+    BIDDING = "bidding"
+    #: The contractor exchanges with the kitty (R4.1).
+    DISCARD = "discard"
+    #: The No-Trumps or misère contractor may nominate the Joker's suit (R4.3, R7.1).
+    NOMINATE = "nominate"
+    #: Five players: the contractor calls a partner (P5).
+    PARTNER = "partner"
+    #: Card play (R5).
+    PLAY = "play"
+    #: The game is over (R9).
+    GAME_OVER = "game_over"
+
+
+@attrs.frozen
+class Trick:
+    """A completed trick: who led, the cards in play order, the winner and the led suit."""
+
+    leader: int
+    #: ``(seat, card)`` pairs in play order.
+    plays: tuple[tuple[int, Card], ...]
+    winner: int
+    #: The led suit, or ``None`` when a suitless Joker was led to the last trick (R7.5).
+    led_suit: Suit | None
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards in play order."""
+        return tuple(card for _, card in self.plays)
