@@ -1,0 +1,1682 @@
+"""The rule engine: every rule of a hand written once, on small integers.
+
+This module is the one implementation of the game behind :func:`fivehundred.apply`,
+:func:`fivehundred.playout` and the computer players: the deal (R2), the auction
+(R3), the kitty exchange (R4), the partner call (P5), the Joker nomination
+(R4.3, R7.1), card play (R5, R7: the legal mask, following suit, every Joker
+rule, the trick winner, the next seat and leader, the early end of a misère)
+and the hand's end (R8, R9 through :mod:`fivehundred.scoring`).
+
+It is plain typed Python that mypyc compiles (``fivehundred.COMPILED``); the same
+source is the pure build. Inside, a card is its *position* in the deck of the
+table (0 … len(deck) - 1, in card order), a set of cards is a bit mask of
+positions, and a state is a :class:`GameState` of about a dozen fields that
+points to a :class:`Hand` block shared by every state of one phase of a hand.
+
+Nothing here is public API: the public modules (``engine``, ``state``,
+``tricks``, ``playout``) wrap it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Final, final
+
+from fivehundred._table import (
+    CACHE_LIMIT,
+    K_BLIND,
+    K_MISERE,
+    NOMINATIONS,
+    SUITS,
+    Ctx,
+    Table,
+    bits,
+    nameable,
+    playable,
+    positions_context,
+    table,
+)
+from fivehundred._types import Phase, Trick
+from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
+from fivehundred.calls import PASS, Call, CallKind
+from fivehundred.cards import CARDS, Card, Suit
+from fivehundred.errors import Reason
+from fivehundred.rules import Rules
+from fivehundred.scoring import GameResult, HandResult, contract_made, game_result, score_hand
+
+#: True when this module runs compiled by mypyc (the compiled build).
+COMPILED: Final = not __file__.endswith(".py")
+
+# -- phases as small integers ----------------------------------------------------
+
+DEAL: Final = 0
+BIDDING: Final = 1
+DISCARD: Final = 2
+NOMINATE: Final = 3
+PARTNER: Final = 4
+PLAY: Final = 5
+OVER: Final = 6
+PHASES: Final = (
+    Phase.DEAL,
+    Phase.BIDDING,
+    Phase.DISCARD,
+    Phase.NOMINATE,
+    Phase.PARTNER,
+    Phase.PLAY,
+    Phase.GAME_OVER,
+)
+PHASE_CODES: Final = {phase: code for code, phase in enumerate(PHASES)}
+
+
+_ONLY_DECLINE: Final = (DECLINE,)
+
+
+# -- the hand block and the per-action state ---------------------------------------
+
+
+@final
+class Hand:
+    """What every state of one phase of one hand shares: the rules' table, the dealer,
+    the scores, the deal, the auction so far, the contract and its card order.
+
+    A new block is made (by :meth:`copy`) at every action that changes one of these;
+    a block that a state points to is never changed again.
+    """
+
+    def __init__(self, t: Table) -> None:
+        self.t = t
+        self.phase = DEAL
+        self.dealer = -1
+        self.number = 0
+        self.scores: tuple[int, ...] = (0,) * t.nsides
+        #: The deck order of this hand, as positions (R2.3); empty before a deal.
+        self.order: tuple[int, ...] = ()
+        self.kitty = 0
+        self.dead = 0
+        self.discards = 0
+        self.auction: tuple[tuple[int, Call], ...] = ()
+        self.passed = 0
+        self.called = 0
+        self.passes = 0
+        self.raised = 0
+        #: The auction index of the standing bid, and its index in ``t.bids``.
+        self.high = -1
+        self.high_bid = -1
+        self.contract: Call | None = None
+        self.contractor = -1
+        self.partner = -1
+        #: The five-player called card, as a card index (P5).
+        self.partner_card = -1
+        self.joker_suit = -1
+        self.ctx: Ctx | None = None
+        self.misere = False
+        self.ends_early = False
+        #: Seats sitting out (R4.2), the next active seat of each seat, active seats.
+        self.out = 0
+        self.nxt: tuple[int, ...] = t.follow
+        self.active = t.players
+        #: False only in a computer player's private play-out: the hand ends unscored.
+        self.scored = True
+        self.last_hand: HandResult | None = None
+        self.result: GameResult | None = None
+        #: Finished hands: ``(dealer, deck as card indices, actions)``.
+        self.history: tuple[tuple[int, tuple[int, ...], tuple[Action, ...]], ...] = ()
+
+    def copy(self) -> Hand:
+        new = Hand(self.t)
+        new.phase = self.phase
+        new.dealer = self.dealer
+        new.number = self.number
+        new.scores = self.scores
+        new.order = self.order
+        new.kitty = self.kitty
+        new.dead = self.dead
+        new.discards = self.discards
+        new.auction = self.auction
+        new.passed = self.passed
+        new.called = self.called
+        new.passes = self.passes
+        new.raised = self.raised
+        new.high = self.high
+        new.high_bid = self.high_bid
+        new.contract = self.contract
+        new.contractor = self.contractor
+        new.partner = self.partner
+        new.partner_card = self.partner_card
+        new.joker_suit = self.joker_suit
+        new.ctx = self.ctx
+        new.misere = self.misere
+        new.ends_early = self.ends_early
+        new.out = self.out
+        new.nxt = self.nxt
+        new.active = self.active
+        new.last_hand = self.last_hand
+        new.result = self.result
+        new.history = self.history
+        return new
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (_make_hand, self.key())
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if isinstance(other, Hand):
+            return self.key() == other.key()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def key(self) -> tuple[object, ...]:
+        """Every field that makes the value (the table and context follow from them)."""
+        return (
+            self.t.rules,
+            self.phase,
+            self.dealer,
+            self.number,
+            self.scores,
+            self.order,
+            self.kitty,
+            self.dead,
+            self.discards,
+            self.auction,
+            self.passed,
+            self.called,
+            self.passes,
+            self.raised,
+            self.high,
+            self.high_bid,
+            self.contract,
+            self.contractor,
+            self.partner,
+            self.partner_card,
+            self.joker_suit,
+            self.out,
+            self.last_hand,
+            self.result,
+            self.history,
+        )
+
+
+def _make_hand(
+    rules: Rules,
+    phase: int,
+    dealer: int,
+    number: int,
+    scores: tuple[int, ...],
+    order: tuple[int, ...],
+    kitty: int,
+    dead: int,
+    discards: int,
+    auction: tuple[tuple[int, Call], ...],
+    passed: int,
+    called: int,
+    passes: int,
+    raised: int,
+    high: int,
+    high_bid: int,
+    contract: Call | None,
+    contractor: int,
+    partner: int,
+    partner_card: int,
+    joker_suit: int,
+    out: int,
+    last_hand: HandResult | None,
+    result: GameResult | None,
+    history: tuple[tuple[int, tuple[int, ...], tuple[Action, ...]], ...],
+) -> Hand:
+    """Rebuild a :class:`Hand` from the fields of :meth:`Hand.key` (unpickling)."""
+    h = Hand(table(rules))
+    h.phase = phase
+    h.dealer = dealer
+    h.number = number
+    h.scores = scores
+    h.order = order
+    h.kitty = kitty
+    h.dead = dead
+    h.discards = discards
+    h.auction = auction
+    h.passed = passed
+    h.called = called
+    h.passes = passes
+    h.raised = raised
+    h.high = high
+    h.high_bid = high_bid
+    h.contract = contract
+    h.partner = partner
+    h.partner_card = partner_card
+    h.last_hand = last_hand
+    h.result = result
+    h.history = history
+    if contract is not None or phase == PLAY:
+        _set_contract(h, contractor, joker_suit)
+    h.out = out
+    _set_seats(h)
+    return h
+
+
+@final
+class TrickNode:
+    """A completed trick, linked to the one before (the tricks of a hand, newest first)."""
+
+    def __init__(
+        self,
+        prev: TrickNode | None,
+        cards: tuple[int, ...],
+        leader: int,
+        winner: int,
+        led: int,
+        count: int,
+    ) -> None:
+        self.prev = prev
+        self.cards = cards
+        self.leader = leader
+        self.winner = winner
+        self.led = led
+        self.count = count
+
+
+@final
+class LogNode:
+    """An action of the hand, linked to the one before (newest first)."""
+
+    def __init__(self, prev: LogNode | None, action: Action) -> None:
+        self.prev = prev
+        self.action = action
+
+
+def _trick_list(node: TrickNode | None) -> list[TrickNode]:
+    out: list[TrickNode] = []
+    while node is not None:
+        out.append(node)
+        node = node.prev
+    out.reverse()
+    return out
+
+
+def _log_tuple(node: LogNode | None) -> tuple[Action, ...]:
+    out: list[Action] = []
+    while node is not None:
+        out.append(node.action)
+        node = node.prev
+    out.reverse()
+    return tuple(out)
+
+
+def _restore(
+    h: Hand,
+    to_act: int,
+    hands: tuple[int, ...],
+    trick: tuple[int, ...],
+    leader: int,
+    led: int,
+    suits_led: int,
+    won: tuple[int, ...],
+    tricks: tuple[tuple[tuple[int, ...], int, int, int, int], ...],
+    actions: tuple[Action, ...],
+) -> GameState:
+    """Unpickle a :class:`GameState` (see :meth:`GameState.__reduce__`)."""
+    node: TrickNode | None = None
+    for cards, lead, winner, suit, count in tricks:
+        node = TrickNode(node, cards, lead, winner, suit, count)
+    log: LogNode | None = None
+    for action in actions:
+        log = LogNode(log, action)
+    return GameState(h, to_act, hands, trick, leader, led, suits_led, won, node, log)
+
+
+@final
+class GameState:
+    """One moment of a game of Five Hundred. Immutable and hashable.
+
+    Build it with :func:`~fivehundred.new_game` and :func:`~fivehundred.deal`,
+    move it on with :func:`~fivehundred.apply`. Show it to a player only through
+    :func:`~fivehundred.observe`.
+    """
+
+    __slots__ = (
+        "_h",
+        "_hands",
+        "_leader",
+        "_led",
+        "_legal",
+        "_log",
+        "_mask",
+        "_suits_led",
+        "_to_act",
+        "_trick",
+        "_tricks",
+        "_won",
+    )
+
+    def __init__(
+        self,
+        h: Hand | None = None,
+        to_act: int = -1,
+        hands: tuple[int, ...] = (),
+        trick: tuple[int, ...] = (),
+        leader: int = -1,
+        led: int = -1,
+        suits_led: int = 0,
+        won: tuple[int, ...] = (),
+        tricks: TrickNode | None = None,
+        log: LogNode | None = None,
+    ) -> None:
+        if h is None:
+            raise TypeError("GameState is made by fivehundred.new_game(), deal() and apply()")
+        self._h = h
+        self._to_act = to_act
+        self._hands = hands
+        self._trick = trick
+        self._leader = leader
+        self._led = led
+        self._suits_led = suits_led
+        self._won = won
+        self._tricks = tricks
+        self._log = log
+        #: The legal actions of the seat to act, once known (not part of the value).
+        self._legal: tuple[Action, ...] | None = None
+        #: In card play, the mask of playable positions (``-1`` until known).
+        self._mask = -1
+
+    def _copy(self) -> GameState:
+        return GameState(
+            self._h,
+            self._to_act,
+            self._hands,
+            self._trick,
+            self._leader,
+            self._led,
+            self._suits_led,
+            self._won,
+            self._tricks,
+            self._log,
+        )
+
+    def _key(self) -> tuple[object, ...]:
+        return (
+            self._h.key(),
+            self._to_act,
+            self._hands,
+            self._trick,
+            self._leader,
+            self._led,
+            self._suits_led,
+            self._won,
+            self._trick_tuple(),
+            _log_tuple(self._log),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if isinstance(other, GameState):
+            return self._key() == other._key()
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if isinstance(other, GameState):
+            return not self.__eq__(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __copy__(self) -> GameState:
+        return self  # immutable: a copy is the same value
+
+    def __deepcopy__(self, memo: dict[int, object]) -> GameState:
+        return self
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (
+            _restore,
+            (
+                self._h,
+                self._to_act,
+                self._hands,
+                self._trick,
+                self._leader,
+                self._led,
+                self._suits_led,
+                self._won,
+                self._trick_tuple(),
+                _log_tuple(self._log),
+            ),
+        )
+
+    def _trick_tuple(self) -> tuple[tuple[tuple[int, ...], int, int, int, int], ...]:
+        return tuple(
+            (n.cards, n.leader, n.winner, n.led, n.count) for n in _trick_list(self._tricks)
+        )
+
+    def __repr__(self) -> str:
+        h = self._h
+        parts = [f"phase={PHASES[h.phase].value}", f"dealer={self.dealer}", f"scores={h.scores}"]
+        if h.contract is not None:
+            parts.append(f"contract={h.contract} by seat {h.contractor}")
+        if self._to_act >= 0:
+            parts.append(f"to_act={self._to_act}")
+        return f"<GameState hand {h.number}: {', '.join(parts)}>"
+
+    # -- the game ---------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of this game."""
+        return self._h.t.rules
+
+    @property
+    def phase(self) -> Phase:
+        """Where the game is."""
+        return PHASES[self._h.phase]
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or ``None`` while waiting for a deal or when the game is over."""
+        return None if self._to_act < 0 else self._to_act
+
+    @property
+    def dealer(self) -> int | None:
+        """The dealer of the current (or next) hand; ``None`` only before a random first deal."""
+        return None if self._h.dealer < 0 else self._h.dealer
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each side's score."""
+        return self._h.scores
+
+    @property
+    def hand_number(self) -> int:
+        """Hands dealt so far in this game (thrown-in hands included)."""
+        return self._h.number
+
+    @property
+    def is_over(self) -> bool:
+        """True when the game has ended (R9)."""
+        return self._h.result is not None
+
+    @property
+    def result(self) -> GameResult | None:
+        """The game's result once it is over."""
+        return self._h.result
+
+    @property
+    def last_hand(self) -> HandResult | None:
+        """The result of the most recently finished hand."""
+        return self._h.last_hand
+
+    # -- the hand ---------------------------------------------------------
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards a seat holds now, in card order."""
+        hands = self._hands
+        if not hands:
+            if not 0 <= seat < self._h.t.players:
+                raise IndexError(f"seat {seat} is not at this table")
+            return ()
+        return self._h.t.cards_of(hands[seat])
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Every seat's cards, by seat."""
+        t = self._h.t
+        if not self._hands:
+            return ((),) * t.players
+        return tuple(t.cards_of(mask) for mask in self._hands)
+
+    @property
+    def kitty(self) -> tuple[Card, ...]:
+        """The kitty until the contractor discards (R4.1); empty after."""
+        return self._h.t.cards_of(self._h.kitty)
+
+    @property
+    def dead_hand(self) -> tuple[Card, ...]:
+        """The two-player game's dead hand (P2): dealt, never seen, never played."""
+        return self._h.t.cards_of(self._h.dead)
+
+    @property
+    def discards(self) -> tuple[Card, ...]:
+        """The contractor's discards (out of play, never shown to players)."""
+        return self._h.t.cards_of(self._h.discards)
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The deck order this hand was dealt from (R2.3); empty before the first deal."""
+        cards = self._h.t.cards
+        return tuple(cards[pos] for pos in self._h.order)
+
+    @property
+    def auction(self) -> tuple[tuple[int, Call], ...]:
+        """The calls of this hand's auction as ``(seat, call)`` pairs."""
+        return self._h.auction
+
+    @property
+    def high_bid(self) -> Call | None:
+        """The standing (highest) bid of the auction, if any."""
+        h = self._h
+        return None if h.high < 0 else h.auction[h.high][1]
+
+    @property
+    def high_bidder(self) -> int | None:
+        """The seat of the standing bid, if any."""
+        h = self._h
+        return None if h.high < 0 else h.auction[h.high][0]
+
+    @property
+    def passed(self) -> frozenset[int]:
+        """Seats that have passed in this auction (R3.7)."""
+        passed = self._h.passed
+        return frozenset(s for s in range(self._h.t.players) if (passed >> s) & 1)
+
+    @property
+    def contract(self) -> Call | None:
+        """The contract once the auction is won."""
+        return self._h.contract
+
+    @property
+    def contractor(self) -> int | None:
+        """The seat that won the auction."""
+        return None if self._h.contractor < 0 else self._h.contractor
+
+    @property
+    def partner(self) -> int | None:
+        """The five-player contractor's partner (P5), secret until revealed; ``None`` if alone.
+
+        Only :func:`~fivehundred.observe` knows who may see it; this is the full state.
+        """
+        return None if self._h.partner < 0 else self._h.partner
+
+    @property
+    def partner_card(self) -> Card | None:
+        """The card the five-player contractor called (P5), if any."""
+        index = self._h.partner_card
+        return None if index < 0 else CARDS[index]
+
+    @property
+    def joker_suit(self) -> Suit | None:
+        """The suit the Joker was nominated into (R7.1), if any."""
+        suit = self._h.joker_suit
+        return None if suit < 0 else SUITS[suit]
+
+    @property
+    def sitting_out(self) -> frozenset[int]:
+        """Seats that sit this hand out: the misère contractor's partner (R4.2)."""
+        out = self._h.out
+        return frozenset(s for s in range(self._h.t.players) if (out >> s) & 1)
+
+    @property
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        """The trick in progress as ``(seat, card)`` pairs."""
+        return _pairs(self._h, self._trick, self._leader)
+
+    @property
+    def led_suit(self) -> Suit | None:
+        """The led suit of the trick in progress, if a card has been led."""
+        led = self._led
+        return SUITS[led] if self._trick and 0 <= led < 4 else None
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The completed tricks of this hand."""
+        h = self._h
+        return tuple(
+            Trick(
+                leader=n.leader,
+                plays=_pairs(h, n.cards, n.leader),
+                winner=n.winner,
+                led_suit=SUITS[n.led] if n.led >= 0 else None,
+            )
+            for n in _trick_list(self._tricks)
+        )
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        """Tricks each side has taken this hand."""
+        t = self._h.t
+        won = self._won or (0,) * t.players
+        out = [0] * t.nsides
+        for seat in range(t.players):
+            out[t.side_of[seat]] += won[seat]
+        return tuple(out)
+
+    @property
+    def tricks_won_by_seat(self) -> tuple[int, ...]:
+        """Tricks each seat has taken this hand."""
+        return self._won or (0,) * self._h.t.players
+
+    @property
+    def suits_led(self) -> frozenset[Suit]:
+        """Suits led so far this hand, suits named for Joker leads included (R7.4)."""
+        return frozenset(s for s in SUITS if (self._suits_led >> s) & 1)
+
+    @property
+    def exposed(self) -> bool:
+        """True when the open-misère contractor's hand is face up (R6.3)."""
+        h = self._h
+        contract = h.contract
+        if contract is None or contract.kind is not CallKind.OPEN_MISERE:
+            return False
+        if self._tricks is not None:
+            return True
+        return h.t.open_before_lead and h.phase == PLAY
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The actions taken in this hand so far."""
+        return _log_tuple(self._log)
+
+
+def _pairs(h: Hand, cards: tuple[int, ...], leader: int) -> tuple[tuple[int, Card], ...]:
+    """``(seat, card)`` pairs of cards played in order from ``leader``."""
+    out: list[tuple[int, Card]] = []
+    seat = leader
+    deck_cards = h.t.cards
+    for pos in cards:
+        out.append((seat, deck_cards[pos]))
+        seat = h.nxt[seat]
+    return tuple(out)
+
+
+def hand_records(state: GameState) -> tuple[tuple[int, tuple[Card, ...], tuple[Action, ...]], ...]:
+    """Every hand of the game so far, the one in progress last: ``(dealer, deck, actions)``."""
+    h = state._h
+    out = [(dealer, tuple(CARDS[i] for i in deck), actions) for dealer, deck, actions in h.history]
+    if BIDDING <= h.phase <= PLAY:
+        out.append((h.dealer, state.deck, state.actions))
+    return tuple(out)
+
+
+# -- starting and dealing ----------------------------------------------------------
+
+
+def new_game(rules: Rules, dealer: int) -> GameState:
+    """A game waiting for its first deal; ``dealer`` is ``-1`` to leave it to the deal (R2.1)."""
+    h = Hand(table(rules))
+    h.dealer = dealer
+    return GameState(h)
+
+
+def deal(state: GameState, order: list[int], dealer: int) -> GameState:
+    """Deal the positions ``order`` (top card first) from ``dealer`` (R2.2)."""
+    old = state._h
+    t = old.t
+    h = Hand(t)
+    h.phase = BIDDING
+    h.dealer = dealer
+    h.number = old.number + 1
+    h.scores = old.scores
+    h.history = old.history
+    h.order = tuple(order)
+    players = t.players
+    slots = [(dealer + step) % players for step in range(1, players + 1)]
+    if t.dead:
+        slots.insert(1, players)  # the dead hand's slot (P2)
+    masks = [0] * (players + 1)
+    kitty = 0
+    at = 0
+    for packet, kitty_packet in t.packets:
+        for slot in slots:
+            for pos in order[at : at + packet]:
+                masks[slot] |= 1 << pos
+            at += packet
+        for pos in order[at : at + kitty_packet]:
+            kitty |= 1 << pos
+        at += kitty_packet
+    h.kitty = kitty
+    h.dead = masks[players]
+    s = GameState(h, (dealer + 1) % players, tuple(masks[:players]), (), -1, -1, 0, (0,) * players)
+    s._legal = legal_calls(s)
+    return s
+
+
+def shuffled(t: Table, source: random.Random) -> list[int]:
+    """A random deck order (R2.3): the same permutation every release for a given source."""
+    order = list(range(t.size))
+    source.shuffle(order)
+    return order
+
+
+# -- the auction (R3) ---------------------------------------------------------------
+
+
+def _calls_for(t: Table, high_bid: int, first: bool) -> tuple[tuple[Call, ...], tuple[int, ...]]:
+    """Legal calls over a standing bid (pass first, then up the ladder) and their bid indices."""
+    key = (high_bid + 1) * 2 + (1 if first else 0)
+    found = t.call_cache.get(key)
+    if found is not None:
+        return found
+    floor = t.bid_rung[high_bid] if high_bid >= 0 else -1
+    seven = high_bid >= 0 and t.bid_seven[high_bid]
+    calls: list[Call] = [PASS]
+    index: list[int] = [-1]
+    for i in range(len(t.bids)):
+        if t.bid_rung[i] <= floor:
+            continue
+        kind = t.bid_kind[i]
+        if kind == K_MISERE and t.misere_needs_seven and not seven:
+            continue  # R3.4
+        if kind == K_BLIND and not first:
+            continue  # R3.6
+        calls.append(t.bids[i])
+        index.append(i)
+    found = (tuple(calls), tuple(index))
+    t.call_cache[key] = found
+    return found
+
+
+def legal_calls(s: GameState) -> tuple[Call, ...]:
+    h = s._h
+    return _calls_for(h.t, h.high_bid, not (h.called >> s._to_act) & 1)[0]
+
+
+def _find(options: Sequence[object], action: object) -> int:
+    """Where ``action`` is among ``options`` (identity first, then equality), or -1."""
+    for at in range(len(options)):
+        if options[at] is action:
+            return at
+    for at in range(len(options)):
+        if options[at] == action:
+            return at
+    return -1
+
+
+def apply_call(s: GameState, at: int) -> GameState:
+    """The call at position ``at`` of the seat's legal calls (R3; V-AMERICAN, V-SELF-RAISE,
+    V-REBID)."""
+    old = s._h
+    t = old.t
+    seat = s._to_act
+    calls, index = _calls_for(t, old.high_bid, not (old.called >> seat) & 1)
+    call = calls[at]
+    bit = 1 << seat
+    players = t.players
+    is_pass = at == 0
+    h = old.copy()
+    h.passed = old.passed | bit if is_pass else old.passed
+    h.passes = old.passes + 1 if is_pass else 0
+    if not is_pass:
+        h.high = len(old.auction)
+        h.high_bid = index[at]
+    h.auction = (*old.auction, (seat, call))
+    h.called = old.called | bit
+    nxt = (seat + 1) % players
+    if t.single_round:  # V-AMERICAN: one call each, the dealer last
+        over = seat == old.dealer
+    elif t.rebid:  # V-REBID: nobody is skipped; a full round of passes ends it
+        over = h.passes == players if h.high < 0 else h.passes >= players - 1
+    else:
+        remaining = t.seats & ~h.passed
+        over = remaining & (remaining - 1) == 0 and (h.high >= 0 or remaining == 0)
+        while not over and (h.passed >> nxt) & 1:
+            nxt = (nxt + 1) % players
+    new = GameState(h, nxt, s._hands, (), -1, -1, 0, s._won, None, LogNode(s._log, call))
+    if not over:
+        new._legal = legal_calls(new)
+        return new
+    if h.high < 0:
+        _all_passed(new)
+    elif t.single_round or not _offer_raise(new):
+        _win_auction(new)
+    else:
+        new._legal = legal_calls(new)
+    return new
+
+
+def _offer_raise(s: GameState) -> bool:
+    """V-SELF-RAISE: when all others have passed, the bidder may raise once."""
+    h = s._h
+    bidder = h.auction[h.high][0]
+    if not h.t.self_raise or (h.raised >> bidder) & 1:
+        return False
+    bit = 1 << bidder
+    # ``passes`` is kept: with V-REBID a pass now completes the round and ends the auction
+    h.raised |= bit
+    h.passed &= ~bit
+    s._to_act = bidder
+    return True
+
+
+def _set_contract(h: Hand, contractor: int, joker_suit: int) -> None:
+    """The contract's card order, sitting-out seats and early end (R1.3, R1.4, R4.2, R5.5)."""
+    t = h.t
+    contract = h.contract
+    h.contractor = contractor
+    h.joker_suit = joker_suit
+    trump = -1
+    if contract is not None and contract.strain is not None and contract.trump is not None:
+        trump = int(contract.trump)
+    h.ctx = positions_context(t, trump, joker_suit)
+    h.misere = contract is not None and contract.is_misere
+    h.ends_early = h.misere and not t.misere_playout
+
+
+def _set_seats(h: Hand) -> None:
+    """The next active seat of each seat and the active count, from the seats sitting out."""
+    t = h.t
+    players = t.players
+    out = h.out
+    nxt = []
+    for seat in range(players):
+        following = (seat + 1) % players
+        while (out >> following) & 1:
+            following = (following + 1) % players
+        nxt.append(following)
+    h.nxt = tuple(nxt)
+    h.active = players - out.bit_count()
+
+
+def _win_auction(s: GameState) -> None:
+    """The highest bid is the contract (R3.8); on to the kitty (R4)."""
+    h = s._h
+    contractor, contract = h.auction[h.high]
+    h.contract = contract
+    _set_contract(h, contractor, -1)
+    if h.misere:  # the misère contractor's partners sit out (R4.2)
+        out = 0
+        for partner in h.t.partners[contractor]:
+            out |= 1 << partner
+        h.out = out
+        _set_seats(h)
+    s._to_act = contractor
+    if contract.sans_kitty:  # V-SANS-KITTY: the kitty stays unseen and out of play
+        _after_exchange(s)
+    else:
+        h.phase = DISCARD
+
+
+def _all_passed(s: GameState) -> None:
+    """Everyone passed: a throw-in (R3.9), or No Trumps without a kitty (V-ALL-PASS)."""
+    h = s._h
+    t = h.t
+    if t.all_pass:
+        _set_contract(h, -1, -1)
+        _start_play(s)
+        return
+    nsides = t.nsides
+    h.last_hand = HandResult(
+        number=h.number,
+        dealer=h.dealer,
+        contract=None,
+        contractor=None,
+        tricks=(0,) * nsides,
+        made=None,
+        changes=(0,) * nsides,
+        scores=h.scores,
+    )
+    h.history = (*h.history, (h.dealer, tuple(t.deck[p] for p in h.order), _log_tuple(s._log)))
+    h.phase = DEAL
+    h.dealer = h.dealer if t.same_dealer else (h.dealer + 1) % t.players
+    s._to_act = -1
+
+
+# -- kitty, partner and nomination (R4, P5, R7.1) ------------------------------------
+
+
+def discard_mask(s: GameState, action: Discard) -> int:
+    """The position mask of a discard when it is legal (R4.1), else -1."""
+    h = s._h
+    t = h.t
+    cards = action.cards
+    if len(cards) != t.kitty_size:
+        return -1
+    mask = 0
+    for card in cards:
+        if type(card) is not Card:
+            return -1
+        pos = t.pos_of[card.index]
+        if pos < 0:
+            return -1
+        mask |= 1 << pos
+    if mask.bit_count() != len(cards):
+        return -1
+    if mask & ~(s._hands[h.contractor] | h.kitty):
+        return -1
+    return mask
+
+
+def apply_discard(s: GameState, action: Discard, mask: int) -> GameState:
+    """The kitty exchange (R4.1): the contractor puts ``mask`` face down."""
+    old = s._h
+    seat = old.contractor
+    h = old.copy()
+    pool = s._hands[seat] | old.kitty
+    hands = s._hands
+    new = GameState(
+        h,
+        seat,
+        (*hands[:seat], pool & ~mask, *hands[seat + 1 :]),
+        (),
+        -1,
+        -1,
+        0,
+        s._won,
+        None,
+        LogNode(s._log, action),
+    )
+    h.kitty = 0
+    h.discards = mask
+    _after_exchange(new)
+    return new
+
+
+def legal_discards(s: GameState) -> tuple[Discard, ...]:
+    """Every legal discard, in card order (R4.1), from a table built on first sight."""
+    h = s._h
+    t = h.t
+    pool = bits(s._hands[h.contractor] | h.kitty)
+    k = t.kitty_size
+    cache = t.discard_cache
+    cards = t.cards
+    out: list[Discard] = []
+    n = len(pool)
+    if k == 3:
+        for a in range(n - 2):
+            pa = pool[a]
+            for b in range(a + 1, n - 1):
+                pb = pool[b]
+                base = (pa << 12) | (pb << 6)
+                for c in range(b + 1, n):
+                    pc = pool[c]
+                    key = base | pc
+                    found = cache.get(key)
+                    if found is None:
+                        found = cache[key] = _new_discard((cards[pa], cards[pb], cards[pc]))
+                    out.append(found)
+        return tuple(out)
+    return tuple(_discards_of(pool, k, cache, cards))
+
+
+def _discards_of(
+    pool: list[int], k: int, cache: dict[int, Discard], cards: tuple[Card, ...]
+) -> list[Discard]:
+    """Every ``k``-card discard of ``pool`` (positions ascending), in lexicographic order."""
+    import itertools
+
+    out: list[Discard] = []
+    for combo in itertools.combinations(pool, k):
+        key = 0
+        for pos in combo:
+            key = (key << 6) | pos
+        found = cache.get(key)
+        if found is None:
+            if len(cache) >= CACHE_LIMIT * 4:
+                cache.clear()
+            found = cache[key] = _new_discard(tuple(cards[pos] for pos in combo))
+        out.append(found)
+    return out
+
+
+def _new_discard(cards: tuple[Card, ...]) -> Discard:
+    """A Discard of cards already in card order (the converter is skipped: a hot path)."""
+    action: Discard = object.__new__(Discard)
+    object.__setattr__(action, "cards", cards)
+    return action
+
+
+def _after_exchange(s: GameState) -> None:
+    """After the kitty: the five-player partner call (P5, not in misère), then on."""
+    h = s._h
+    if h.t.calls_partner and not h.misere:
+        h.phase = PARTNER
+        return
+    _after_partner(s)
+
+
+def _after_partner(s: GameState) -> None:
+    """The nomination step of every No-Trumps-family contract (R4.3, R7.1), then play.
+
+    Whether the contractor holds the Joker changes nothing anyone else can see: the
+    step comes in every such contract (unless V-NO-NOMINATION), and a contractor
+    without the Joker can only make no nomination.
+    """
+    h = s._h
+    contract = h.contract
+    if contract is not None and contract.is_no_trumps_family and h.t.nomination:
+        h.phase = NOMINATE
+        return
+    _start_play(s)
+
+
+def legal_nominations(s: GameState) -> tuple[Nominate, ...]:
+    """Nominate a suit or make none while holding the Joker; otherwise none only (R7.1)."""
+    h = s._h
+    return NOMINATIONS if s._hands[h.contractor] & h.t.joker_bit else _ONLY_DECLINE
+
+
+def apply_nomination(s: GameState, suit: int, action: Nominate) -> GameState:
+    """The nomination: ``suit`` is the named suit, or -1 for none (R7.1)."""
+    h = s._h.copy()
+    new = GameState(h, s._to_act, s._hands, (), -1, -1, 0, s._won, None, LogNode(s._log, action))
+    if suit >= 0:
+        h.joker_suit = suit
+        h.ctx = positions_context(h.t, -1, suit)
+    _start_play(new)
+    return new
+
+
+def legal_partners(s: GameState) -> tuple[CallPartner, ...]:
+    """P5: every card but the Joker and the contractor's own (or every other seat)."""
+    h = s._h
+    t = h.t
+    contractor = h.contractor
+    if t.partner_by_seat:
+        return tuple(CallPartner(seat=seat) for seat in range(t.players) if seat != contractor)
+    own = s._hands[contractor] | t.joker_bit
+    return tuple(CallPartner(t.cards[p]) for p in range(t.size) if not (own >> p) & 1)
+
+
+def apply_partner(s: GameState, action: CallPartner) -> GameState:
+    """P5: the called card's holder becomes the secret partner; none if it is out of play."""
+    h = s._h.copy()
+    t = h.t
+    if action.seat is not None:
+        h.partner = action.seat
+        h.partner_card = -1
+    else:
+        card = action.card
+        assert card is not None
+        h.partner_card = card.index
+        pos = t.pos_of[card.index]
+        h.partner = -1
+        for seat in range(t.players):
+            if (s._hands[seat] >> pos) & 1:
+                h.partner = seat
+    new = GameState(h, s._to_act, s._hands, (), -1, -1, 0, s._won, None, LogNode(s._log, action))
+    _after_partner(new)
+    return new
+
+
+def _start_play(s: GameState) -> None:
+    """The first lead: the contractor (R5.1), or the eldest active player (V-ELDEST-LEADS)."""
+    h = s._h
+    t = h.t
+    leader = h.contractor
+    if t.eldest_leads or leader < 0:
+        leader = (h.dealer + 1) % t.players
+        while (h.out >> leader) & 1:
+            leader = (leader + 1) % t.players
+    h.phase = PLAY
+    s._to_act = leader
+    s._leader = leader
+    s._mask = play_mask(s)
+
+
+# -- card play (R5, R7) ------------------------------------------------------------
+
+
+def play_mask(s: GameState) -> int:
+    """The playable positions of the seat to act (R5.3, R7)."""
+    h = s._h
+    t = h.t
+    ctx = h.ctx
+    assert ctx is not None
+    return playable(
+        ctx,
+        s._hands[s._to_act],
+        not s._trick,
+        s._led,
+        s._suits_led,
+        h.misere,
+        t.lead_last,
+        t.name_any,
+    )
+
+
+def play_names(s: GameState) -> int:
+    """The suits a Joker lead may name now (R7.4), or -1 (see :func:`nameable`)."""
+    h = s._h
+    ctx = h.ctx
+    assert ctx is not None
+    return nameable(ctx, s._hands[s._to_act], not s._trick, s._suits_led, h.t.name_any)
+
+
+def plays_of(t: Table, mask: int, names: int) -> tuple[Play, ...]:
+    """The Play actions of a playable mask, in card order (a Joker lead once per nameable
+    suit when the Joker names one)."""
+    if names < 0 or not mask & t.joker_bit:
+        found = t.play_cache.get(mask)
+        if found is None:
+            plays = t.plays
+            out: list[Play] = []
+            rest = mask
+            while rest:
+                low = rest & -rest
+                out.append(plays[low.bit_length() - 1])
+                rest ^= low
+            if len(t.play_cache) >= CACHE_LIMIT:
+                t.play_cache.clear()
+            found = t.play_cache[mask] = tuple(out)
+        return found
+    listed = list(plays_of(t, mask & ~t.joker_bit, -1))
+    for suit in range(4):
+        if (names >> suit) & 1:
+            listed.append(t.joker_leads[suit])
+    return tuple(listed)
+
+
+def legal_plays(s: GameState) -> tuple[Play, ...]:
+    mask = s._mask
+    if mask < 0:
+        mask = s._mask = play_mask(s)
+    names = play_names(s) if mask & s._h.t.joker_bit else -1
+    return plays_of(s._h.t, mask, names)
+
+
+def play_card(s: GameState, pos: int, named: int) -> None:
+    """Play the card at ``pos`` (``named``: the suit a Joker lead names, or -1) on ``s``.
+
+    ``s`` is a state being built (a fresh copy, or a play-out's private state): this
+    is the one implementation of a card played — the trick, the led suit, the
+    winner (R5.4), the next seat and leader (R5.1), the end of the hand (R5.5).
+    """
+    h = s._h
+    ctx = h.ctx
+    assert ctx is not None
+    seat = s._to_act
+    hands = s._hands
+    s._hands = (*hands[:seat], hands[seat] ^ (1 << pos), *hands[seat + 1 :])
+    trick = s._trick
+    if trick:
+        led = s._led
+        trick = (*trick, pos)
+    else:
+        trick = (pos,)
+        s._leader = seat
+        led = named if named >= 0 else ctx.suits[pos]
+        s._led = led
+        if led >= 0:
+            s._suits_led |= 1 << led
+    s._mask = -1
+    if len(trick) < h.active:
+        s._trick = trick
+        s._to_act = h.nxt[seat]
+        return
+    at = ctx.winner(trick, led)
+    winner = s._leader
+    for _ in range(at):
+        winner = h.nxt[winner]
+    won = s._won
+    s._won = (*won[:winner], won[winner] + 1, *won[winner + 1 :])
+    count = 1 if s._tricks is None else s._tricks.count + 1
+    s._tricks = TrickNode(s._tricks, trick, s._leader, winner, led, count)
+    s._trick = ()
+    s._led = -1
+    s._to_act = winner
+    s._leader = winner
+    if count == h.t.hand_size or (h.ends_early and winner == h.contractor):
+        if h.scored:
+            _finish_hand(s)
+        else:
+            s._to_act = -1
+
+
+def _finish_hand(s: GameState) -> None:
+    """Score a finished hand (R8, P-forms, V-… options) and decide the end of the game (R9)."""
+    old = s._h
+    t = old.t
+    rules = t.rules
+    side_tricks = [0] * t.nsides
+    for seat in range(t.players):
+        side_tricks[t.side_of[seat]] += s._won[seat]
+    tricks = tuple(side_tricks)
+    contract = old.contract
+    contracting: tuple[int, ...] = ()
+    made: bool | None = None
+    if contract is not None and old.contractor >= 0:
+        side = t.side_of[old.contractor]
+        partner_side: int | None = None
+        if old.partner >= 0 and t.side_of[old.partner] != side:
+            partner_side = t.side_of[old.partner]
+        contracting = (side,) if partner_side is None else (side, partner_side)
+        taken = 0
+        for each in contracting:
+            taken += tricks[each]
+        made = contract_made(contract, taken)
+        changes = score_hand(
+            contract, side, tricks, rules=rules, scores=old.scores, partner=partner_side
+        )
+    else:  # V-ALL-PASS: every side scores its tricks
+        changes = score_hand(None, None, tricks, rules=rules, scores=old.scores)
+    scores = tuple(a + b for a, b in zip(old.scores, changes, strict=True))
+    result = game_result(contracting, made, scores, rules)
+    h = old.copy()
+    h.last_hand = HandResult(
+        number=old.number,
+        dealer=old.dealer,
+        contract=contract,
+        contractor=None if old.contractor < 0 else old.contractor,
+        tricks=tricks,
+        made=made,
+        changes=changes,
+        scores=scores,
+        partner=old.partner if old.partner >= 0 else None,
+        all_pass=contract is None,
+    )
+    h.result = result
+    h.scores = scores
+    h.history = (
+        *old.history,
+        (old.dealer, tuple(t.deck[p] for p in old.order), _log_tuple(s._log)),
+    )
+    h.phase = DEAL if result is None else OVER
+    h.dealer = old.dealer if result is not None else (old.dealer + 1) % t.players
+    s._h = h
+    s._to_act = -1
+
+
+def apply_play(s: GameState, action: Play, pos: int, named: int) -> GameState:
+    """The state after a legal play (the caller has judged it)."""
+    new = s._copy()
+    new._log = LogNode(s._log, action)
+    play_card(new, pos, named)
+    if new._h.phase == PLAY:
+        new._mask = play_mask(new)
+        names = play_names(new) if new._mask & new._h.t.joker_bit else -1
+        new._legal = plays_of(new._h.t, new._mask, names)
+    return new
+
+
+# -- judging an action: the one evaluation behind apply, is_legal and the reason --------
+
+
+@final
+class Verdict:
+    """What :func:`judge` found: ``reason`` is ``None`` when the action is legal."""
+
+    def __init__(self, reason: Reason | None, seat: int, detail: int = -1) -> None:
+        self.reason = reason
+        #: The seat the action was judged for.
+        self.seat = seat
+        #: A value that explains the refusal (a position, a suit or a mask), or -1.
+        self.detail = detail
+
+
+_LEGAL: Final = Verdict(None, -1)
+_ACTION_TYPES: Final = (Call, Discard, Nominate, CallPartner, Play)
+
+
+def check_seat(s: GameState, seat: object) -> Verdict | None:
+    """Whether ``seat`` (``None``: any) may act now; a verdict when it may not (R3.1, R3.7)."""
+    if seat is None:
+        return None
+    t = s._h.t
+    if type(seat) is not int or not 0 <= seat < t.players:
+        return Verdict(Reason.NOT_YOUR_TURN, -1)
+    if seat != s._to_act:
+        if s._h.phase == BIDDING and (s._h.passed >> seat) & 1 and not t.rebid:
+            return Verdict(Reason.ALREADY_PASSED, seat)
+        return Verdict(Reason.NOT_YOUR_TURN, seat)
+    return None
+
+
+def judge(s: GameState, action: object, seat: object) -> Verdict:
+    """Whether ``action`` is legal now (for ``seat``, if given), and why not."""
+    if not isinstance(action, _ACTION_TYPES):
+        return Verdict(Reason.NOT_AN_ACTION, -1)
+    h = s._h
+    phase = h.phase
+    if phase == OVER:
+        return Verdict(Reason.GAME_OVER, -1)
+    if phase == DEAL:
+        return Verdict(Reason.WRONG_PHASE, -1)
+    wrong_seat = check_seat(s, seat)
+    if wrong_seat is not None:
+        return wrong_seat
+    actor = s._to_act
+    if phase == BIDDING and type(action) is Call:
+        return _judge_call(s, action, actor)
+    if phase == DISCARD and type(action) is Discard:
+        return _judge_discard(s, action, actor)
+    if phase == NOMINATE and type(action) is Nominate:
+        return _judge_nomination(s, action, actor)
+    if phase == PARTNER and type(action) is CallPartner:
+        return _judge_partner(s, action, actor)
+    if phase == PLAY and type(action) is Play:
+        return judge_play(s, action.card, action.suit, actor)
+    return Verdict(Reason.WRONG_PHASE, actor)
+
+
+def _judge_call(s: GameState, call: Call, seat: int) -> Verdict:
+    h = s._h
+    t = h.t
+    first = not (h.called >> seat) & 1
+    if _find(_calls_for(t, h.high_bid, first)[0], call) >= 0:
+        return _LEGAL
+    if call.sans_kitty and not t.rules.sans_kitty:
+        return Verdict(Reason.CALL_NOT_ALLOWED, seat, 1)
+    at = _find(t.bids, call)
+    if at < 0:
+        return Verdict(Reason.CALL_NOT_ALLOWED, seat, 2)
+    if t.bid_kind[at] == K_BLIND and not first:
+        return Verdict(Reason.BLIND_MISERE_NOT_FIRST_CALL, seat)
+    if h.high_bid >= 0 and t.bid_rung[at] <= t.bid_rung[h.high_bid]:
+        return Verdict(
+            Reason.BID_TOO_LOW, seat, 1 if t.bid_rung[at] == t.bid_rung[h.high_bid] else 0
+        )
+    if t.bid_kind[at] == K_MISERE and t.misere_needs_seven:
+        return Verdict(Reason.MISERE_NEEDS_SEVEN, seat)
+    return Verdict(Reason.CALL_NOT_ALLOWED, seat, 3)  # pragma: no cover - every refusal named
+
+
+def _judge_discard(s: GameState, action: Discard, seat: int) -> Verdict:
+    h = s._h
+    t = h.t
+    cards = action.cards
+    for card in cards:
+        if type(card) is not Card:
+            return Verdict(Reason.NOT_AN_ACTION, seat)
+    if len(set(cards)) != len(cards) or len(cards) != t.kitty_size:
+        return Verdict(Reason.WRONG_DISCARD_COUNT, seat)
+    if discard_mask(s, action) < 0:
+        return Verdict(Reason.CARD_NOT_IN_HAND, seat)
+    return _LEGAL
+
+
+def _judge_nomination(s: GameState, action: Nominate, seat: int) -> Verdict:
+    suit = action.suit
+    if suit is None:
+        return _LEGAL
+    if type(suit) is not Suit:
+        return Verdict(Reason.NOT_AN_ACTION, seat)
+    h = s._h
+    if not s._hands[h.contractor] & h.t.joker_bit:
+        return Verdict(Reason.NOMINATION_NOT_ALLOWED, seat)
+    return _LEGAL
+
+
+def _judge_partner(s: GameState, action: CallPartner, seat: int) -> Verdict:
+    if _find(legal_partners(s), action) >= 0:
+        return _LEGAL
+    return Verdict(Reason.PARTNER_NOT_ALLOWED, seat)
+
+
+def judge_play(s: GameState, card: object, suit: object, seat: int) -> Verdict:
+    """The play rules (R5.3, R7.3-R7.5) for ``card`` with the named ``suit``."""
+    if type(card) is not Card:
+        return Verdict(Reason.NOT_AN_ACTION, seat, 0)
+    if suit is not None and type(suit) is not Suit:
+        return Verdict(Reason.NOT_AN_ACTION, seat, 1)
+    h = s._h
+    t = h.t
+    ctx = h.ctx
+    assert ctx is not None
+    pos = t.pos_of[card.index]
+    hand = s._hands[seat]
+    if pos < 0 or not (hand >> pos) & 1:
+        return Verdict(Reason.CARD_NOT_IN_HAND, seat)
+    mask = s._mask
+    if mask < 0:
+        mask = s._mask = play_mask(s)
+    leading = not s._trick
+    if pos == t.joker and ctx.free_joker and leading:
+        names = play_names(s)
+        if names < 0 and mask & t.joker_bit:
+            if suit is not None:
+                return Verdict(Reason.JOKER_SUIT_NOT_ALLOWED, seat, 0)  # R7.5
+            return _LEGAL
+        if not mask & t.joker_bit:
+            return Verdict(Reason.JOKER_LEAD_TOO_EARLY, seat)
+        if suit is None:
+            return Verdict(Reason.JOKER_SUIT_REQUIRED, seat, names)
+        named = SUITS.index(suit)
+        if not (names >> named) & 1:
+            return Verdict(Reason.JOKER_SUIT_ALREADY_LED, seat, named)
+        return _LEGAL
+    if suit is not None:
+        return Verdict(Reason.JOKER_SUIT_NOT_ALLOWED, seat, 1)
+    if (mask >> pos) & 1:
+        return _LEGAL
+    led = s._led
+    if hand & ctx.suit_masks[led]:
+        return Verdict(Reason.MUST_FOLLOW_SUIT, seat, led)
+    return Verdict(Reason.MUST_PLAY_JOKER, seat, led)
+
+
+# -- apply: the fast paths, with judge as the word on anything else --------------------
+
+
+def apply(s: GameState, action: object, seat: object) -> GameState:
+    """The state after ``action``; raises :class:`Refused` with the verdict when illegal.
+
+    The fast paths below accept only what :func:`judge` accepts; anything they do not
+    take is judged, so the refusal and its reason come from the one evaluation.
+    """
+    h = s._h
+    phase = h.phase
+    if seat is None or (type(seat) is int and seat == s._to_act):
+        if phase == PLAY and type(action) is Play:
+            applied = _fast_play(s, action)
+            if applied is not None:
+                return applied
+        elif phase == BIDDING and type(action) is Call:
+            at = _find(_calls_for(h.t, h.high_bid, not (h.called >> s._to_act) & 1)[0], action)
+            if at >= 0:
+                return apply_call(s, at)
+        elif phase == DISCARD and type(action) is Discard:
+            mask = discard_mask(s, action)
+            if mask >= 0:
+                return apply_discard(s, action, mask)
+        elif phase == NOMINATE and type(action) is Nominate:
+            if _judge_nomination(s, action, s._to_act).reason is None:
+                suit = action.suit
+                return apply_nomination(s, -1 if suit is None else SUITS.index(suit), action)
+        elif (
+            phase == PARTNER
+            and type(action) is CallPartner
+            and _find(legal_partners(s), action) >= 0
+        ):
+            return apply_partner(s, action)
+    raise Refused(judge(s, action, seat))
+
+
+def _fast_play(s: GameState, play: Play) -> GameState | None:
+    """A legal play applied, or ``None`` for :func:`judge` to look at."""
+    card = play.card
+    if type(card) is not Card:
+        return None
+    h = s._h
+    t = h.t
+    ctx = h.ctx
+    assert ctx is not None
+    pos = t.pos_of[card.index]
+    mask = s._mask
+    if mask < 0:
+        mask = s._mask = play_mask(s)
+    if pos < 0 or not (mask >> pos) & 1:
+        return None
+    suit = play.suit
+    if pos != t.joker or not ctx.free_joker or s._trick:
+        return apply_play(s, play, pos, -1) if suit is None else None
+    names = play_names(s)
+    if names < 0:
+        return apply_play(s, play, pos, -1) if suit is None else None
+    if type(suit) is Suit and (names >> suit) & 1:
+        return apply_play(s, play, pos, SUITS.index(suit))
+    return None
+
+
+class Refused(Exception):
+    """Raised inside the engine with the :class:`Verdict` of an illegal action."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        super().__init__(verdict.reason)
+        self.verdict = verdict
+
+
+def legal_actions(s: GameState) -> tuple[Action, ...]:
+    """Every legal action of the seat to act, in canonical order (read once, then kept)."""
+    legal = s._legal
+    if legal is not None:
+        return legal
+    phase = s._h.phase
+    found: tuple[Action, ...]
+    if phase == PLAY:
+        found = legal_plays(s)
+    elif phase == BIDDING:
+        found = legal_calls(s)
+    elif phase == DISCARD:
+        found = legal_discards(s)
+    elif phase == NOMINATE:
+        found = legal_nominations(s)
+    elif phase == PARTNER:
+        found = legal_partners(s)
+    else:
+        found = ()
+    s._legal = found
+    return found
+
+
+# -- random play-outs on the same steps --------------------------------------------------
+
+
+def _kth_bit(mask: int, k: int) -> int:
+    for _ in range(k):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+def random_step(s: GameState, rng: random.Random) -> GameState:
+    """One uniformly random legal action outside card play (a new state)."""
+    h = s._h
+    phase = h.phase
+    pick = rng.random
+    if phase == BIDDING:
+        calls = legal_calls(s)
+        return apply_call(s, int(pick() * len(calls)))
+    if phase == DISCARD:
+        t = h.t
+        pool = bits(s._hands[h.contractor] | h.kitty)
+        chosen = sorted(rng.sample(pool, t.kitty_size))
+        mask = 0
+        for pos in chosen:
+            mask |= 1 << pos
+        return apply_discard(s, _new_discard(tuple(t.cards[p] for p in chosen)), mask)
+    if phase == NOMINATE:
+        options = legal_nominations(s)
+        choice = options[int(pick() * len(options))]
+        return apply_nomination(s, -1 if choice.suit is None else int(choice.suit), choice)
+    options_p = legal_partners(s)
+    return apply_partner(s, options_p[int(pick() * len(options_p))])
+
+
+def random_play_hand(s: GameState, rng: random.Random) -> GameState:
+    """Play the rest of the hand with uniformly random legal cards, on one private state.
+
+    The state is mutated in place by :func:`play_card` (the same step ``apply`` uses)
+    and returned when the hand is over; it is never changed after that.
+    """
+    s = s._copy()
+    pick = rng.random
+    t = s._h.t
+    jb = t.joker_bit
+    while s._h.phase == PLAY:
+        mask = play_mask(s)
+        names = play_names(s) if mask & jb else -1
+        if names < 0:
+            pos = _kth_bit(mask, int(pick() * mask.bit_count()))
+            named = -1
+            action = t.plays[pos]
+        else:
+            options = plays_of(t, mask, names)
+            action = options[int(pick() * len(options))]
+            pos = t.pos_of[action.card.index]
+            named = -1 if action.suit is None else int(action.suit)
+        s._log = LogNode(s._log, action)
+        play_card(s, pos, named)
+    return s
+
+
+# -- public helpers over positions (for the computer players) ------------------------
+
+
+def card_position(t: Table, card: Card) -> int:
+    return t.pos_of[card.index]
+
+
+# -- play-outs for the computer players: the same steps on a private state ------------
+
+
+def simulation(
+    t: Table,
+    contract: Call | None,
+    contractor: int,
+    joker_suit: int,
+    partner: int,
+    dealer: int,
+    hands: tuple[int, ...],
+    trick: tuple[int, ...],
+    leader: int,
+    led: int,
+    suits_led: int,
+    done: int,
+) -> GameState:
+    """A private card-play state for a play-out: ``hands`` are position masks,
+    ``trick`` the cards of the trick in progress led by ``leader`` (or ``-1`` before
+    the first lead), ``done`` the tricks already played. Drive it with
+    :func:`play_mask`, :func:`play_names` and :func:`play_card` until
+    :func:`to_act` is ``-1``; its hand ends unscored, with the tricks in
+    :func:`tricks_by_seat`.
+    """
+    h = Hand(t)
+    h.phase = PLAY
+    h.dealer = dealer
+    h.scored = False
+    h.contract = contract
+    h.partner = partner
+    _set_contract(h, contractor, joker_suit)
+    if h.misere and contractor >= 0:
+        out = 0
+        for other in t.partners[contractor]:
+            out |= 1 << other
+        h.out = out
+        _set_seats(h)
+    base = TrickNode(None, (), -1, -1, -1, done) if done else None
+    s = GameState(h, -1, hands, trick, leader, led, suits_led, (0,) * t.players, base)
+    if leader < 0:
+        _start_play(s)
+    else:
+        seat = leader
+        for _ in range(len(trick)):
+            seat = h.nxt[seat]
+        s._to_act = seat
+    return s
+
+
+def to_act(s: GameState) -> int:
+    """The seat to act, or -1."""
+    return s._to_act
+
+
+def hands_of(s: GameState) -> tuple[int, ...]:
+    """Every seat's hand as a position mask."""
+    return s._hands
+
+
+def trick_of(s: GameState) -> list[tuple[int, int]]:
+    """The trick in progress as ``(seat, position)`` pairs."""
+    h = s._h
+    out: list[tuple[int, int]] = []
+    seat = s._leader
+    for pos in s._trick:
+        out.append((seat, pos))
+        seat = h.nxt[seat]
+    return out
+
+
+def led_of(s: GameState) -> int:
+    """The led suit of the trick in progress, or -1."""
+    return s._led if s._trick else -1
+
+
+def active_seats(s: GameState) -> tuple[int, ...]:
+    """The seats that play this hand (not sitting out, R4.2)."""
+    out = s._h.out
+    return tuple(seat for seat in range(s._h.t.players) if not (out >> seat) & 1)
+
+
+def tricks_by_seat(s: GameState) -> tuple[int, ...]:
+    """Tricks each seat has taken so far in this state's hand."""
+    return s._won
