@@ -43,7 +43,7 @@ import attrs
 
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call, CallKind, parse_call
-from fivehundred.cards import CARDS, Card, Suit, parse_card, parse_cards
+from fivehundred.cards import Card, Suit, parse_card, parse_cards
 from fivehundred.engine import apply, deal, new_game
 from fivehundred.errors import FiveHundredError, InvalidStateError, NotationError
 from fivehundred.rules import Rules
@@ -88,16 +88,13 @@ _ACTION_TYPES: Final = (Call, Discard, Nominate, CallPartner, Play)
 
 def record(state: GameState) -> GameRecord:
     """The record of a game: :func:`replay` turns it back into ``state``."""
-    c = state._c
+    from fivehundred import _core
+
     hands = [
-        HandRecord(dealer, tuple(CARDS[i] for i in deck), actions)
-        for dealer, deck, actions in c.history
+        HandRecord(dealer, deck, actions) for dealer, deck, actions in _core.hand_records(state)
     ]
-    if c.phase in _IN_HAND:
-        assert c.dealer is not None
-        hands.append(HandRecord(c.dealer, tuple(CARDS[i] for i in c.deck), c.actions))
-    first = hands[0].dealer if hands else c.dealer
-    return GameRecord(c.rules, first, tuple(hands))
+    first = hands[0].dealer if hands else state.dealer
+    return GameRecord(state.rules, first, tuple(hands))
 
 
 def _is_seat(value: object) -> bool:

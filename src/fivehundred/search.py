@@ -56,6 +56,10 @@ from typing import Final
 
 import attrs
 
+from fivehundred import _core
+from fivehundred._table import Table
+from fivehundred._table import positions_context as _positions_context
+from fivehundred._table import table as _rules_table
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
 from fivehundred.bots import (
     JOKER_BIT,
@@ -70,8 +74,8 @@ from fivehundred.bots import (
     trick_estimate,
 )
 from fivehundred.calls import PASS, Call, CallKind
-from fivehundred.cards import CARDS, JOKER_INDEX, Suit, indices, mask_of
-from fivehundred.engine import apply, deal, new_game, playable
+from fivehundred.cards import CARDS, JOKER_INDEX, Card, Suit, indices, mask_of
+from fivehundred.engine import apply, deal, new_game
 from fivehundred.rules import Rules
 from fivehundred.scoring import bid_value, score_hand
 from fivehundred.state import GameState, Phase
@@ -346,9 +350,15 @@ _EXCHANGE: Final = frozenset({Phase.DISCARD, Phase.PARTNER, Phase.NOMINATE})
 
 @attrs.frozen
 class _Setup:
-    """One hand's card play, as plain values for the play-out loop."""
+    """One hand's card play for the play-out policy, over the table's deck positions.
 
-    rules: Rules
+    The rules of play are not here: a play-out drives the engine core's own
+    state (:func:`fivehundred._core.simulation`), which decides what may be
+    played, who wins each trick, who plays next and when the hand ends.
+    """
+
+    table: Table
+    contract: Call | None
     ctx: Context
     suit_of: tuple[int, ...]
     above: tuple[int, ...]
@@ -356,20 +366,20 @@ class _Setup:
     power: tuple[int, ...]
     trump_mask: int
     suit_masks: tuple[int, int, int, int]
+    joker: int
     has_trump: bool
     free_joker: bool
     misere: bool
-    #: The hand ends at the misère contractor's first trick (R5.5, not V-MISERE-PLAYOUT).
-    ends_early: bool
     #: The contractor, or -1 (V-ALL-PASS).
     contractor: int
+    #: The Joker's nominated suit, or -1.
+    joker_suit: int
+    #: The five-player partner, or -1.
+    partner: int
     #: Team of each seat for the policy (the five-player partner joins the contractor).
     team: tuple[int, ...]
     #: Side of each seat, for the score.
     side_of: tuple[int, ...]
-    active: tuple[int, ...]
-    nxt: tuple[int, ...]
-    hand_size: int
 
 
 def _setup(
@@ -379,24 +389,18 @@ def _setup(
     joker_suit: Suit | None,
     partner: int | None = None,
 ) -> _Setup:
-    ctx = context(None, joker_suit) if contract is None else contract_context(contract, joker_suit)
+    t = _rules_table(rules)
+    trump = -1 if contract is None or contract.trump is None else int(contract.trump)
+    nominated = -1 if joker_suit is None else int(joker_suit)
+    ctx = _positions_context(t, trump, nominated)
     table = _table(ctx)
-    players = rules.players
-    misere = contract is not None and contract.is_misere
-    out = set(rules.partners(contractor)) if misere and contractor is not None else set()
-    active = tuple(s for s in range(players) if s not in out)
-    nxt = []
-    for seat in range(players):
-        following = (seat + 1) % players
-        while following in out:
-            following = (following + 1) % players
-        nxt.append(following)
-    side_of = tuple(rules.side_of(s) for s in range(players))
+    side_of = tuple(rules.side_of(s) for s in range(rules.players))
     team = list(side_of)
     if partner is not None and contractor is not None:
         team[partner] = team[contractor]
     return _Setup(
-        rules=rules,
+        table=t,
+        contract=contract,
         ctx=ctx,
         suit_of=table.suit,
         above=table.above,
@@ -404,27 +408,56 @@ def _setup(
         power=ctx.power,
         trump_mask=ctx.trump_mask,
         suit_masks=ctx.suit_masks,
+        joker=ctx.joker,
         has_trump=ctx.trump is not None,
         free_joker=ctx.free_joker,
-        misere=misere,
-        ends_early=misere and not rules.misere_playout,
+        misere=contract is not None and contract.is_misere,
         contractor=-1 if contractor is None else contractor,
+        joker_suit=nominated,
+        partner=-1 if partner is None else partner,
         team=tuple(team),
         side_of=side_of,
-        active=active,
-        nxt=tuple(nxt),
-        hand_size=rules.hand_size,
     )
 
 
-def _first_leader(rules: Rules, s: _Setup, dealer: int) -> int:
-    """Who leads trick 1: the contractor (R5.1), or the eldest hand (V-ELDEST-LEADS)."""
-    if s.contractor >= 0 and not rules.eldest_leads:
-        return s.contractor
-    leader = (dealer + 1) % rules.players
-    while leader not in s.active:
-        leader = (leader + 1) % rules.players
-    return leader
+def _positions(t: Table, mask: int) -> int:
+    """A card-index mask as a mask of the table's deck positions."""
+    out = 0
+    pos_of = t.pos_of
+    for index in indices(mask):
+        out |= 1 << pos_of[index]
+    return out
+
+
+def _sim(
+    s: _Setup,
+    dealer: int,
+    hands: Sequence[int],
+    *,
+    trick: Sequence[tuple[int, Card]] = (),
+    led: int = -1,
+    suits_led: int = 0,
+    done: int = 0,
+) -> _core.GameState:
+    """The engine core's private play-out state for card-index hands and a trick so far."""
+    t = s.table
+    cards = tuple(t.pos_of[card.index] for _, card in trick)
+    leader = trick[0][0] if trick else -1
+    positions = tuple(_positions(t, hand) for hand in hands)
+    return _core.simulation(
+        t,
+        s.contract,
+        s.contractor,
+        s.joker_suit,
+        s.partner,
+        dealer,
+        positions,
+        cards,
+        leader,
+        led,
+        suits_led,
+        done,
+    )
 
 
 def _lowest(mask: int, power: tuple[int, ...]) -> int:
@@ -454,16 +487,22 @@ def _highest(mask: int, power: tuple[int, ...]) -> int:
 
 
 def _pick(  # noqa: PLR0917 - the play-out hot path: positional arguments are the fastest
-    s: _Setup, hands: list[int], trick: list[tuple[int, int]], led: int, seat: int, mask: int
+    s: _Setup,
+    hands: Sequence[int],
+    trick: list[tuple[int, int]],
+    led: int,
+    seat: int,
+    mask: int,
+    active: Sequence[int],
 ) -> int:
     """The play-out policy: sound basics with every hand in sight (it is a sampled deal)."""
     power = s.power
     team = s.team[seat]
     if s.misere:
-        return _pick_misere(s, hands, trick, led, seat, mask)
+        return _pick_misere(s, hands, trick, led, seat, mask, active)
     if not trick:
         opponents = 0
-        for other in s.active:
+        for other in active:
             if s.team[other] != team:
                 opponents |= hands[other]
         trumps = mask & s.trump_mask
@@ -488,7 +527,7 @@ def _pick(  # noqa: PLR0917 - the play-out hot path: positional arguments are th
                     suit = s.suit_masks[s.suit_of[index]]
                     if any(
                         s.team[o] != team and not hands[o] & suit and hands[o] & s.trump_mask
-                        for o in s.active
+                        for o in active
                     ):
                         continue
                 best, best_power = index, power[index]
@@ -532,17 +571,23 @@ def _duck(s: _Setup, trick: list[tuple[int, int]], led: int, mask: int) -> int:
 
 
 def _pick_misere(  # noqa: PLR0917 - the play-out hot path, as _pick
-    s: _Setup, hands: list[int], trick: list[tuple[int, int]], led: int, seat: int, mask: int
+    s: _Setup,
+    hands: Sequence[int],
+    trick: list[tuple[int, int]],
+    led: int,
+    seat: int,
+    mask: int,
+    active: Sequence[int],
 ) -> int:
     power = s.power
     contractor = s.contractor
-    free = JOKER_BIT if s.free_joker else 0
+    free = 1 << s.joker if s.free_joker else 0
     if seat == contractor:
         if not trick:
             # Lead what the others can least get under, judged from the cards still
             # out (not from who holds them: the contractor cannot see their hands).
             out = 0
-            for other in s.active:
+            for other in active:
                 if other != seat:
                     out |= hands[other]
             best = -1
@@ -590,59 +635,39 @@ def _pick_misere(  # noqa: PLR0917 - the play-out hot path, as _pick
     return _highest(mask & ~free or mask, power)
 
 
-def _playout(  # noqa: PLR0917 - the play-out loop's state, positionally
-    s: _Setup,
-    hands: list[int],
-    trick: list[tuple[int, int]],
-    led: int,
-    suits_led: int,
-    won: list[int],
-    done: int,
-    seat: int,
-    first: tuple[int, int] | None = None,
-) -> list[int]:
-    """Play the hand to its end; ``won`` (tricks per side) is updated and returned.
+def _playout(s: _Setup, state: _core.GameState, first: Play | None = None) -> list[int]:
+    """Play the hand to its end on the core's private ``state``; the tricks per side.
 
-    ``first`` forces the first play: ``(card index, named suit or -1)``.
+    ``first`` forces the first play. Every other card is the policy's choice among
+    the cards the core says may be played.
     """
-    active_count = len(s.active)
-    suit_of = s.suit_of
-    side_of = s.side_of
-    rules = s.rules
-    ctx = s.ctx
-    misere = s.misere
+    t = s.table
+    jb = 1 << s.joker
+    if first is not None:
+        pos = t.pos_of[first.card.index]
+        _core.play_card(state, pos, -1 if first.suit is None else int(first.suit))
+    active = _core.active_seats(state)
     while True:
-        hand = hands[seat]
-        leading = not trick
-        if first is not None:
-            index, name = first
-            first = None
+        seat = _core.to_act(state)
+        if seat < 0:
+            break
+        mask = _core.play_mask(state)
+        if mask & (mask - 1) == 0:
+            pos = mask.bit_length() - 1
         else:
-            mask, nameable = playable(hand, leading, led, suits_led, ctx, rules, misere)
-            if mask & (mask - 1) == 0:
-                index = mask.bit_length() - 1
-            else:
-                index = _pick(s, hands, trick, led, seat, mask)
-            name = -1
-            if index == JOKER_INDEX and nameable > 0:  # pragma: no cover - led only when last
-                name = (nameable & -nameable).bit_length() - 1
-        hands[seat] = hand & ~(1 << index)
-        if leading:
-            led = name if name >= 0 else suit_of[index]
-            if led >= 0:
-                suits_led |= 1 << led
-        trick.append((seat, index))
-        if len(trick) < active_count:
-            seat = s.nxt[seat]
-            continue
-        winner = trick[ctx.winner([c for _, c in trick], led)][0]
-        won[side_of[winner]] += 1
-        done += 1
-        if done >= s.hand_size or (s.ends_early and winner == s.contractor):
-            return won
-        trick = []
-        led = -1
-        seat = winner
+            trick = _core.trick_of(state)
+            led = _core.led_of(state)
+            pos = _pick(s, _core.hands_of(state), trick, led, seat, mask, active)
+        name = -1
+        if pos == s.joker and mask & jb:
+            names = _core.play_names(state)
+            if names > 0:  # pragma: no cover - the policy leads a suitless Joker only last
+                name = (names & -names).bit_length() - 1
+        _core.play_card(state, pos, name)
+    won = [0] * len(s.table.rules.sides)
+    for seat, count in enumerate(_core.tricks_by_seat(state)):
+        won[s.side_of[seat]] += count
+    return won
 
 
 def _fast_discard(rules: Rules, contract: Call, pool: int, size: int) -> int:
@@ -753,8 +778,7 @@ def _simulate_contract(
         partner = _partner_for(rules, contract, contractor, hands)
     s = _setup(rules, contract, contractor, joker_suit, partner)
     assert view.dealer is not None
-    leader = _first_leader(rules, s, view.dealer)
-    return _playout(s, hands, [], -1, 0, [0] * len(rules.sides), 0, leader), partner
+    return _playout(s, _sim(s, view.dealer, hands)), partner
 
 
 def _partner_for(rules: Rules, contract: Call, contractor: int, hands: Sequence[int]) -> int | None:
@@ -837,12 +861,13 @@ class SearchPlayer:
             return candidates[0]
         rules = view.rules
         utility = _Utility(view, view.contract, view.contractor)
-        trick = [(seat, card.index) for seat, card in view.trick]
         led = int(view.led_suit) if view.led_suit is not None else -1
         suits_led = 0
         for suit in view.suits_led:
             suits_led |= 1 << suit
         done = len(view.tricks)
+        before = view.tricks_won
+        assert view.dealer is not None
         totals = [0.0] * len(candidates)
         setups: dict[int | None, _Setup] = {}
         for world in self._worlds(view):
@@ -853,19 +878,17 @@ class SearchPlayer:
                     rules, view.contract, view.contractor, view.joker_suit, partner
                 )
             for k, play in enumerate(candidates):
-                name = int(play.suit) if play.suit is not None else -1
-                won = _playout(
+                state = _sim(
                     s,
-                    list(world.hands),
-                    list(trick),
-                    led,
-                    suits_led,
-                    list(view.tricks_won),
-                    done,
-                    view.seat,
-                    (play.card.index, name),
+                    view.dealer,
+                    world.hands,
+                    trick=view.trick,
+                    led=led,
+                    suits_led=suits_led,
+                    done=done,
                 )
-                totals[k] += utility(won, partner)
+                won = _playout(s, state, play)
+                totals[k] += utility([a + b for a, b in zip(before, won, strict=True)], partner)
         return candidates[_best(totals)]
 
     def _bid(self, view: PlayerView, legal: list[Call]) -> Call:
@@ -920,13 +943,12 @@ class SearchPlayer:
         utility = _Utility(view, contract, view.seat)
         s = _setup(rules, contract, view.seat, None)
         assert view.dealer is not None
-        leader = _first_leader(rules, s, view.dealer)
         totals = [0.0] * len(options)
         for world in self._worlds(view):
             for k, choice in enumerate(options):
                 hands = list(world.hands)
                 hands[view.seat] = pool & ~mask_of(choice.cards)
-                won = _playout(s, hands, [], -1, 0, [0] * len(rules.sides), 0, leader)
+                won = _playout(s, _sim(s, view.dealer, hands))
                 totals[k] += utility(won)
         return options[_best(totals)]
 
@@ -937,12 +959,11 @@ class SearchPlayer:
         rules = view.rules
         utility = _Utility(view, contract, view.seat)
         setups = [_setup(rules, contract, view.seat, choice.suit) for choice in legal]
-        leader = _first_leader(rules, setups[0], view.dealer)
         totals = [0.0] * len(legal)
         for world in self._worlds(view):
             partner = _partner_in(view, world.hands)
             for k, s in enumerate(setups):
-                won = _playout(s, list(world.hands), [], -1, 0, [0] * len(rules.sides), 0, leader)
+                won = _playout(s, _sim(s, view.dealer, world.hands))
                 totals[k] += utility(won, partner)
         return legal[_best(totals)]
 

@@ -21,7 +21,7 @@ import attrs
 
 from fivehundred.actions import Action
 from fivehundred.calls import Call
-from fivehundred.cards import Card, Suit, cards_from_mask
+from fivehundred.cards import Card, Suit
 from fivehundred.errors import FiveHundredError
 from fivehundred.rules import Rules
 from fivehundred.scoring import GameResult, HandResult
@@ -58,9 +58,6 @@ class PlayerView:
     discards: tuple[Card, ...] | None
     #: The Joker's nominated suit (public, R7.1).
     joker_suit: Suit | None
-    #: True when the contractor declined to nominate the Joker (public, R7.1): the
-    #: contractor holds the suitless Joker.
-    joker_declined: bool
     #: The card the five-player contractor called (public, P5).
     partner_card: Card | None
     #: The five-player contractor's partner, once this seat may know it (P5): when the
@@ -101,35 +98,39 @@ def observe(state: GameState, seat: int) -> PlayerView:
     """
     from fivehundred.engine import legal_actions
 
-    c = state._c
-    rules = c.rules
+    if type(state) is not GameState:
+        raise TypeError(f"a fivehundred GameState is needed, not {state!r}")
+    rules = state.rules
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
         raise FiveHundredError(f"seat {seat!r} is not a seat: seats are 0 to {rules.players - 1}")
-    contractor = c.contractor
+    contractor = state.contractor
     is_contractor = contractor == seat
-    kitty = cards_from_mask(c.kitty) if is_contractor and c.phase is Phase.DISCARD else None
-    discards = cards_from_mask(c.discards) if is_contractor and c.discards else None
+    phase = state.phase
+    kitty = state.kitty if is_contractor and phase is Phase.DISCARD else None
+    discards = (state.discards or None) if is_contractor else None
     exposed = None
     if state.exposed and contractor is not None:
-        exposed = cards_from_mask(c.hands[contractor])
-    partner = c.partner if c.partner >= 0 and _partner_known(state, seat) else None
+        exposed = state.hand(contractor)
+    partner = state.partner
+    if partner is not None and not _partner_known(state, seat):
+        partner = None
+    hands = state.hands
     return PlayerView(
         seat=seat,
         rules=rules,
-        phase=c.phase,
-        dealer=c.dealer,
-        to_act=c.to_act,
-        scores=c.scores,
-        hand_number=c.hand_number,
-        hand=cards_from_mask(c.hands[seat]),
-        hand_sizes=tuple(m.bit_count() for m in c.hands),
-        auction=c.auction,
-        contract=c.contract,
+        phase=phase,
+        dealer=state.dealer,
+        to_act=state.to_act,
+        scores=state.scores,
+        hand_number=state.hand_number,
+        hand=hands[seat],
+        hand_sizes=tuple(len(h) for h in hands),
+        auction=state.auction,
+        contract=state.contract,
         contractor=contractor,
         kitty=kitty,
         discards=discards,
-        joker_suit=c.joker_suit,
-        joker_declined=state.joker_declined,
+        joker_suit=state.joker_suit,
         partner_card=state.partner_card,
         partner=partner,
         sitting_out=state.sitting_out,
@@ -139,16 +140,16 @@ def observe(state: GameState, seat: int) -> PlayerView:
         tricks=state.tricks,
         tricks_won=state.tricks_won,
         suits_led=state.suits_led,
-        last_hand=c.last_hand,
-        result=c.result,
-        legal_actions=legal_actions(state) if c.to_act == seat else (),
+        last_hand=state.last_hand,
+        result=state.result,
+        legal_actions=legal_actions(state) if state.to_act == seat else (),
     )
 
 
 def _partner_known(state: GameState, seat: int) -> bool:
     """Whether ``seat`` may know the five-player partner (P5)."""
-    c = state._c
-    if c.partner_card < 0 or seat == c.partner:
+    card = state.partner_card
+    if card is None or seat == state.partner:
         return True  # named by seat (public), or this seat holds the called card
-    played = any(index == c.partner_card for trick in c.tricks for _, index in trick[0])
-    return played or any(index == c.partner_card for _, index in c.trick)
+    played = any(c == card for trick in state.tricks for c in trick.cards)
+    return played or any(c == card for _, c in state.trick)
