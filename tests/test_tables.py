@@ -75,6 +75,8 @@ def patched_tables(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPat
 def test_one_default_ladder_object_R3_3() -> None:
     assert fh.Rules().ladder is fh.DEFAULT_LADDER
     assert build_ladder() is fh.DEFAULT_LADDER
+    clear_caches()  # the ladders are kept apart from the caches: still one object
+    assert fh.Rules().ladder is fh.DEFAULT_LADDER
     # Every option that leaves the ladder alone gives the very same object.
     for rules in (
         fh.Rules(players=6),

@@ -141,18 +141,24 @@ def _placements_of(
     return tuple(placements), tuple(problems)
 
 
-@cache
+#: Every ladder built so far, by its misère placements: one object per ladder.
+_LADDERS: Final[dict[_Placements, Ladder]] = {}
+
+
 def _ladder(placements: _Placements) -> Ladder:
     """The ladder of the trick bids (R3.3) with these misère rungs; one object per placement."""
-    rungs: list[tuple[Call, ...]] = []
-    for tricks in BID_TRICKS:
-        for strain in Strain:
-            bid = Call.bid(tricks, strain)
-            rungs.append((bid,))
-            above = tuple(call for call, below in placements if below == bid)
-            if above:
-                rungs.append(above)
-    return Ladder(tuple(rungs))
+    ladder = _LADDERS.get(placements)
+    if ladder is None:
+        rungs: list[tuple[Call, ...]] = []
+        for tricks in BID_TRICKS:
+            for strain in Strain:
+                bid = Call.bid(tricks, strain)
+                rungs.append((bid,))
+                above = tuple(call for call, below in placements if below == bid)
+                if above:
+                    rungs.append(above)
+        ladder = _LADDERS.setdefault(placements, Ladder(tuple(rungs)))
+    return ladder
 
 
 def build_ladder(
@@ -192,7 +198,9 @@ DEFAULT_LADDER: Final = build_ladder()
 _PLAIN: Final = (Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
 
 
+@cache
 def _deck_of(row: _tables.DeckRow) -> tuple[Card, ...]:
+    """The cards of a deck row, in card order (cached on the row, so a new row is read)."""
     cards = [
         CARDS[suit * RANKS_PER_SUIT + rank - Rank.TWO]
         for suit in Suit
@@ -224,7 +232,6 @@ def _deck_problem(players: int, black_fours: bool) -> str | None:
     return f"no deck is written for players={players} with black_fours={black_fours} (DECKS)"
 
 
-@cache
 def standard_deck(*, players: int = 4, black_fours: bool = False) -> tuple[Card, ...]:
     """The deck for a table size, in card order (R1.1, V-45, P2–P6), from the deck table.
 
