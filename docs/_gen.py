@@ -1,7 +1,8 @@
 """Write the documentation tables that come from the library's own data.
 
-The bid ladder and the scoring tables are not typed into the docs: this script
-builds them from ``Rules().ladder``, :func:`fivehundred.bid_value`,
+The bid ladder, the scoring tables, the decks, the deal and the sides are not
+typed into the docs: this script builds them from the rule tables
+(``fivehundred._tables``), ``Rules().ladder``, :func:`fivehundred.bid_value`,
 :data:`fivehundred.scoring.SCORE_TABLE` and :func:`fivehundred.score_hand`, and
 writes them to ``docs/_generated/*.md``, which the pages include. The files are
 committed so that the docs read the same everywhere; two checks keep them fresh:
@@ -10,7 +11,7 @@ committed so that the docs read the same everywhere; two checks keep them fresh:
   script writes now;
 - ``docs/conf.py`` warns at build time (an error under ``sphinx-build -W``).
 
-After changing the ladder, the score table or the rule options, run::
+After changing a rule table, the score table or the rule options, run::
 
     python docs/_gen.py
 """
@@ -26,6 +27,7 @@ from pathlib import Path
 import attrs
 
 import fivehundred as fh
+from fivehundred import _tables
 from fivehundred.scoring import MISERE_VALUES, SCORE_TABLE
 
 OUT = Path(__file__).resolve().parent / "_generated"
@@ -87,6 +89,107 @@ def ladder_variants() -> str:
         parts.append(f"\n**{title}** — {ids}, {len(rules.ladder.rungs)} rungs, low to high:\n")
         parts.append(f"\n{_ladder_line(rules)}\n")
     return "".join(parts)
+
+
+def _flag_text(flag: str, value: bool) -> str:
+    return f"`{flag}={value}`"
+
+
+def misere_places() -> str:
+    """Where each misère call sits under each ladder option, from ``MISERE_PLACES``."""
+    rows = []
+    for place in _tables.MISERE_PLACES:
+        call = fh.parse_call(place.call)
+        needs = " and ".join(_flag_text(flag, True) for flag in place.needs)
+        rows.append(
+            (
+                f"{call.pretty} (`{call}`)",
+                f"{needs} (off: {place.removed_by})",
+                fh.parse_call(place.above).pretty,
+                f"{_flag_text(place.moved_by, True)} ({place.moved_rule})",
+                fh.parse_call(place.moved_above).pretty,
+            )
+        )
+    header = ("call", "on the ladder with", "just above", "moved by", "then just above")
+    note = (
+        "\nThe trick bids make the ladder, "
+        f"{fh.Call.bid(_tables.MIN_BID, fh.Strain.SPADES).pretty} to "
+        f"{fh.Call.bid(_tables.MAX_BID, fh.Strain.NO_TRUMPS).pretty} "
+        "(R3.3); each misère call is a rung of its own just above the bid named here, "
+        "and calls placed above the same bid share one rung.\n"
+    )
+    return NOTICE + "\n" + _table(header, rows) + note
+
+
+def _rules_text(players: int, black_fours: bool) -> str:
+    options = [] if players == 4 else [f"players={players}"]
+    options += ["black_fours=True"] if black_fours else []
+    return f"`Rules({', '.join(options)})`"
+
+
+def _ranks(low: fh.Rank, extra: tuple[fh.Rank, ...]) -> str:
+    between = "".join(f" {rank}" for rank in extra)
+    return f"{low}–10{between} J Q K A"
+
+
+def decks() -> str:
+    """The deck and the deal of every table (R1.1, R2.2, V-45, P2–P6), from ``DECKS``."""
+    rows = []
+    for (players, black_fours), row in sorted(_tables.DECKS.items()):
+        rules = fh.Rules(players=players, black_fours=black_fours)
+        suits = " · ".join(
+            f"{suit.symbol} {_ranks(row.lowest[suit], row.extra[suit])}" for suit in fh.Suit
+        )
+        packets = ", ".join(f"{hand}+{kitty}" for hand, kitty in rules.deal_packets)
+        rows.append(
+            (
+                row.rule,
+                _rules_text(players, black_fours),
+                len(rules.deck),
+                suits + " · Joker",
+                packets,
+                rules.hand_size,
+                rules.kitty_size,
+                "yes" if rules.has_dead_hand else "no",
+            )
+        )
+    header = ("rule", "rules", "cards", "ranks by suit", "deal", "hand", "kitty", "dead hand")
+    note = (
+        "\nThe deal column gives each round as cards to every hand + cards to the kitty, "
+        "from the dealer's left (R2.2). Every deck is dealt in full: the hands (and the "
+        "two-player dead hand) and the kitty add up to the deck, or `Rules` refuses the "
+        "table.\n"
+    )
+    return NOTICE + "\n" + _table(header, rows) + note
+
+
+def sides() -> str:
+    """The sides of every table and team size (P2–P6), from ``TABLES``."""
+    rows = []
+    for players, row in sorted(_tables.TABLES.items()):
+        for number, team_size in enumerate(row.sides):
+            rules = fh.Rules(players=players, team_size=team_size)
+            seats = " · ".join(" & ".join(map(str, side)) for side in rules.sides)
+            default = " (default)" if number == 0 and len(row.sides) > 1 else ""
+            extra = [
+                text
+                for text, on in (
+                    ("a dead hand", rules.has_dead_hand),
+                    ("a called partner", rules.calls_partner),
+                )
+                if on
+            ]
+            rows.append(
+                (
+                    row.rule,
+                    players,
+                    f"{team_size}{default}",
+                    seats,
+                    ", ".join(extra) or "—",
+                )
+            )
+    header = ("rule", "players", "team size", "seats of each side", "also")
+    return NOTICE + "\n" + _table(header, rows)
 
 
 def scores() -> str:
@@ -168,6 +271,9 @@ def options() -> str:
 FILES: dict[str, Callable[[], str]] = {
     "ladder.md": ladder,
     "ladder-variants.md": ladder_variants,
+    "misere-places.md": misere_places,
+    "decks.md": decks,
+    "sides.md": sides,
     "scores.md": scores,
     "outcomes.md": outcomes,
     "options.md": options,

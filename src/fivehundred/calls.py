@@ -15,8 +15,9 @@ from typing import Final
 
 import attrs
 
+from fivehundred._tables import BID_TRICKS, MAX_BID, MIN_BID
 from fivehundred.cards import Suit
-from fivehundred.errors import NotationError
+from fivehundred.errors import FiveHundredError, NotationError
 
 __all__ = [
     "BLIND_MISERE",
@@ -80,10 +81,12 @@ def _check_tricks(
     instance: Call, attribute: attrs.Attribute[int | None], value: int | None
 ) -> None:
     if instance.kind is CallKind.BID:
-        if not isinstance(value, int) or isinstance(value, bool) or not 6 <= value <= 10:
-            raise ValueError(f"a trick bid names 6 to 10 tricks, not {value!r}")
+        if not isinstance(value, int) or isinstance(value, bool) or not MIN_BID <= value <= MAX_BID:
+            raise FiveHundredError(
+                f"a trick bid names {MIN_BID} to {MAX_BID} tricks, not {value!r}"
+            )
     elif value is not None:
-        raise ValueError(f"only a trick bid names a number of tricks ({instance.kind.value})")
+        raise FiveHundredError(f"only a trick bid names a number of tricks ({instance.kind.value})")
 
 
 def _check_strain(
@@ -91,9 +94,9 @@ def _check_strain(
 ) -> None:
     if instance.kind is CallKind.BID:
         if not isinstance(value, Strain):
-            raise ValueError(f"a trick bid names a Strain, not {value!r}")
+            raise FiveHundredError(f"a trick bid names a Strain, not {value!r}")
     elif value is not None:
-        raise ValueError(f"only a trick bid names a strain ({instance.kind.value})")
+        raise FiveHundredError(f"only a trick bid names a strain ({instance.kind.value})")
 
 
 @attrs.frozen(order=False, repr=False)
@@ -122,11 +125,17 @@ class Call:
 
     def __attrs_post_init__(self) -> None:
         if self.sans_kitty and self.kind is CallKind.PASS:
-            raise ValueError("a pass cannot be sans kitty")
+            raise FiveHundredError("a pass cannot be sans kitty")
 
     @classmethod
     def bid(cls, tricks: int, strain: Strain, *, sans_kitty: bool = False) -> Call:
-        """A trick bid: ``tricks`` (6–10) in ``strain``."""
+        """A trick bid: ``tricks`` (``MIN_BID`` to ``MAX_BID``: 6–10) in ``strain``.
+
+        >>> Call.bid(11, Strain.HEARTS)
+        Traceback (most recent call last):
+        ...
+        fivehundred.errors.FiveHundredError: a trick bid names 6 to 10 tricks, not 11
+        """
         return cls(CallKind.BID, tricks, strain, sans_kitty=sans_kitty)
 
     @classmethod
@@ -262,10 +271,12 @@ _STRAIN_TEXT: Final = {
     "NOTRUMPS": Strain.NO_TRUMPS,
     "NOTRUMP": Strain.NO_TRUMPS,
 }
-_BID_RE: Final = re.compile(r"^(10|[6-9])\s*(.+)$")
+#: The trick counts of a bid, longest notation first so that ``10`` is not read as ``1``.
+_TRICKS_RE: Final = "|".join(sorted(map(str, BID_TRICKS), key=len, reverse=True))
+_BID_RE: Final = re.compile(rf"^({_TRICKS_RE})\s*(.+)$")
 _SANS_RE: Final = re.compile(r"(?:\s*[-/ ]\s*|\s+)(?:SK|SANS KITTY|SANS)$")
 _VALID_CALLS: Final = (
-    "a trick bid such as 6S, 7NT or 10♥ (6-10 tricks and S, C, D, H or NT), "
+    f"a trick bid such as 6S, 7NT or 10♥ ({MIN_BID}-{MAX_BID} tricks and S, C, D, H or NT), "
     "M/misere, OM (open misère), BM (blind misère) or pass/P; add -SK for sans kitty"
 )
 

@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, NoReturn, TextIO
 
 import fivehundred as fh
+from fivehundred._tables import BID_TRICKS, MAX_PLAYERS, MIN_PLAYERS, TRICKS_PER_HAND
 from fivehundred.bots import HeuristicPlayer, Player
 from fivehundred.scoring import contract_made, game_result
 from fivehundred.tournament import (
@@ -820,18 +821,20 @@ def _read_tricks(text: str, sides: int, side: int) -> tuple[int, ...]:
     try:
         values = [int(p) for p in parts]
     except ValueError:
-        raise UsageError(f"{text!r} is not a number of tricks: write 0 to 10, e.g. 8") from None
+        raise UsageError(
+            f"{text!r} is not a number of tricks: write 0 to {TRICKS_PER_HAND}, e.g. 8"
+        ) from None
     if len(values) == 1 and sides == 2:
         taken = values[0]
-        if not 0 <= taken <= 10:
-            raise UsageError(f"{taken} tricks is not possible: a hand has 10 tricks")
-        tricks = [10 - taken] * sides
+        if not 0 <= taken <= TRICKS_PER_HAND:
+            raise UsageError(f"{taken} tricks is not possible: a hand has {TRICKS_PER_HAND} tricks")
+        tricks = [TRICKS_PER_HAND - taken] * sides
         tricks[side] = taken
         return tuple(tricks)
     if len(values) != sides:
         raise UsageError(f"give the tricks of all {sides} sides, comma-separated, e.g. 6,2,2")
-    if any(v < 0 for v in values) or sum(values) > 10:
-        raise UsageError(f"tricks {text} are not possible: a hand has 10 tricks")
+    if any(v < 0 for v in values) or sum(values) > TRICKS_PER_HAND:
+        raise UsageError(f"tricks {text} are not possible: a hand has {TRICKS_PER_HAND} tricks")
     return tuple(values)
 
 
@@ -974,7 +977,7 @@ def show_rules(rules: fh.Rules, *, preset: str, ascii_only: bool, out: TextIO) -
     heads = "".join(f"{(s.letter if ascii_only else s.symbol):>6}" for s in strains)
     print("\nScoring (R8.1), points a contract is worth:", file=out)
     print(f"  tricks{heads}", file=out)
-    for tricks in range(6, 11):
+    for tricks in BID_TRICKS:
         row = "".join(f"{fh.bid_value(fh.Call.bid(tricks, s), rules):>6}" for s in strains)
         print(f"  {tricks:>6}{row}", file=out)
     misere = [c for c in (fh.MISERE, fh.OPEN_MISERE, fh.BLIND_MISERE) if c in rules.ladder]
@@ -1009,8 +1012,10 @@ def _number(text: str) -> int:
 
 
 def _players(text: str) -> int:
-    if not text.strip().isdigit() or not 2 <= int(text) <= 6:
-        raise argparse.ArgumentTypeError(f"{text!r} players: Five Hundred is for 2 to 6 players")
+    if not text.strip().isdigit() or not MIN_PLAYERS <= int(text) <= MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} players: Five Hundred is for {MIN_PLAYERS} to {MAX_PLAYERS} players"
+        )
     return int(text)
 
 
@@ -1039,7 +1044,11 @@ def _add_rules(parser: argparse.ArgumentParser) -> None:
         help=f"rules preset: {', '.join(RULE_PRESETS)} (default australian)",
     )
     parser.add_argument(
-        "--players", type=_players, default=4, metavar="K", help="players, 2 to 6 (default 4)"
+        "--players",
+        type=_players,
+        default=4,
+        metavar="K",
+        help=f"players, {MIN_PLAYERS} to {MAX_PLAYERS} (default 4)",
     )
     parser.add_argument("--ascii", action="store_true", help="plain letters instead of symbols")
 

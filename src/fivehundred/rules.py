@@ -1,4 +1,9 @@
-"""The rule options of a game, the bid ladder and the deck, as data.
+"""The rule options of a game, and the bid ladder, deck, deal and sides they give.
+
+The data behind them (the bid range, the misère rungs, the decks, the deal
+packets and the seat layouts) is written once, in ``fivehundred._tables``;
+this module reads it and refuses, when ``Rules`` is made, anything the tables
+cannot represent.
 
 ``Rules()`` is the default game: Australian 500, four players in two
 partnerships (RULES.md R1–R9).
@@ -13,20 +18,17 @@ partnerships (RULES.md R1–R9).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache, cached_property
 from typing import Any, Final
 
 import attrs
 
-from fivehundred.calls import (
-    BLIND_MISERE,
-    MISERE,
-    OPEN_MISERE,
-    Call,
-    CallKind,
-    Strain,
-)
+from fivehundred import _tables
+from fivehundred._tables import BID_TRICKS, MAX_BID, MIN_BID, TRICKS_PER_HAND
+from fivehundred.calls import Call, CallKind, Strain, parse_call
 from fivehundred.cards import CARDS, JOKER, RANKS_PER_SUIT, Card, Rank, Suit
+from fivehundred.errors import FiveHundredError, NotationError
 
 __all__ = ["Ladder", "Rules", "standard_deck"]
 
@@ -73,48 +75,165 @@ class Ladder:
         return isinstance(call, Call) and _call_key(call) in self._positions
 
 
+@cache
+def _ladder_flags(places: tuple[_tables.MiserePlace, ...]) -> tuple[str, ...]:
+    """The ``Rules`` flags that shape the ladder: those the misère table names."""
+    names = (name for place in places for name in (*place.needs, place.moved_by))
+    return tuple(dict.fromkeys(names))
+
+
+#: A ladder's misère rungs: each misère call on it with the bid it sits just above.
+_Placements = tuple[tuple[Call, Call], ...]
+
+
+@cache
+def _notation(text: str) -> Call | None:
+    try:
+        return parse_call(text)
+    except NotationError:
+        return None
+
+
+def _placements(options: Mapping[str, object]) -> tuple[_Placements, tuple[str, ...]]:
+    """Where the misère calls sit under these ladder options, read from ``MISERE_PLACES``.
+
+    Returns the placements and the problems found (a table the options cannot
+    be represented by, such as a misère call placed above a bid that is not on
+    the ladder).
+    """
+    places = _tables.MISERE_PLACES
+    return _placements_of(places, tuple(options.get(flag) for flag in _ladder_flags(places)))
+
+
+@cache
+def _placements_of(
+    places: tuple[_tables.MiserePlace, ...], values: tuple[object, ...]
+) -> tuple[_Placements, tuple[str, ...]]:
+    """:func:`_placements`, for the table and the values of its flags (cached on both)."""
+    options = dict(zip(_ladder_flags(places), values, strict=True))
+    placements: list[tuple[Call, Call]] = []
+    problems: list[str] = []
+    for place in places:
+        flags = (*place.needs, place.moved_by)
+        unknown = [flag for flag in flags if not isinstance(options.get(flag), bool)]
+        if unknown:
+            problems.append(
+                f"the misère table (MISERE_PLACES) places {place.call} by "
+                f"{', '.join(unknown)}, which is not an on/off option of Rules"
+            )
+            continue
+        if not all(options[flag] for flag in place.needs):
+            continue
+        call = _notation(place.call)
+        above_text = place.moved_above if options[place.moved_by] else place.above
+        above = _notation(above_text)
+        if call is None or not call.is_misere or call.sans_kitty:
+            problems.append(
+                f"the misère table (MISERE_PLACES) names {place.call!r}, not a misère call"
+            )
+        elif above is None or above.kind is not CallKind.BID or above.sans_kitty:
+            problems.append(
+                f"the misère table (MISERE_PLACES) places {place.call} above {above_text!r}, "
+                f"which is not a trick bid of {MIN_BID} to {MAX_BID} tricks (R3.3)"
+            )
+        else:
+            placements.append((call, above))
+    return tuple(placements), tuple(problems)
+
+
+#: Every ladder built so far, by its misère placements: one object per ladder.
+_LADDERS: Final[dict[_Placements, Ladder]] = {}
+
+
+def _ladder(placements: _Placements) -> Ladder:
+    """The ladder of the trick bids (R3.3) with these misère rungs; one object per placement."""
+    ladder = _LADDERS.get(placements)
+    if ladder is None:
+        rungs: list[tuple[Call, ...]] = []
+        for tricks in BID_TRICKS:
+            for strain in Strain:
+                bid = Call.bid(tricks, strain)
+                rungs.append((bid,))
+                above = tuple(call for call, below in placements if below == bid)
+                if above:
+                    rungs.append(above)
+        ladder = _LADDERS.setdefault(placements, Ladder(tuple(rungs)))
+    return ladder
+
+
 def build_ladder(
     *,
     misere: bool = True,
     misere_by_value: bool = False,
-    open_misere: bool = True,
     open_misere_top: bool = False,
     blind_misere: bool = True,
 ) -> Ladder:
-    """Build the bid ladder for a set of options (R3.3 and the ladder variants)."""
-    rungs: list[tuple[Call, ...]] = []
-    top_misere = tuple(
-        c for c, on in ((OPEN_MISERE, open_misere), (BLIND_MISERE, blind_misere)) if on
+    """The bid ladder for a set of ladder options (R3.3 and the ladder variants).
+
+    Ladders are built once per placement of the misère calls: the same options
+    give the same object, so ``Rules().ladder is DEFAULT_LADDER``.
+
+    >>> build_ladder() is DEFAULT_LADDER is Rules().ladder
+    True
+    >>> build_ladder(misere=False) is build_ladder(misere=False, misere_by_value=True)
+    True
+    """
+    placements, problems = _placements(
+        {
+            "misere": misere,
+            "misere_by_value": misere_by_value,
+            "open_misere_top": open_misere_top,
+            "blind_misere": blind_misere,
+        }
     )
-    for tricks in range(6, 11):
-        for strain in Strain:
-            bid = Call.bid(tricks, strain)
-            if misere and misere_by_value and (tricks, strain) == (8, Strain.CLUBS):
-                rungs.append((MISERE,))
-            if top_misere and not open_misere_top and (tricks, strain) == (10, Strain.HEARTS):
-                rungs.append(top_misere)
-            rungs.append((bid,))
-        if misere and not misere_by_value and tricks == 7:
-            rungs.append((MISERE,))
-    if top_misere and open_misere_top:
-        rungs.append(top_misere)
-    return Ladder(tuple(rungs))
+    if problems:
+        raise FiveHundredError("; ".join(problems))
+    return _ladder(placements)
 
 
-#: The default ladder of R3.3.
+#: The default ladder of R3.3, the ladder of ``Rules()``.
 DEFAULT_LADDER: Final = build_ladder()
 
 
 _PLAIN: Final = (Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
 
 
-def _ranks_from(low: Rank) -> tuple[Rank, ...]:
-    return (*(Rank(r) for r in range(low, Rank.TEN + 1)), *_PLAIN)
-
-
 @cache
+def _deck_of(row: _tables.DeckRow) -> tuple[Card, ...]:
+    """The cards of a deck row, in card order (cached on the row, so a new row is read)."""
+    cards = [
+        CARDS[suit * RANKS_PER_SUIT + rank - Rank.TWO]
+        for suit in Suit
+        for rank in (
+            *(Rank(r) for r in range(row.lowest[suit], Rank.TEN + 1)),
+            *row.extra[suit],
+            *_PLAIN,
+        )
+    ]
+    return (*sorted(cards), JOKER)
+
+
+def _players_problem(players: object) -> str | None:
+    if isinstance(players, int) and not isinstance(players, bool) and players in _tables.TABLES:
+        return None
+    low, high = _tables.MIN_PLAYERS, _tables.MAX_PLAYERS
+    return f"players={players!r}: Five Hundred is played by {low} to {high} players"
+
+
+def _deck_problem(players: int, black_fours: bool) -> str | None:
+    """Why there is no deck for this table (a row missing from ``DECKS``), or ``None``."""
+    if (players, black_fours) in _tables.DECKS:
+        return None
+    if black_fours:
+        rows = [(n, row) for (n, black), row in _tables.DECKS.items() if black]
+        if rows:
+            where = " or ".join(f"{_tables.number_word(n)}-player" for n, _ in rows)
+            return f"black_fours ({rows[0][1].rule}) is a {where} deck, not for players={players}"
+    return f"no deck is written for players={players} with black_fours={black_fours} (DECKS)"
+
+
 def standard_deck(*, players: int = 4, black_fours: bool = False) -> tuple[Card, ...]:
-    """The deck for a table size, in card order (R1.1, V-45, P2–P6).
+    """The deck for a table size, in card order (R1.1, V-45, P2–P6), from the deck table.
 
     >>> " ".join(str(c) for c in standard_deck()[:10])
     '5S 6S 7S 8S 9S 10S JS QS KS AS'
@@ -123,48 +242,81 @@ def standard_deck(*, players: int = 4, black_fours: bool = False) -> tuple[Card,
     >>> len(standard_deck(black_fours=True))
     45
     """
-    ranks: dict[Suit, tuple[Rank, ...]]
-    if players in (2, 3):
-        ranks = dict.fromkeys(Suit, _ranks_from(Rank.SEVEN))
-    elif players == 4:
-        black = Rank.FOUR if black_fours else Rank.FIVE
-        ranks = {
-            Suit.SPADES: _ranks_from(black),
-            Suit.CLUBS: _ranks_from(black),
-            Suit.DIAMONDS: _ranks_from(Rank.FOUR),
-            Suit.HEARTS: _ranks_from(Rank.FOUR),
-        }
-    elif players == 5:
-        ranks = dict.fromkeys(Suit, _ranks_from(Rank.TWO))
-    elif players == 6:
-        top = {Suit.SPADES: 12, Suit.CLUBS: 12, Suit.DIAMONDS: 13, Suit.HEARTS: 13}
-        ranks = {
-            suit: (*_ranks_from(Rank.TWO), *(Rank(r) for r in range(11, high + 1)))
-            for suit, high in top.items()
-        }
-    else:
-        raise ValueError(f"players={players!r}: Five Hundred is played by 2 to 6 players")
-    if black_fours and players != 4:
-        raise ValueError("the 45-card deck (V-45) is a four-player deck")
-    cards = sorted(
-        CARDS[suit * RANKS_PER_SUIT + rank - Rank.TWO] for suit in Suit for rank in ranks[suit]
-    )
-    return (*cards, JOKER)
+    problem = _players_problem(players) or _deck_problem(players, black_fours)
+    if problem is not None:
+        raise FiveHundredError(problem)
+    return _deck_of(_tables.DECKS[players, black_fours])
+
+
+def _deal_problem(players: int, black_fours: bool) -> str | None:
+    """Why the deal of this table does not add up to its deck (R2.2), or ``None``."""
+    row = _tables.DECKS[players, black_fours]
+    return _deal_problem_of(row, players, _tables.TABLES[players].dead_hand)
+
+
+@cache
+def _deal_problem_of(row: _tables.DeckRow, players: int, dead_hand: bool) -> str | None:
+    """:func:`_deal_problem`, for the rows themselves (cached on them, so a new row is read)."""
+    for packet in row.packets:
+        if len(packet) != 2 or any(
+            not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in packet
+        ):
+            return (
+                f"the deal of the {row.rule} deck needs whole, non-negative packets, "
+                f"not {row.packets!r} (R2.2)"
+            )
+    if not row.packets:
+        return f"the deal of the {row.rule} deck has no packets (R2.2)"
+    hand, kitty = row.hand_size, row.kitty_size
+    hands = players + (1 if dead_hand else 0)
+    dealt = hands * hand + kitty
+    if hand != TRICKS_PER_HAND:
+        return (
+            f"the deal of the {row.rule} deck gives hands of {hand} cards, but a hand "
+            f"plays {TRICKS_PER_HAND} tricks (R2.2, R5.5)"
+        )
+    if dealt != row.size:
+        dead = " (one of them the dead hand)" if dead_hand else ""
+        return (
+            f"the {row.rule} deck has {row.size} cards but the deal places {dealt}: "
+            f"{hands} hands{dead} of {hand} and a kitty of {kitty} (R2.2)"
+        )
+    return None
+
+
+def _sides_problem(players: int, team_size: int) -> str | None:
+    """Why the seat layout of this table is not a set of sides (``TABLES``), or ``None``."""
+    return _sides_problem_of(players, team_size, _tables.TABLES[players].sides[team_size])
+
+
+@cache
+def _sides_problem_of(
+    players: int, team_size: int, sides: tuple[tuple[int, ...], ...]
+) -> str | None:
+    """:func:`_sides_problem`, for the layout itself (cached on it)."""
+    seats = sorted(seat for side in sides for seat in side)
+    if seats != list(range(players)) or any(len(side) != team_size for side in sides):
+        return (
+            f"the seat layout for players={players}, team_size={team_size} is {sides!r}: "
+            f"every seat 0 to {players - 1} must be on one side of {team_size} (TABLES)"
+        )
+    return None
 
 
 def _check_players(instance: Rules, attribute: attrs.Attribute[int], value: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or not 2 <= value <= 6:
-        raise ValueError(f"players={value!r}: Five Hundred is played by 2 to 6 players")
+    problem = _players_problem(value)
+    if problem is not None:
+        raise FiveHundredError(problem)
 
 
 def _int_field(instance: Rules, attribute: attrs.Attribute[int], value: int) -> None:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{attribute.name}={value!r}: a whole number is needed")
+        raise FiveHundredError(f"{attribute.name}={value!r}: a whole number is needed")
 
 
 def _bool_field(instance: Rules, attribute: attrs.Attribute[bool], value: bool) -> None:
     if not isinstance(value, bool):
-        raise ValueError(f"{attribute.name}={value!r}: True or False is needed")
+        raise FiveHundredError(f"{attribute.name}={value!r}: True or False is needed")
 
 
 def _flag(default: bool) -> bool:
@@ -177,15 +329,16 @@ class Rules:
 
     Every field is keyword-only and stands for one variant of the rule book
     (its ``V-…`` or ``P…`` ID is in the field's description). Impossible
-    combinations raise ``ValueError`` at construction with a sentence naming
-    the options.
+    combinations raise :class:`~fivehundred.FiveHundredError` (a ``ValueError``)
+    at construction with a sentence naming the options; so does a combination
+    the rule tables cannot represent, or a deal that does not add up to the deck.
 
     >>> Rules(players=6, team_size=3).sides
     ((0, 2, 4), (1, 3, 5))
     >>> Rules(score_cap=500)
     Traceback (most recent call last):
     ...
-    ValueError: score_cap=500 must be below target=500 (V-CAP)
+    fivehundred.errors.FiveHundredError: score_cap=500 must be below target=500 (V-CAP)
     """
 
     #: Number of players, 2 to 6 (P2–P6; 4 is the default game).
@@ -245,20 +398,29 @@ class Rules:
     same_dealer: bool = _flag(False)
 
     def __attrs_post_init__(self) -> None:
-        problems = []
+        problems: list[str | None] = []
         n = self.players
-        allowed = {2: (1,), 3: (1,), 4: (2,), 5: (1,), 6: (2, 3)}[n]
-        if self.team_size is None:
-            object.__setattr__(self, "team_size", allowed[0])
-        elif self.team_size not in allowed or isinstance(self.team_size, bool):
+        table = _tables.TABLES[n]
+        allowed = tuple(table.sides)
+        team_size = self.team_size
+        if team_size is None:
+            team_size = allowed[0]
+            object.__setattr__(self, "team_size", team_size)
+        if team_size not in allowed or isinstance(team_size, bool):
             sizes = " or ".join(map(str, allowed))
-            problems.append(
-                f"team_size={self.team_size!r} does not fit players={n}: teams of {sizes}"
+            problems.append(f"team_size={team_size!r} does not fit players={n}: teams of {sizes}")
+        else:
+            problems.append(_sides_problem(n, team_size))
+        if self.partner_by_seat and not table.calls_partner:
+            where = " or ".join(
+                f"{_tables.number_word(k)}-player"
+                for k, t in _tables.TABLES.items()
+                if t.calls_partner
             )
-        if self.partner_by_seat and n != 5:
-            problems.append(f"partner_by_seat is a five-player option (P5), not for players={n}")
-        if self.black_fours and n != 4:
-            problems.append(f"black_fours (V-45) is a four-player deck, not for players={n}")
+            problems.append(f"partner_by_seat is a {where} option (P5), not for players={n}")
+        deck = _deck_problem(n, self.black_fours)
+        problems.append(deck if deck is not None else _deal_problem(n, self.black_fours))
+        problems.extend(_placements(self._ladder_options())[1])
         if self.target <= 0:
             problems.append(f"target={self.target} must be positive (V-TARGET)")
         if self.losing_score >= 0:
@@ -274,8 +436,13 @@ class Rules:
             problems.append(
                 f"single_round (V-AMERICAN) gives each player one call, so {which} cannot apply"
             )
-        if problems:
-            raise ValueError("; ".join(problems))
+        found = [problem for problem in problems if problem is not None]
+        if found:
+            raise FiveHundredError("; ".join(found))
+
+    def _ladder_options(self) -> dict[str, object]:
+        """The values of the options the misère table names (V-NO-MISERE and the others)."""
+        return {name: getattr(self, name, None) for name in _ladder_flags(_tables.MISERE_PLACES)}
 
     # -- presets ---------------------------------------------------------
 
@@ -321,33 +488,38 @@ class Rules:
         """P6: six players, 63 cards; three teams of two (``team_size=3``: two of three)."""
         return cls(players=6, **changes)
 
-    # -- derived data ----------------------------------------------------
+    # -- derived data: read from the rule tables (fivehundred._tables) ------
 
     @cached_property
     def deck(self) -> tuple[Card, ...]:
-        """The cards of the deck, in card order."""
+        """The cards of the deck, in card order (R1.1, V-45, P2–P6)."""
         return standard_deck(players=self.players, black_fours=self.black_fours)
 
     @cached_property
     def ladder(self) -> Ladder:
-        """The bid ladder these rules use."""
-        return build_ladder(
-            misere=self.misere,
-            misere_by_value=self.misere_by_value,
-            open_misere=self.misere,
-            open_misere_top=self.open_misere_top,
-            blind_misere=self.misere and self.blind_misere,
-        )
+        """The bid ladder these rules use (R3.3 and the ladder variants)."""
+        return _ladder(_placements(self._ladder_options())[0])
 
-    @property
+    @cached_property
+    def deal_packets(self) -> tuple[tuple[int, int], ...]:
+        """The deal (R2.2), per round: (cards to each hand, cards to the kitty).
+
+        ``((3, 1), (4, 1), (3, 1))`` by default; ``((3, 2), (4, 1), (3, 2))``
+        with the five-card kitty of V-45. Every hand, and the dead hand of the
+        two-player game (P2), takes its packet from the dealer's left, then the
+        kitty takes its own.
+        """
+        return _tables.DECKS[self.players, self.black_fours].packets
+
+    @cached_property
     def kitty_size(self) -> int:
-        """Cards in the kitty (R2.2; 5 with V-45)."""
-        return 5 if self.black_fours else 3
+        """Cards in the kitty (R2.2; 5 with V-45): the kitty packets of the deal added up."""
+        return _tables.DECKS[self.players, self.black_fours].kitty_size
 
-    @property
+    @cached_property
     def hand_size(self) -> int:
-        """Cards dealt to each hand (R2.2)."""
-        return 10
+        """Cards dealt to each hand (R2.2): the hand packets of the deal added up."""
+        return _tables.DECKS[self.players, self.black_fours].hand_size
 
     @cached_property
     def sides(self) -> tuple[tuple[int, ...], ...]:
@@ -356,13 +528,20 @@ class Rules:
         Four players: seats 0 and 2 against 1 and 3. Six: partners opposite
         (``i`` and ``i + 3``), or alternate seats in teams of three.
         """
-        n = self.players
-        count = n // (self.team_size or 1)
-        return tuple(tuple(range(first, n, count)) for first in range(count))
+        assert self.team_size is not None
+        return _tables.TABLES[self.players].sides[self.team_size]
+
+    @cached_property
+    def _side_of_seat(self) -> tuple[int, ...]:
+        side_of = [0] * self.players
+        for side, seats in enumerate(self.sides):
+            for seat in seats:
+                side_of[seat] = side
+        return tuple(side_of)
 
     def side_of(self, seat: int) -> int:
         """The side a seat plays for."""
-        return seat % len(self.sides)
+        return self._side_of_seat[seat]
 
     def partners(self, seat: int) -> tuple[int, ...]:
         """The other seats on a seat's side."""
@@ -371,9 +550,9 @@ class Rules:
     @property
     def has_dead_hand(self) -> bool:
         """True in the two-player game (P2): a third hand is dealt and never played."""
-        return self.players == 2
+        return _tables.TABLES[self.players].dead_hand
 
     @property
     def calls_partner(self) -> bool:
         """True in the five-player game (P5): the contractor calls a partner."""
-        return self.players == 5
+        return _tables.TABLES[self.players].calls_partner

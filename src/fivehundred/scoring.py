@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Final
 
 import attrs
 
+from fivehundred import _tables
+from fivehundred._tables import BID_TRICKS, MIN_BID
 from fivehundred.calls import Call, CallKind, Strain
 from fivehundred.errors import FiveHundredError
 
@@ -34,10 +36,11 @@ __all__ = [
     "MISERE_VALUES",
 ]
 
-#: Points of a trick bid by tricks (6–10) and strain (R8.1, Avondale schedule).
+#: Points of a trick bid by tricks (``MIN_BID`` to ``MAX_BID``: 6–10) and strain (R8.1,
+#: Avondale schedule): 40 for six spades, 20 more a strain up, 100 more a trick up.
 SCORE_TABLE: Final[dict[int, dict[Strain, int]]] = {
-    tricks: {strain: 40 + 100 * (tricks - 6) + 20 * strain for strain in Strain}
-    for tricks in range(6, 11)
+    tricks: {strain: 40 + 100 * (tricks - MIN_BID) + 20 * strain for strain in Strain}
+    for tricks in BID_TRICKS
 }
 #: Points of the misère contracts (R8.1).
 MISERE_VALUES: Final[dict[CallKind, int]] = {
@@ -47,8 +50,8 @@ MISERE_VALUES: Final[dict[CallKind, int]] = {
 }
 #: A contract worth less than this scores this when it takes every trick (R8.2).
 SLAM_VALUE: Final = 250
-#: Tricks in a hand (R5.5).
-TRICKS_PER_HAND: Final = 10
+#: Tricks in a hand (R5.5), from the rule tables.
+TRICKS_PER_HAND: Final = _tables.TRICKS_PER_HAND
 
 
 def bid_value(call: Call, rules: Rules | None = None) -> int:
