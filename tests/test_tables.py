@@ -19,7 +19,7 @@ import attrs
 import pytest
 
 import fivehundred as fh
-from fivehundred import _tables
+from fivehundred import _order, _tables
 from fivehundred._tables import (
     BID_TRICKS,
     DECKS,
@@ -58,6 +58,7 @@ def clear_caches() -> None:
             for value in list(vars(module).values()):
                 if isinstance(value, functools._lru_cache_wrapper):
                     value.cache_clear()
+    _order.clear_tables()  # the engine core's per-Rules tables
 
 
 @pytest.fixture
@@ -271,11 +272,6 @@ def test_a_deck_with_a_kitty_of_seven_adds_up_R2_2(patched_tables: pytest.Monkey
     assert set(rules.deck) - set(standard_deck()) == set(fh.parse_cards("4S 4C 11S 11C"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine.py deals kitty packets of (1, 1, 1) or (2, 1, 2) until the new deal code "
-    "reads rules.deal_packets; remove this marker then",
-)
 def test_a_deck_with_a_kitty_of_seven_is_dealt_in_full_R2_2(
     patched_tables: pytest.MonkeyPatch,
 ) -> None:

@@ -23,7 +23,7 @@ import random
 from collections.abc import Sequence
 from typing import Final, final
 
-from fivehundred._table import (
+from fivehundred._order import (
     CACHE_LIMIT,
     K_BLIND,
     K_MISERE,

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Final, cast
 
-from fivehundred import _core, _table
+from fivehundred import _core, _order
 from fivehundred._core import GameState
 from fivehundred._explain import explain
 from fivehundred.actions import Action, Play
@@ -127,7 +127,7 @@ def deal(
     if rng is not None and not isinstance(rng, random.Random):
         raise TypeError(f"rng must be a random.Random, not {rng!r}")
     rules = s.rules
-    t = _table.table(rules)
+    t = _order.table(rules)
     dealer = s.dealer
     if cards is not None:
         order = _deck_order(cards, rules, t)
@@ -145,7 +145,7 @@ def deal(
     return _core.deal(s, order, dealer)
 
 
-def _deck_order(cards: Sequence[Card | str] | str, rules: Rules, t: _table.Table) -> list[int]:
+def _deck_order(cards: Sequence[Card | str] | str, rules: Rules, t: _order.Table) -> list[int]:
     from fivehundred.cards import parse_card, parse_cards
 
     if isinstance(cards, str):

@@ -57,9 +57,9 @@ from typing import Final
 import attrs
 
 from fivehundred import _core
-from fivehundred._table import Table
-from fivehundred._table import positions_context as _positions_context
-from fivehundred._table import table as _rules_table
+from fivehundred._order import Table
+from fivehundred._order import positions_context as _positions_context
+from fivehundred._order import table as _rules_table
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
 from fivehundred.bots import (
     JOKER_BIT,

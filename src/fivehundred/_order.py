@@ -285,15 +285,10 @@ class Table:
         self.joker_leads: tuple[Play, ...] = tuple(Play(JOKER, suit) for suit in SUITS)
         self.kitty_size = rules.kitty_size
         self.hand_size = rules.hand_size
-        self.packets = _deal_packets(rules)
+        #: ``(cards to each hand, cards to the kitty)`` per round of the deal (R2.2);
+        #: Rules has checked that they place every card of the deck.
+        self.packets: tuple[tuple[int, int], ...] = rules.deal_packets
         self.dead = rules.has_dead_hand
-        hands = players + (1 if self.dead else 0)
-        dealt = sum(h * hands + k for h, k in self.packets)
-        if dealt != len(deck):
-            raise ValueError(
-                f"the deal packets {self.packets} place {dealt} cards, but the deck has "
-                f"{len(deck)}: a deal must place every card (R2.2)"
-            )
         # the ladder (R3.3) as parallel tuples, each bid followed by its sans-kitty form
         bids: list[Call] = []
         rung: list[int] = []
@@ -353,15 +348,6 @@ class Table:
         return tuple(out)
 
 
-def _deal_packets(rules: Rules) -> tuple[tuple[int, int], ...]:
-    """``(cards to each hand, cards to the kitty)`` per round of the deal (R2.2)."""
-    packets: object = getattr(rules, "deal_packets", None)
-    if isinstance(packets, tuple):
-        return tuple((int(h), int(k)) for h, k in packets)
-    kitty = (2, 1, 2) if rules.kitty_size == 5 else (1, 1, 1)
-    return ((3, kitty[0]), (4, kitty[1]), (3, kitty[2]))
-
-
 _TABLES: Final[dict[Rules, Table]] = {}
 
 
@@ -373,6 +359,11 @@ def table(rules: Rules) -> Table:
             _TABLES.clear()
         found = _TABLES[rules] = Table(rules)
     return found
+
+
+def clear_tables() -> None:
+    """Forget every built :class:`Table` (for tests that patch the rule tables)."""
+    _TABLES.clear()
 
 
 def bits(mask: int) -> list[int]:
