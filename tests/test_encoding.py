@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from math import comb
 
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fivehundred as fh
-from rules_strategy import GAME_STATES, random_rules
+from rules_strategy import GAME_STATES, play, random_rules, rules_from
 from strategies import examples
 
 
@@ -148,3 +149,106 @@ def test_bad_indices_are_refused(index: object) -> None:
 def test_bad_rules_are_refused() -> None:
     with pytest.raises(fh.IllegalActionError):
         fh.num_actions("rules")  # type: ignore[arg-type]
+
+
+# -- the kitty phase: indices computed from the pool, never from 286 (or 3,003) discards --
+
+
+def kitty_states(rules: fh.Rules, count: int, seed: int = 0) -> list[fh.GameState]:
+    """``count`` reachable DISCARD states under ``rules``, from seeded games."""
+    found: list[fh.GameState] = []
+    while len(found) < count:
+        found.extend(s for s in play(rules, seed) if s.phase is fh.Phase.DISCARD)
+        seed += 1
+    return found[:count]
+
+
+def enumerated_indices(state: fh.GameState) -> tuple[int, ...]:
+    """The slow definition: encode every legal action and sort."""
+    return tuple(
+        sorted(fh.encode_action(action, state.rules) for action in fh.legal_actions(state))
+    )
+
+
+KITTY_TABLES = {
+    "default": fh.Rules(),
+    "V-45": fh.Rules(black_fours=True),
+    "five players": fh.Rules(players=5),
+    "six players": fh.Rules(players=6),
+}
+
+
+@pytest.mark.parametrize("name", KITTY_TABLES)
+def test_kitty_indices_equal_the_enumeration_R4_1(name: str) -> None:
+    rules = KITTY_TABLES[name]
+    count = 12 if rules.black_fours else 40
+    for state in kitty_states(rules, count):
+        seat = state.contractor
+        assert seat is not None
+        pool = len(state.hand(seat)) + len(state.kitty)
+        indices = fh.legal_action_indices(state)
+        assert len(indices) == comb(pool, rules.kitty_size)
+        assert indices == enumerated_indices(state)
+        assert list(indices) == sorted(set(indices))  # ascending, no repeats
+        layout = fh.action_layout(rules)
+        assert all(index in layout.discards for index in indices)
+
+
+@pytest.mark.parametrize("name", ["default", "five players"])
+def test_kitty_mask_equals_the_enumeration_R4_1(name: str) -> None:
+    rules = KITTY_TABLES[name]
+    for state in kitty_states(rules, 5, seed=100):
+        expected = set(enumerated_indices(state))
+        mask = fh.legal_action_mask(state)
+        assert len(mask) == fh.num_actions(rules)
+        assert {i for i, legal_now in enumerate(mask) if legal_now} == expected
+
+
+def test_kitty_indices_under_random_rules_R4_1() -> None:
+    rng = random.Random(9)
+    checked = 0
+    for _ in range(25):
+        rules = rules_from(rng)
+        for state in kitty_states(rules, 2, seed=rng.randrange(2**32)):
+            assert fh.legal_action_indices(state) == enumerated_indices(state), rules
+            checked += 1
+    assert checked == 50
+
+
+def test_kitty_indices_decode_to_the_pool_R4_1() -> None:
+    (state,) = kitty_states(fh.Rules(), 1, seed=3)
+    seat = state.contractor
+    assert seat is not None
+    pool = {*state.hand(seat), *state.kitty}
+    discards = [fh.decode_action(i, state.rules) for i in fh.legal_action_indices(state)]
+    assert all(isinstance(d, fh.Discard) and set(d.cards) <= pool for d in discards)
+    assert len(set(discards)) == 286 == len(discards)
+    for discard in discards:  # each is legal and the exchange goes on
+        assert fh.is_legal(state, discard)
+
+
+def test_indices_of_sans_kitty_calls_are_found_by_value_V_SANS_KITTY() -> None:
+    """Calls the layout never built (the sans-kitty forms) are looked up by value."""
+    rules = fh.Rules(sans_kitty=True)
+    state = fh.deal(fh.new_game(rules, dealer=0), seed=4)
+    for _ in range(2):  # the second time they are known by identity
+        indices = fh.legal_action_indices(state)
+        assert indices == enumerated_indices(state)
+        assert len(indices) == len(fh.legal_actions(state))
+
+
+@pytest.mark.parametrize("rules", [fh.Rules(), fh.Rules(black_fours=True)], ids=["default", "V-45"])
+def test_masks_outside_the_kitty_equal_the_enumeration(rules: fh.Rules) -> None:
+    """Bidding, nomination and play masks (the all-False discard block is shared)."""
+    phases = set()
+    count = 40 if rules.black_fours else 120  # a V-45 mask has 1,221,842 entries
+    for state in itertools.islice(play(rules, seed=11), count):
+        if state.phase is fh.Phase.DISCARD:
+            continue
+        expected = enumerated_indices(state)
+        assert fh.legal_action_indices(state) == expected
+        mask = fh.legal_action_mask(state)
+        assert len(mask) == fh.num_actions(rules)
+        assert tuple(i for i, legal_now in enumerate(mask) if legal_now) == expected
+        phases.add(state.phase)
+    assert {fh.Phase.BIDDING, fh.Phase.PLAY} <= phases

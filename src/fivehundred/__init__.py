@@ -13,6 +13,8 @@ Card.parse('JH')
 True
 """
 
+from typing import TYPE_CHECKING, Final
+
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import (
     BLIND_MISERE,
@@ -25,16 +27,6 @@ from fivehundred.calls import (
     parse_call,
 )
 from fivehundred.cards import JOKER, Card, Rank, Suit, parse_card, parse_cards
-from fivehundred.encoding import (
-    NUM_ACTIONS,
-    ActionLayout,
-    action_layout,
-    decode_action,
-    encode_action,
-    legal_action_indices,
-    legal_action_mask,
-    num_actions,
-)
 from fivehundred.engine import (
     apply,
     check_action,
@@ -53,46 +45,58 @@ from fivehundred.errors import (
     Reason,
 )
 from fivehundred.playout import Policy, playout
-from fivehundred.records import (
-    GameRecord,
-    HandRecord,
-    format_action,
-    parse_action,
-    record,
-    record_from_text,
-    record_to_text,
-    replay,
-    rules_from_options,
-    rules_options,
-)
 from fivehundred.rules import DEFAULT_LADDER, Ladder, Rules
 from fivehundred.scoring import GameResult, HandResult, Outcome, bid_value, score_hand
-from fivehundred.serialize import (
-    FORMAT_VERSION,
-    action_from_dict,
-    action_from_json,
-    action_to_dict,
-    action_to_json,
-    from_dict,
-    from_json,
-    record_from_dict,
-    record_from_json,
-    record_to_dict,
-    record_to_json,
-    rules_from_dict,
-    rules_from_json,
-    rules_to_dict,
-    rules_to_json,
-    to_dict,
-    to_json,
-    view_from_dict,
-    view_from_json,
-    view_to_dict,
-    view_to_json,
-)
 from fivehundred.state import GameState, Phase, Trick
 from fivehundred.tricks import effective_suit, trick_winner
 from fivehundred.views import PlayerView, observe
+
+if TYPE_CHECKING:  # resolved on first use by __getattr__ below (PEP 562)
+    from fivehundred.encoding import (
+        NUM_ACTIONS,
+        ActionLayout,
+        action_layout,
+        decode_action,
+        encode_action,
+        legal_action_indices,
+        legal_action_mask,
+        num_actions,
+    )
+    from fivehundred.records import (
+        GameRecord,
+        HandRecord,
+        format_action,
+        parse_action,
+        record,
+        record_from_text,
+        record_to_text,
+        replay,
+        rules_from_options,
+        rules_options,
+    )
+    from fivehundred.serialize import (
+        FORMAT_VERSION,
+        action_from_dict,
+        action_from_json,
+        action_to_dict,
+        action_to_json,
+        from_dict,
+        from_json,
+        record_from_dict,
+        record_from_json,
+        record_to_dict,
+        record_to_json,
+        rules_from_dict,
+        rules_from_json,
+        rules_to_dict,
+        rules_to_json,
+        to_dict,
+        to_json,
+        view_from_dict,
+        view_from_json,
+        view_to_dict,
+        view_to_json,
+    )
 
 __version__ = "0.1.0.dev0"
 
@@ -190,3 +194,81 @@ __all__ = [
     "legal_action_mask",
     "legal_action_indices",
 ]
+
+#: The public names that load their module (and, for JSON, cattrs) only when first used,
+#: so that ``import fivehundred`` stays quick for code that only plays.
+_LAZY: Final[dict[str, str]] = {
+    **dict.fromkeys(
+        (
+            "NUM_ACTIONS",
+            "ActionLayout",
+            "action_layout",
+            "decode_action",
+            "encode_action",
+            "legal_action_indices",
+            "legal_action_mask",
+            "num_actions",
+        ),
+        "fivehundred.encoding",
+    ),
+    **dict.fromkeys(
+        (
+            "GameRecord",
+            "HandRecord",
+            "format_action",
+            "parse_action",
+            "record",
+            "record_from_text",
+            "record_to_text",
+            "replay",
+            "rules_from_options",
+            "rules_options",
+        ),
+        "fivehundred.records",
+    ),
+    **dict.fromkeys(
+        (
+            "FORMAT_VERSION",
+            "action_from_dict",
+            "action_from_json",
+            "action_to_dict",
+            "action_to_json",
+            "from_dict",
+            "from_json",
+            "record_from_dict",
+            "record_from_json",
+            "record_to_dict",
+            "record_to_json",
+            "rules_from_dict",
+            "rules_from_json",
+            "rules_to_dict",
+            "rules_to_json",
+            "to_dict",
+            "to_json",
+            "view_from_dict",
+            "view_from_json",
+            "view_to_dict",
+            "view_to_json",
+        ),
+        "fivehundred.serialize",
+    ),
+}
+
+
+if not TYPE_CHECKING:  # hidden from type checkers, so that a misspelt fh.name stays an error
+
+    def __getattr__(name: str) -> object:
+        """Load a lazy public name's module on first use, then keep the name here (PEP 562)."""
+        module_name = _LAZY.get(name)
+        if module_name is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        import importlib
+
+        value = getattr(importlib.import_module(module_name), name)
+        globals()[name] = value
+        return value
+
+
+def __dir__() -> list[str]:
+    """The module's names, the lazy ones included before they are loaded."""
+    return sorted({*globals(), *__all__})

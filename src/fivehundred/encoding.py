@@ -45,11 +45,11 @@ import attrs
 
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import PASS, Call
-from fivehundred.cards import JOKER, Card, Suit
+from fivehundred.cards import INDEX_SPACE, JOKER, Card, Suit
 from fivehundred.engine import legal_actions
 from fivehundred.errors import IllegalActionError, Reason
 from fivehundred.rules import Rules
-from fivehundred.state import GameState
+from fivehundred.state import GameState, Phase
 
 __all__ = [
     "NUM_ACTIONS",
@@ -259,10 +259,168 @@ class _Comb:
         return comb(p, self.k)
 
 
+class _Tables:
+    """Lookup tables of one encoding, built once per ``Rules``, for the legal-index fast paths."""
+
+    __slots__ = (
+        "by_id",
+        "calls",
+        "comb_rows",
+        "discards",
+        "false_tail",
+        "joker_leads",
+        "kitty_size",
+        "nominations",
+        "partner_cards",
+        "partner_seats",
+        "plays",
+        "position",
+        "size",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        layout = action_layout(rules)
+        calls, _, _ = _positions(rules)
+        deck = layout.deck
+        self.size = layout.size
+        self.kitty_size = rules.kitty_size
+        #: The call indices by value (an Enum-hashing lookup), and by the identity of the
+        #: Call objects met so far, each entry holding its object so that the id cannot be
+        #: reused while the entry lives: the engine hands out the same few Call objects.
+        self.calls = {call: layout.calls.start + i for call, i in calls.items()}
+        self.by_id = {id(call): (index, call) for call, index in self.calls.items()}
+        #: ``position[card.index]``: the card's place in the deck's card order, -1 if not in it.
+        position = [-1] * INDEX_SPACE
+        for place, card in enumerate(deck):
+            position[card.index] = place
+        self.position = position
+        self.plays = layout.plays.start
+        self.joker_leads = layout.plays.start + len(deck)
+        #: The nomination block's start, -1 without nominations (V-NO-NOMINATION).
+        self.nominations = layout.nominations.start if len(layout.nominations) else -1
+        partner_cards = [-1] * INDEX_SPACE
+        partner_seats: dict[int, int] = {}
+        for i, partner in enumerate(layout.partner_list):
+            if partner.card is not None:
+                partner_cards[partner.card.index] = layout.partners.start + i
+            elif partner.seat is not None:
+                partner_seats[partner.seat] = layout.partners.start + i
+        self.partner_cards = partner_cards
+        self.partner_seats = partner_seats
+        self.discards = layout.discards.start
+        #: The mask's all-False discard block, to end the mask of any other phase with;
+        #: kept only for spaces of moderate size (V-45 has over a million discards).
+        tail = len(layout.discards)
+        self.false_tail = (False,) * tail if tail <= _FALSE_TAIL_LIMIT else None
+        #: ``comb_rows[j][p] == comb(p, j)``: the discard ranks' terms, by deck position.
+        self.comb_rows = tuple(
+            tuple(comb(p, j) for p in range(len(deck))) for j in range(self.kitty_size + 1)
+        )
+
+
+#: The largest discard block whose all-False mask part a table keeps.
+_FALSE_TAIL_LIMIT: Final = 1 << 16
+#: How many Call objects one table remembers by identity before it starts again.
+_KNOWN_CALLS_LIMIT: Final = 4096
+
+
+@lru_cache(maxsize=64)
+def _tables(rules: Rules) -> _Tables:
+    return _Tables(rules)
+
+
 def legal_action_indices(state: GameState) -> tuple[int, ...]:
-    """The indices of the legal actions of ``state``, ascending (the sparse form of the mask)."""
-    rules = state.rules
-    return tuple(sorted(encode_action(action, rules) for action in legal_actions(state)))
+    """The indices of the legal actions of ``state``, ascending (the sparse form of the mask).
+
+    In the kitty phase the discard indices are computed straight from the contractor's
+    cards, without building the discards (C(13, 3) = 286 in the default game, 3,003 with
+    V-45).
+
+    >>> import fivehundred as fh
+    >>> fh.legal_action_indices(fh.new_game(dealer=0))
+    ()
+    """
+    if type(state) is GameState and state.phase is Phase.DISCARD:
+        return _discard_indices(state, _tables(state.rules))
+    actions = legal_actions(state)  # refuses what is not a GameState
+    if not actions:
+        return ()
+    return _indices(actions, state.rules)
+
+
+def _discard_indices(state: GameState, tables: _Tables) -> tuple[int, ...]:
+    """Every kitty-size subset of hand + kitty, ranked, ascending (R4.1).
+
+    In the combinatorial number system a subset's rank is ``sum(comb(p_j, j))`` over its
+    sorted deck positions ``p_1 < … < p_k``, and ranks ascend with the largest position
+    first, then the next. So, taking the pool's positions in order, the ranks of the
+    ``j``-subsets seen so far grow by those that end at the new position ``p``: the
+    ``(j - 1)``-subsets before it, each plus ``comb(p, j)``, all larger than the old ones.
+    """
+    seat = state.contractor
+    assert seat is not None
+    position = tables.position
+    pool = [position[card.index] for card in state.hand(seat)]
+    pool += [position[card.index] for card in state.kitty]
+    pool.sort()
+    size = tables.kitty_size
+    rows = tables.comb_rows
+    last = len(pool) - 1
+    # levels[j]: the ranks (plus the block's start) of the j-subsets of the positions so far
+    levels = [[tables.discards]] + [[] for _ in range(size)]
+    for m, p in enumerate(pool):
+        # only levels that the positions still to come can fill up to ``size`` matter
+        for j in range(min(m + 1, size), max(0, size - last + m - 1), -1):
+            levels[j].extend(map(rows[j][p].__add__, levels[j - 1]))
+    return tuple(levels[size])
+
+
+def _indices(actions: tuple[Action, ...], rules: Rules) -> tuple[int, ...]:
+    """The indices of ``actions`` (legal actions of a state), ascending; table lookups mostly."""
+    tables = _tables(rules)
+    position = tables.position
+    by_id = tables.by_id
+    indices = []
+    for action in actions:
+        kind = type(action)
+        index = -1
+        if kind is Play:
+            assert isinstance(action, Play)
+            suit = action.suit
+            if suit is None:
+                place = position[action.card.index]
+                if place >= 0:
+                    index = tables.plays + place
+            elif action.card.is_joker and type(suit) is Suit:
+                index = tables.joker_leads + int(suit)
+        elif kind is Call:
+            assert isinstance(action, Call)
+            known = by_id.get(id(action))
+            if known is not None:
+                index = known[0]
+            else:
+                index = tables.calls.get(action, -1)
+                if index >= 0:
+                    if len(by_id) >= _KNOWN_CALLS_LIMIT:
+                        by_id.clear()
+                    by_id[id(action)] = (index, action)
+        elif kind is Nominate:
+            assert isinstance(action, Nominate)
+            suit = action.suit
+            if tables.nominations >= 0 and (suit is None or type(suit) is Suit):
+                index = tables.nominations + (4 if suit is None else int(suit))
+        elif kind is CallPartner:
+            assert isinstance(action, CallPartner)
+            card = action.card
+            if card is not None:
+                index = tables.partner_cards[card.index]
+            elif action.seat is not None:
+                index = tables.partner_seats.get(action.seat, -1)
+        if index < 0:  # discards (never listed by the engine) and anything unusual
+            index = encode_action(action, rules)
+        indices.append(index)
+    indices.sort()
+    return tuple(indices)
 
 
 def legal_action_mask(state: GameState) -> tuple[bool, ...]:
@@ -270,7 +428,15 @@ def legal_action_mask(state: GameState) -> tuple[bool, ...]:
 
     All ``False`` while waiting for a deal and when the game is over.
     """
-    mask = [False] * num_actions(state.rules)
-    for index in legal_action_indices(state):
+    indices = legal_action_indices(state)
+    tables = _tables(state.rules)
+    tail = tables.false_tail
+    if tail is not None and (not indices or indices[-1] < tables.discards):
+        head = [False] * tables.discards  # no discard is legal: only the small blocks vary
+        for index in indices:
+            head[index] = True
+        return tuple(head) + tail
+    mask = [False] * tables.size
+    for index in indices:
         mask[index] = True
     return tuple(mask)
