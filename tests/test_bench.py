@@ -291,6 +291,7 @@ def test_the_summary_holds_each_figure_to_the_running_build(
     assert (imported.meets_target, imported.meets_must) == (False, True)
     text = bench.render_result(pure)
     assert "must ≤ 60.0 (met), target ≤ 40.0 (not met)" in text
+    assert "50.0  [50.0–50.0]" in text  # the summary shows the range over the rounds
     monkeypatch.setattr(fh, "COMPILED", True, raising=False)
     (built,) = bench.summarize(TINY, done)
     assert built.title.startswith("targets for the compiled build")

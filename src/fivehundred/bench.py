@@ -229,6 +229,8 @@ class Result:
     skipped: str | None = None
     #: Further facts worth printing (e.g. the OpenSpiel version), as label → text.
     notes: Mapping[str, str] = field(default_factory=dict)
+    #: Whether the text report shows each figure's range over the rounds.
+    spread: bool = False
 
     def figure(self, key: str) -> Figure:
         """The figure with this key; ``KeyError`` if there is none."""
@@ -1015,7 +1017,8 @@ def summarize(config: BenchConfig, done: Mapping[str, Result]) -> tuple[Result, 
     ratio is the median of the per-round ratios of the two sides (measured in
     the same interleaved rounds). When the euchre side was skipped, the ratio
     is left out and a note gives the reason; when a side was not measured at
-    all, a note says so.
+    all, a note says so. The text report shows each figure's range over the
+    rounds beside its median, so a noisy run shows itself.
     """
     levels = targets()
     figures: list[Figure] = []
@@ -1051,6 +1054,7 @@ def summarize(config: BenchConfig, done: Mapping[str, Result]) -> tuple[Result, 
             title=f"targets for the {build} build (median of {config.rounds} interleaved rounds)",
             figures=tuple(figures),
             notes=notes,
+            spread=True,
         ),
     )
 
@@ -1126,8 +1130,16 @@ def render_result(result: Result) -> str:
         return "\n".join(lines)
     width = max((len(f.label) for f in result.figures), default=0)
     width = max(width + 2, 24)
+    ranges = {
+        f.key: f"[{_number(min(f.rounds), f.digits)}–{_number(max(f.rounds), f.digits)}]"
+        for f in result.figures
+        if result.spread and f.rounds
+    }
+    spread = max(map(len, ranges.values()), default=0)
     for figure in result.figures:
         line = f"  {figure.label:<{width}}{_number(figure.value, figure.digits):>12}"
+        if ranges:
+            line += f"  {ranges.get(figure.key, ''):<{spread}}"
         levels = []
         if figure.must is not None:
             levels.append(_level("must", figure, figure.must, figure.meets_must))
