@@ -92,14 +92,22 @@ def fuzz(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """Benchmarks (opt-in): python -m fivehundred.bench {posargs}."""
+    """Benchmarks (opt-in): python -m fivehundred.bench {posargs}.
+
+    Prints every figure (median of interleaved rounds) and the targets of the
+    build installed (``fivehundred.COMPILED``); without open_spiel the euchre
+    side is skipped. ``nox -s bench -- --seconds 0.5 --rounds 9 --json``.
+    """
     session.install("-e", ".")
     session.run("python", "-m", "fivehundred.bench", *session.posargs)
 
 
 @nox.session
 def bench_openspiel(session: nox.Session) -> None:
-    """Benchmarks with open_spiel installed, for the comparison/adapter (opt-in)."""
+    """Benchmarks beside OpenSpiel's euchre, measured in the same rounds (opt-in).
+
+    As ``bench``, with open_spiel installed, so every ratio to euchre is printed.
+    """
     session.install("-e", ".", "open_spiel")
     session.run("python", "-m", "fivehundred.bench", *session.posargs)
 
