@@ -13,6 +13,7 @@ Card.parse('JH')
 True
 """
 
+from fivehundred._core import COMPILED
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import (
     BLIND_MISERE,
@@ -98,6 +99,7 @@ __version__ = "0.1.0.dev0"
 
 __all__ = [
     "BLIND_MISERE",
+    "COMPILED",
     "DECLINE",
     "DEFAULT_LADDER",
     "JOKER",
