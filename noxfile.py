@@ -2,8 +2,8 @@
 
 ``nox`` runs the default sessions (lint, typecheck, tests, tests_compiled, docs);
 CI runs exactly that through ``.ci/run``. ``nox -s bench``, ``nox -s
-bench_openspiel``, ``nox -s build`` and ``nox -s fuzz`` are opt-in. Sessions use
-the interpreter nox itself runs under.
+bench_compiled``, ``nox -s bench_openspiel``, ``nox -s build`` and ``nox -s
+fuzz`` are opt-in. Sessions use the interpreter nox itself runs under.
 
 Tool versions come from ``[dependency-groups]`` in pyproject.toml.
 
@@ -144,18 +144,14 @@ def tests(session: nox.Session) -> None:
     session.run("coverage", "report")
 
 
-@nox.session
-def tests_compiled(session: nox.Session) -> None:
-    """The whole pytest suite against the compiled wheel, installed (not editable).
+def install_compiled(session: nox.Session) -> None:
+    """Build the compiled wheel in the session's scratch directory and install it (not editable).
 
-    Builds the sdist, then the compiled wheel from it (mypyc, hatch-mypyc), into
-    a scratch directory; installs the wheel; checks that ``fivehundred`` is the
-    compiled one, imported from the environment and not from ``src/``; runs
-    pytest with ``FIVEHUNDRED_TEST_INSTALLED=1`` and ``FIVEHUNDRED_TEST_COMPILED=1``
-    (see the module docstring). ``tests/`` is on pytest's path, ``src/`` is not.
-    No coverage: ``tests`` measures that on the source.
+    The sdist first, then the compiled wheel from it (mypyc, hatch-mypyc); the
+    wheel must hold every listed module compiled, and ``fivehundred`` must then
+    import compiled from the environment, not from ``src/``.
     """
-    session.install(*group("build"), *group("test"))
+    session.install(*group("build"))
     dist = Path(session.create_tmp()) / "dist"
     shutil.rmtree(dist, ignore_errors=True)
     session.run("python", "-m", "build", "--sdist", "--outdir", str(dist))
@@ -165,6 +161,19 @@ def tests_compiled(session: nox.Session) -> None:
     session.install("--force-reinstall", str(wheel))
     with session.chdir(dist):
         session.run("python", "-c", IS_COMPILED)
+
+
+@nox.session
+def tests_compiled(session: nox.Session) -> None:
+    """The whole pytest suite against the compiled wheel, installed (not editable).
+
+    Builds and installs the compiled wheel (``install_compiled``), then runs
+    pytest with ``FIVEHUNDRED_TEST_INSTALLED=1`` and ``FIVEHUNDRED_TEST_COMPILED=1``
+    (see the module docstring). ``tests/`` is on pytest's path, ``src/`` is not.
+    No coverage: ``tests`` measures that on the source.
+    """
+    install_compiled(session)
+    session.install(*group("test"))
     session.run("pytest", *session.posargs, env=TEST_COMPILED)
 
 
@@ -202,6 +211,13 @@ def fuzz(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Benchmarks (opt-in): python -m fivehundred.bench {posargs}."""
     session.install("-e", ".")
+    session.run("python", "-m", "fivehundred.bench", *session.posargs)
+
+
+@nox.session
+def bench_compiled(session: nox.Session) -> None:
+    """Benchmarks on the compiled wheel, installed (opt-in): the same as ``bench``."""
+    install_compiled(session)
     session.run("python", "-m", "fivehundred.bench", *session.posargs)
 
 
