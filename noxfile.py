@@ -1,33 +1,117 @@
 """Development sessions for fivehundred.
 
-``nox`` runs the default sessions (lint, typecheck, tests, docs); CI runs exactly
-that through ``.ci/run``. ``nox -s bench``, ``nox -s bench_openspiel``,
-``nox -s build`` and ``nox -s fuzz`` are opt-in. Sessions use the interpreter nox
-itself runs under.
+``nox`` runs the default sessions (lint, typecheck, tests, tests_compiled, docs);
+CI runs exactly that through ``.ci/run``. ``nox -s bench``, ``nox -s
+bench_compiled``, ``nox -s bench_openspiel``, ``nox -s build`` and ``nox -s
+fuzz`` are opt-in. Sessions use the interpreter nox itself runs under.
 
 Tool versions come from ``[dependency-groups]`` in pyproject.toml.
+
+Two builds come from the same source: the pure ``py3-none-any`` wheel (the
+default; ``pip install .`` needs no C compiler) and the compiled wheel, whose
+modules listed under ``[tool.hatch.build.targets.wheel.hooks.mypyc] include`` in
+pyproject.toml are compiled by mypyc (hatch-mypyc), turned on by
+``HATCH_BUILD_HOOKS_ENABLE=1``. ``tests`` runs the suite on the source (an
+editable install); ``tests_compiled`` builds the compiled wheel, installs it
+(not editable) and runs the suite on it. The test helpers read two variables,
+which ``tests_compiled`` and cibuildwheel set:
+
+- ``FIVEHUNDRED_TEST_INSTALLED=1``: the suite tests an installed wheel; the
+  child processes of the docs, example and CLI tests (``tests/subprocesses.py``)
+  import that installed package instead of putting ``src/`` first on the path.
+- ``FIVEHUNDRED_TEST_COMPILED=1``: ``tests/test_builds.py`` requires
+  ``fivehundred.COMPILED`` and every listed module to be compiled.
 """
 
 from __future__ import annotations
 
 import shutil
+import sys
 import tarfile
+import tempfile
 import zipfile
 from pathlib import Path
 
 import nox
 
 nox.needs_version = ">=2025.2.9"  # for nox.project.dependency_groups
-nox.options.sessions = ["lint", "typecheck", "tests", "docs"]
+nox.options.sessions = ["lint", "typecheck", "tests", "tests_compiled", "docs"]
 
 ROOT = Path(__file__).parent
 PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
 TYPECHECK_DIRS = ("src", "tests", "examples")
+#: Turns on the mypyc build hook (hatchling's switch for every hook that is off by default).
+COMPILE: dict[str, str] = {"HATCH_BUILD_HOOKS_ENABLE": "1"}
+#: Exits non-zero unless ``fivehundred`` is compiled and installed, not imported from src/.
+IS_COMPILED = (
+    "import fivehundred, pathlib, sys; "
+    "f = pathlib.Path(fivehundred.__file__).resolve(); "
+    "print('fivehundred', f.parent, 'COMPILED =', fivehundred.COMPILED); "
+    f"sys.exit(not fivehundred.COMPILED or f.is_relative_to({str(ROOT / 'src')!r}))"
+)
+#: What the test helpers read under tests_compiled (see the module docstring).
+TEST_COMPILED: dict[str, str] = {
+    "FIVEHUNDRED_TEST_INSTALLED": "1",
+    "FIVEHUNDRED_TEST_COMPILED": "1",
+}
 
 
 def group(name: str) -> tuple[str, ...]:
     """Requirements of one PEP 735 dependency group in pyproject.toml."""
     return tuple(nox.project.dependency_groups(PYPROJECT, name))
+
+
+def compiled_modules() -> list[str]:
+    """The modules of the compiled build, as ``fivehundred._core``: the mypyc hook's ``include``."""
+    paths = PYPROJECT["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["mypyc"]["include"]
+    return [".".join(Path(path).relative_to("/src").with_suffix("").parts) for path in paths]
+
+
+def build_compiled_wheel(session: nox.Session, sdist: Path, outdir: Path) -> Path:
+    """Build the compiled wheel for this interpreter from ``sdist`` into ``outdir``.
+
+    The sdist is unpacked in a temporary directory and built there (as
+    ``python -m build`` builds the pure wheel), so the checkout's ``src/`` never
+    sees a compiled file. ``build`` fetches hatch-mypyc and mypy into its
+    isolated environment itself: they are the hook's ``dependencies``.
+    """
+    with tempfile.TemporaryDirectory() as scratch:
+        with tarfile.open(sdist) as archive:
+            archive.extractall(scratch, filter="data")
+        (tree,) = Path(scratch).iterdir()
+        before = set(outdir.glob("*.whl"))
+        session.run(
+            "python", "-m", "build", "--wheel", "--outdir", str(outdir), str(tree), env=COMPILE
+        )
+    (wheel,) = set(outdir.glob("*.whl")) - before
+    return wheel
+
+
+def check_wheel(session: nox.Session, wheel: Path, *, compiled: bool) -> None:
+    """py.typed and the console script; compiled extension modules exactly when ``compiled``."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        scripts = next(
+            (archive.read(n).decode() for n in names if n.endswith("entry_points.txt")), ""
+        )
+    if "fivehundred/py.typed" not in names:
+        session.error(f"{wheel.name} does not ship fivehundred/py.typed")
+    if "fivehundred = fivehundred.cli:main" not in scripts:
+        session.error(f"{wheel.name} has no fivehundred console script")
+    extensions = sorted(n for n in names if n.endswith((".so", ".pyd")))
+    if not compiled:
+        if not wheel.name.endswith("-py3-none-any.whl") or extensions:
+            session.error(f"{wheel.name} should be pure (py3-none-any), holds {extensions}")
+        return
+    tag = f"cp{sys.version_info.major}{sys.version_info.minor}"
+    if f"-{tag}-{tag}-" not in wheel.name:
+        session.error(f"{wheel.name} is not a {tag} wheel")
+    for module in compiled_modules():
+        stem = module.replace(".", "/")
+        if not any(n.startswith(f"{stem}.") for n in extensions):
+            session.error(f"{wheel.name} has no compiled {module}: {extensions}")
+        if f"{stem}.py" not in names:
+            session.error(f"{wheel.name} lacks the source {stem}.py beside the compiled module")
 
 
 @nox.session
@@ -58,6 +142,39 @@ def tests(session: nox.Session) -> None:
     # pytest's own exit code is kept: 5 ("no tests collected") fails the session.
     session.run("coverage", "run", "-m", "pytest", *session.posargs)
     session.run("coverage", "report")
+
+
+def install_compiled(session: nox.Session) -> None:
+    """Build the compiled wheel in the session's scratch directory and install it (not editable).
+
+    The sdist first, then the compiled wheel from it (mypyc, hatch-mypyc); the
+    wheel must hold every listed module compiled, and ``fivehundred`` must then
+    import compiled from the environment, not from ``src/``.
+    """
+    session.install(*group("build"))
+    dist = Path(session.create_tmp()) / "dist"
+    shutil.rmtree(dist, ignore_errors=True)
+    session.run("python", "-m", "build", "--sdist", "--outdir", str(dist))
+    (sdist,) = dist.glob("*.tar.gz")
+    wheel = build_compiled_wheel(session, sdist, dist)
+    check_wheel(session, wheel, compiled=True)
+    session.install("--force-reinstall", str(wheel))
+    with session.chdir(dist):
+        session.run("python", "-c", IS_COMPILED)
+
+
+@nox.session
+def tests_compiled(session: nox.Session) -> None:
+    """The whole pytest suite against the compiled wheel, installed (not editable).
+
+    Builds and installs the compiled wheel (``install_compiled``), then runs
+    pytest with ``FIVEHUNDRED_TEST_INSTALLED=1`` and ``FIVEHUNDRED_TEST_COMPILED=1``
+    (see the module docstring). ``tests/`` is on pytest's path, ``src/`` is not.
+    No coverage: ``tests`` measures that on the source.
+    """
+    install_compiled(session)
+    session.install(*group("test"))
+    session.run("pytest", *session.posargs, env=TEST_COMPILED)
 
 
 @nox.session
@@ -103,6 +220,13 @@ def bench(session: nox.Session) -> None:
 
 
 @nox.session
+def bench_compiled(session: nox.Session) -> None:
+    """Benchmarks on the compiled wheel, installed (opt-in): the same as ``bench``."""
+    install_compiled(session)
+    session.run("python", "-m", "fivehundred.bench", *session.posargs)
+
+
+@nox.session
 def bench_openspiel(session: nox.Session) -> None:
     """Benchmarks beside OpenSpiel's euchre, measured in the same rounds (opt-in).
 
@@ -114,36 +238,40 @@ def bench_openspiel(session: nox.Session) -> None:
 
 @nox.session
 def build(session: nox.Session) -> None:
-    """Build sdist and wheel into dist/ and check them (opt-in).
+    """Build the sdist, the pure wheel and the compiled wheel into dist/ and check them (opt-in).
 
-    ``python -m build`` makes the sdist and then the wheel from it (so the sdist
-    is known to build). ``twine check --strict`` checks the metadata and that the
-    README renders as the PyPI long description. The wheel must ship
-    ``py.typed`` and the console script; the sdist must hold the docs, the
-    examples and the tests.
+    ``python -m build`` makes the sdist and then the pure ``py3-none-any`` wheel
+    from it (so the sdist is known to build); the compiled wheel for this
+    interpreter is built from the same sdist with ``HATCH_BUILD_HOOKS_ENABLE=1``.
+    ``twine check --strict`` checks the metadata and that the README renders as
+    the PyPI long description. Each wheel must ship ``py.typed`` and the
+    console script; the pure wheel holds no extension module, the compiled one
+    an extension module for every module the mypyc hook lists; the sdist must
+    hold the docs, the examples and the tests.
     """
     session.install(*group("build"))
     dist = ROOT / "dist"
     shutil.rmtree(dist, ignore_errors=True)
     session.run("python", "-m", "build")
+    sdists = sorted(dist.glob("*.tar.gz"))
+    pure = sorted(dist.glob("*.whl"))
+    if len(pure) != 1 or len(sdists) != 1:
+        session.error(f"expected one wheel and one sdist in dist/, found {sorted(dist.iterdir())}")
+    compiled = build_compiled_wheel(session, sdists[0], dist)
     artifacts = sorted(dist.iterdir())
     session.run("twine", "check", "--strict", *map(str, artifacts))
-    wheels = [path for path in artifacts if path.suffix == ".whl"]
-    sdists = [path for path in artifacts if path.name.endswith(".tar.gz")]
-    if len(wheels) != 1 or len(sdists) != 1:
-        session.error(f"expected one wheel and one sdist in dist/, found {artifacts}")
-    with zipfile.ZipFile(wheels[0]) as wheel:
-        names = set(wheel.namelist())
-        scripts = next(
-            (wheel.read(n).decode() for n in names if n.endswith("entry_points.txt")), ""
-        )
-    if "fivehundred/py.typed" not in names:
-        session.error(f"{wheels[0].name} does not ship fivehundred/py.typed")
-    if "fivehundred = fivehundred.cli:main" not in scripts:
-        session.error(f"{wheels[0].name} has no fivehundred console script")
+    check_wheel(session, pure[0], compiled=False)
+    check_wheel(session, compiled, compiled=True)
     with tarfile.open(sdists[0]) as sdist:
         top = {name.split("/")[1] for name in sdist.getnames() if name.count("/") >= 1}
     missing = {"src", "docs", "examples", "tests", "README.md", "CHANGELOG.md", "LICENSE"} - top
     if missing:
         session.error(f"{sdists[0].name} lacks {sorted(missing)}")
-    session.log(f"{wheels[0].name}: py.typed and the console script; {sdists[0].name}: complete")
+    # The compiled wheel must import, compiled (its support library shipped too).
+    session.install("--force-reinstall", str(compiled))
+    with session.chdir(dist):
+        session.run("python", "-c", IS_COMPILED)
+    session.log(
+        f"{pure[0].name}: pure; {compiled.name}: compiled {', '.join(compiled_modules())}; "
+        f"both with py.typed and the console script; {sdists[0].name}: complete"
+    )

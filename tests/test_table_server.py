@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import random
 import subprocess
 import sys
@@ -27,6 +26,8 @@ from fivehundred.bots import HeuristicPlayer, RandomPlayer
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
 import table_server
 from table_server import Client, Table, TableServer
+
+from subprocesses import python_env
 
 EXAMPLES = Path(table_server.__file__).resolve().parent
 
@@ -324,7 +325,7 @@ def test_the_program_serves_until_stopped() -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=dict(os.environ, PYTHONPATH=str(EXAMPLES.parent / "src")),
+        env=python_env(),
     )
     try:
         assert process.stdout is not None

@@ -15,6 +15,7 @@ True
 
 from typing import TYPE_CHECKING, Final
 
+from fivehundred._core import COMPILED
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import (
     BLIND_MISERE,
@@ -102,6 +103,7 @@ __version__ = "0.1.0.dev0"
 
 __all__ = [
     "BLIND_MISERE",
+    "COMPILED",
     "DECLINE",
     "DEFAULT_LADDER",
     "JOKER",
