@@ -39,7 +39,6 @@ from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate,
 from fivehundred.calls import PASS, Call, CallKind, Strain
 from fivehundred.cards import CARDS, JOKER_INDEX, Suit, indices, mask_of
 from fivehundred.rules import Rules
-from fivehundred.state import Phase
 from fivehundred.tricks import Context, context, contract_context
 from fivehundred.views import PlayerView
 
@@ -237,18 +236,9 @@ def read_view(view: PlayerView) -> Knowledge:
         known |= mask_of(view.kitty)
     unseen = _deck_mask(rules) & ~known
     holder = None
-    nominating = view.joker_suit is not None or view.joker_declined or view.phase is Phase.NOMINATE
-    if contractor is not None and nominating and not played & JOKER_BIT:
-        holder = contractor  # only a contractor holding the Joker nominates (R7.1)
-    elif (
-        contractor is not None
-        and contract is not None
-        and contract.is_no_trumps_family
-        and rules.joker_nomination
-        and view.phase is Phase.PLAY
-        and not nominating
-    ):
-        no_joker |= 1 << contractor  # no nomination was offered: no Joker after the exchange
+    if contractor is not None and view.joker_suit is not None and not played & JOKER_BIT:
+        holder = contractor  # only a contractor holding the Joker can name its suit (R7.1)
+    # Making no nomination is silent (R7.1): it tells nothing about who holds the Joker.
     active = tuple(s for s in range(players) if s not in view.sitting_out)
     team = [rules.side_of(s) for s in range(players)]
     excluded = [0] * players

@@ -65,6 +65,7 @@ _ALL_SUITS: Final = 0b1111
 _PLAYS: Final = tuple(Play(card) for card in CARDS)
 _JOKER_LEADS: Final = tuple(Play(JOKER, suit) for suit in Suit)
 _NOMINATIONS: Final = (*(Nominate(suit) for suit in Suit), DECLINE)
+_NO_NOMINATION: Final = (DECLINE,)
 _PARTNER_CARDS: Final = tuple(CallPartner(card) for card in CARDS)
 _PARTNER_SEATS: Final = tuple(CallPartner(seat=seat) for seat in range(6))
 _DISCARDS_LIMIT: Final = 1 << 17
@@ -457,16 +458,24 @@ def _after_exchange(c: Core) -> Core:
 
 
 def _after_partner(c: Core) -> Core:
-    """The Joker nomination when the rules offer it (R4.3, R7.1, V-NO-NOMINATION), then play."""
-    contract, contractor = c.contract, c.contractor
-    assert contract is not None and contractor is not None
-    if (
-        contract.is_no_trumps_family
-        and c.hands[contractor] & _JOKER_BIT
-        and c.rules.joker_nomination
-    ):
+    """The nomination step of every NT-family contract (R4.3, R7.1, V-NO-NOMINATION), then play.
+
+    Every No Trumps or misère contract passes through it, whether or not the
+    contractor holds the Joker, so that the phase and the turn reveal nothing:
+    not nominating is silent (R7.1).
+    """
+    contract = c.contract
+    assert contract is not None
+    if contract.is_no_trumps_family and c.rules.joker_nomination:
         return c._replace(phase=Phase.NOMINATE)
     return _start_play(c)
+
+
+def _nomination_options(c: Core) -> tuple[Nominate, ...]:
+    """R7.1: the four suits and no nomination with the Joker in hand; without it, only none."""
+    contractor = c.contractor
+    assert contractor is not None
+    return _NOMINATIONS if c.hands[contractor] & _JOKER_BIT else _NO_NOMINATION
 
 
 def _start_play(c: Core) -> Core:
@@ -755,8 +764,9 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
                 new = _apply_call(c, action)
         elif phase is Phase.DISCARD and type(action) is Discard:
             new = _apply_discard(c, action)
-        elif phase is Phase.NOMINATE and type(action) is Nominate and action in _NOMINATIONS:
-            new = _apply_nomination(c, action)
+        elif phase is Phase.NOMINATE and type(action) is Nominate:
+            if action in _nomination_options(c):
+                new = _apply_nomination(c, action)
         elif phase is Phase.PARTNER and type(action) is CallPartner:
             new = _apply_partner(c, action)
         if new is not None:
@@ -769,8 +779,9 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
 
     Bidding: pass, then bids up the ladder; discard: every choice of cards;
     partner call (P5): cards in card order, or seats; nomination: the four
-    suits, then decline; play: cards in card order (a Joker lead once per
-    nameable suit). Empty while waiting for a deal and
+    suits, then no nomination (``DECLINE``), or only ``DECLINE`` when the
+    contractor does not hold the Joker (R7.1); play: cards in card order (a
+    Joker lead once per nameable suit). Empty while waiting for a deal and
     when the game is over.
     """
     c = _core(state)
@@ -782,7 +793,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     if phase is Phase.DISCARD:
         return _discard_options(c)
     if phase is Phase.NOMINATE:
-        return _NOMINATIONS
+        return _nomination_options(c)
     if phase is Phase.PARTNER:
         return _partner_options(c)
     return ()
@@ -896,7 +907,7 @@ def _problem(c: Core, action: object, seat: int | None) -> IllegalActionError | 
     expected = {
         Phase.BIDDING: (Call, "call (bid or pass)"),
         Phase.DISCARD: (Discard, "discard from the kitty"),
-        Phase.NOMINATE: (Nominate, "nominate the Joker's suit or decline"),
+        Phase.NOMINATE: (Nominate, "nominate the Joker's suit or make no nomination"),
         Phase.PARTNER: (CallPartner, "call a partner"),
         Phase.PLAY: (Play, "play a card"),
     }[phase]
@@ -916,6 +927,12 @@ def _problem(c: Core, action: object, seat: int | None) -> IllegalActionError | 
         if action.suit is not None and type(action.suit) is not Suit:
             return _err(
                 Reason.NOT_AN_ACTION, f"{action.suit!r} is not a suit to nominate (R7.1)", actor
+            )
+        if action.suit is not None and not c.hands[actor] & _JOKER_BIT:
+            return _err(
+                Reason.NOMINATION_NOT_ALLOWED,
+                f"seat {actor} does not hold the Joker and can only make no nomination (R7.1)",
+                actor,
             )
         return None
     if isinstance(action, CallPartner):
@@ -945,7 +962,7 @@ _TURN_RULES: Final = {
     Phase.BIDDING: "R3.1: the auction goes clockwise, skipping players who passed",
     Phase.DISCARD: "R4.1: the contractor exchanges with the kitty",
     Phase.PARTNER: "P5: the contractor calls a partner",
-    Phase.NOMINATE: "R7.1: the contractor nominates the Joker's suit or declines",
+    Phase.NOMINATE: "R7.1: the contractor nominates the Joker's suit or makes no nomination",
     Phase.PLAY: "R5.1: the contractor leads, each trick's winner leads the next",
 }
 

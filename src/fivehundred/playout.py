@@ -27,12 +27,12 @@ from fivehundred.actions import Action, Play
 from fivehundred.cards import index_tuple
 from fivehundred.engine import (
     _DISCARDS,
-    _NOMINATIONS,
     _apply_call,
     _apply_discard,
     _apply_nomination,
     _apply_partner,
     _bid_options,
+    _nomination_options,
     _partner_options,
     _plays,
     _score,
@@ -103,7 +103,8 @@ def _random_step(c: Core, rng: random.Random) -> Core:
         chosen = tuple(sorted(rng.sample(pool, c.rules.kitty_size)))
         new = _apply_discard(c, _DISCARDS[chosen])
     elif phase is Phase.NOMINATE:
-        new = _apply_nomination(c, _NOMINATIONS[int(pick() * len(_NOMINATIONS))])
+        choices = _nomination_options(c)  # only DECLINE without the Joker (R7.1)
+        new = _apply_nomination(c, choices[int(pick() * len(choices))])
     else:
         options = _partner_options(c)
         new = _apply_partner(c, options[int(pick() * len(options))])

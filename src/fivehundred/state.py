@@ -283,13 +283,6 @@ class GameState:
         return self._c.contractor
 
     @property
-    def joker_declined(self) -> bool:
-        """True when the contractor declined to nominate the Joker this hand (R7.1: public)."""
-        from fivehundred.actions import DECLINE
-
-        return any(action == DECLINE for action in self._c.actions)
-
-    @property
     def partner(self) -> int | None:
         """The five-player contractor's partner (P5), secret until revealed; ``None`` if alone.
 

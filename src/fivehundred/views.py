@@ -56,11 +56,9 @@ class PlayerView:
     kitty: tuple[Card, ...] | None
     #: The contractor's own discards, for the contractor only (R4.1).
     discards: tuple[Card, ...] | None
-    #: The Joker's nominated suit (public, R7.1).
+    #: The Joker's nominated suit (public, R7.1). Making no nomination is silent: no
+    #: field says whether the contractor holds the Joker.
     joker_suit: Suit | None
-    #: True when the contractor declined to nominate the Joker (public, R7.1): the
-    #: contractor holds the suitless Joker.
-    joker_declined: bool
     #: The card the five-player contractor called (public, P5).
     partner_card: Card | None
     #: The five-player contractor's partner, once this seat may know it (P5): when the
@@ -129,7 +127,6 @@ def observe(state: GameState, seat: int) -> PlayerView:
         kitty=kitty,
         discards=discards,
         joker_suit=c.joker_suit,
-        joker_declined=state.joker_declined,
         partner_card=state.partner_card,
         partner=partner,
         sitting_out=state.sitting_out,
