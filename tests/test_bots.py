@@ -278,14 +278,15 @@ def test_read_view_a_void_misere_player_lacks_the_joker_R7_3() -> None:
         "10D JD QD KD AD 8H 9H 10H JH Jo",
     )
     state = after_auction("M", 1, hands, "QH KH AH", dealer=0)  # seat 3 sits out (R4.2)
-    state = run(state, "discard QH KH AH", "4D", "7D", "5S")  # seat 0 shows out of diamonds
+    # seat 0 shows out of diamonds
+    state = run(state, "discard QH KH AH", "decline", "4D", "7D", "5S")
     know = read_view(fh.observe(state, 2))
-    # seat 0 showed out while the Joker was suitless (R7.3); seat 1, the contractor, was
-    # offered no nomination, so it did not hold the Joker after the exchange (R7.1)
-    assert know.no_joker == (1 << 0) | (1 << 1)
+    # seat 0 showed out while the Joker was suitless (R7.3); seat 1, the contractor, made
+    # no nomination, which says nothing about the Joker (R7.1): it may still hold it
+    assert know.no_joker == 1 << 0
     assert know.voids[0] == 1 << fh.Suit.DIAMONDS
     assert not know.against(0) >> fh.JOKER.index & 1
-    assert not know.against(1) >> fh.JOKER.index & 1
+    assert know.against(1) >> fh.JOKER.index & 1
     assert know.against(3) >> fh.JOKER.index & 1  # the partner sitting out may hold it
 
 
@@ -296,11 +297,17 @@ def test_read_view_the_nominating_contractor_holds_the_joker_R7_1() -> None:
     assert not know.against(2) >> fh.JOKER.index & 1
 
 
-def test_read_view_a_declined_nomination_shows_the_joker_R7_1() -> None:
+def test_read_view_no_nomination_does_not_show_the_joker_R7_1() -> None:
+    """Seat 0 keeps the Joker and makes no nomination: silent, so nobody else can place it."""
     state = run(joker_no_trumps(), "discard 9H 10H JH", "decline")
     view = fh.observe(state, 1)
-    assert view.joker_declined and view.joker_suit is None
-    assert read_view(view).joker_holder == 0
+    assert view.joker_suit is None
+    assert not hasattr(view, "joker_declined")
+    know = read_view(view)
+    assert know.joker_holder is None
+    assert know.no_joker == 0
+    for seat in (0, 2, 3):
+        assert know.against(seat) >> fh.JOKER.index & 1
 
 
 # -- judging a hand --------------------------------------------------------------------
@@ -444,7 +451,7 @@ def test_misere_contractor_who_kept_the_joker_nominates_its_longest_suit() -> No
 def misere_play(*script: str) -> fh.GameState:
     """Seat 1 in misère (partner seat 3 sits out), the kitty put back; then ``script``."""
     state = after_auction("M", 1, LOW, LOW_KITTY)
-    return run(state, f"discard {LOW_KITTY}", *script)
+    return run(state, f"discard {LOW_KITTY}", "decline", *script)
 
 
 def test_misere_contractor_ducks_under_the_card_to_beat() -> None:

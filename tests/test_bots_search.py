@@ -116,6 +116,8 @@ def test_search_nominates_or_declines_and_plays_misere() -> None:
     state = run(joker_no_trumps(), "discard 9H 10H JH")
     assert isinstance(search(state), fh.Nominate)
     state = run(after_auction("M", 1, LOW, LOW_KITTY), f"discard {LOW_KITTY}")
+    assert search(state) == fh.DECLINE  # no Joker: no nomination is the only choice (R7.1)
+    state = run(state, "decline")
     lead = search(state)
     assert isinstance(lead, fh.Play) and fh.is_legal(state, lead)
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import io
 import re
 import sys
+from typing import Any, cast
 
 import pytest
 
 import fivehundred as fh
 from fivehundred import cli
-from helpers import after_auction, dealt, run
+from helpers import JOKER_VOID, after_auction, dealt, run
 from subprocesses import run_python
 from test_bots import LOW, joker_no_trumps
 
@@ -132,6 +133,23 @@ def test_play_discard_nominate_and_joker_lead_prompts() -> None:
     view = fh.observe(state, 1)
     with pytest.raises(cli.UsageError, match="must follow spades"):
         cli._read_action("5C", state, view)
+
+
+def test_nomination_prompt_without_the_joker_offers_only_no_nomination_R7_1() -> None:
+    """Every NT contract asks; without the Joker the only answer is no nomination (R7.1)."""
+    state = run(after_auction("7NT", 0, *JOKER_VOID), "discard 7H 6H 5H")
+    assert state.phase is fh.Phase.NOMINATE
+    view = fh.observe(state, 0)
+    assert cli._choices(view) == [fh.DECLINE]
+    assert cli._read_action("1", state, view) == fh.DECLINE
+    assert cli._read_action("decline", state, view) == fh.DECLINE
+    with pytest.raises(cli.UsageError, match=r"does not hold the Joker .*\(R7\.1\)"):
+        cli._read_action("hearts", state, view)
+    out = io.StringIO()
+    prompt = cli._Prompt(io.StringIO("hearts\nnone\n"), out)
+    assert cli._ask_action(prompt, cast(Any, None), state, view) == fh.DECLINE
+    assert "decline (no nomination) is your only choice" in out.getvalue()
+    assert "can only make no nomination (R7.1)" in out.getvalue()
 
 
 def test_play_partner_call_prompt_P5() -> None:
@@ -463,11 +481,12 @@ def test_narration_of_the_rarer_moments() -> None:
     assert "nominated the Joker as a H" in cli._describe(
         style, five, fh.Nominate(fh.Suit.HEARTS), watch=True
     )
-    assert "kept the Joker suitless" in cli._describe(style, five, fh.DECLINE, watch=True)
+    # R7.1: the same words whether or not the contractor holds the Joker
+    assert "made no nomination (R7.1)" in cli._describe(style, five, fh.DECLINE, watch=True)
 
 
 def test_open_misere_hand_is_shown_to_the_person_R6_3() -> None:
-    state = run(after_auction("OM", 1, LOW, "10C 8H 7H"), "discard 10C 8H 7H")
+    state = run(after_auction("OM", 1, LOW, "10C 8H 7H"), "discard 10C 8H 7H", "decline")
     style = cli._Style(ascii_only=True, human=0)
     before = run(state, "4D", "6D")
     after = run(before, "KD")
@@ -490,7 +509,8 @@ def test_demo_narrates_the_joker_and_a_partner_sitting_out(
 ) -> None:
     run = run_cli(monkeypatch, capsys, "demo", "--seed", str(seed))
     assert run.status == 0
-    assert ("Joker:" in run.out) if seed == 47 else ("sits out (R4.2)" in run.out)
+    joker = "no Joker nomination (R7.1)"  # the nomination step, narrated (R4.3)
+    assert (joker in run.out) if seed == 47 else ("sits out (R4.2)" in run.out)
 
 
 def test_narration_of_a_throw_in_and_an_all_pass_hand() -> None:

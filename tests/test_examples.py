@@ -31,7 +31,7 @@ RUNS: Final = {
         ["7H by 0 took 8", "M by 3 took 0"],
         "side 1 (seats 1 & 3): +250, total 270",
     ),
-    "random_game.py": (["--seed", "7"], "game over after 4 hands"),
+    "random_game.py": (["--seed", "7"], "game over after 5 hands"),
     "bot_match.py": ([], "win rate"),
     "table_server.py": (["--demo", "--seed", "1"], "game over: side"),
 }

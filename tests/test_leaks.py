@@ -13,21 +13,30 @@ illegal are dropped, since then the seat could tell the deals apart from what
 was played (a player who showed out of a suit holds none of it). The seat's
 view, and its JSON, must be identical in both games.
 
-One disclosure is part of the rules, not a leak: after the kitty exchange in
-a No Trumps or misère contract, the nomination phase (R7.1) tells everyone
-whether the contractor holds the Joker, so the Joker is not moved then.
+The Joker nomination (R4.3, R7.1) is silent unless a suit is named: every No
+Trumps and misère contract passes through the same nomination step, where a
+contractor without the Joker can only make no nomination. Only a nominated
+Joker is known to be the contractor's, so only then is it kept in place. The
+twin-deal tests below prove the silence directly: two deals that differ only
+by where the Joker lies (the contractor's hand or not) give every other seat
+the same views, view JSON, turns, phases, action history, action encodings and
+legal masks, step by step, until the Joker (or the card it changed places
+with) is played.
 """
 
 from __future__ import annotations
 
 import random
+from typing import Final
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fivehundred as fh
 from rules_strategy import GAME_STATES
 from strategies import examples
+from variant_helpers import auction
 
 
 def hidden_places(state: fh.GameState, seat: int) -> dict[str, tuple[fh.Card, ...]]:
@@ -43,14 +52,7 @@ def hidden_places(state: fh.GameState, seat: int) -> dict[str, tuple[fh.Card, ..
     if seat != contractor:
         places["discards"] = state.discards
     places["dead hand"] = state.dead_hand
-    contract = state.contract
-    joker_is_public = (
-        contract is not None
-        and contract.is_no_trumps_family
-        and state.rules.joker_nomination
-        and state.phase not in (fh.Phase.BIDDING, fh.Phase.DISCARD, fh.Phase.PARTNER)
-    )
-    if joker_is_public:
+    if state.joker_suit is not None:  # a nominated Joker is the contractor's, publicly (R7.1)
         places = {k: tuple(c for c in v if not c.is_joker) for k, v in places.items()}
     return {k: v for k, v in places.items() if v}
 
@@ -153,3 +155,209 @@ def test_the_secret_partner_changes_unseen_P5() -> None:
                 assert fh.observe(found[0], outsider) == fh.observe(state, outsider)
                 return
     raise AssertionError("no deal moved the partner")
+
+
+# -- the silent nomination (R4.3, R7.1) ----------------------------------------------------
+
+#: Tables and options under which No Trumps and misère are played.
+NT_TABLES: Final = {
+    "default": fh.Rules(),
+    "two": fh.Rules(players=2),
+    "three": fh.Rules(players=3),
+    "five": fh.Rules(players=5),
+    "five-by-seat": fh.Rules(players=5, partner_by_seat=True),
+    "six": fh.Rules(players=6),
+    "sans-kitty": fh.Rules(sans_kitty=True),
+    "no-nomination": fh.Rules(joker_nomination=False),
+    "misere-anytime-playout-eldest": fh.Rules(
+        misere_needs_seven=False, misere_playout=True, eldest_leads=True
+    ),
+}
+NT_CONTRACTS: Final = ("6NT", "7NT", "8NT", "10NT", "M", "OM", "BM", "7NT-SK", "10NT-SK")
+
+
+def nt_contracts(rules: fh.Rules) -> list[fh.Call]:
+    """The No Trumps and misère contracts that ``rules`` allow."""
+    calls = [fh.parse_call(text) for text in NT_CONTRACTS]
+    return [c for c in calls if c in rules.ladder and (rules.sans_kitty or not c.sans_kitty)]
+
+
+def place_of_joker(state: fh.GameState) -> str:
+    for seat in range(state.rules.players):
+        if fh.JOKER in state.hand(seat):
+            return f"hand {seat}"
+    return "kitty" if fh.JOKER in state.kitty else "dead hand"
+
+
+def twin_deck(
+    dealt: fh.GameState, contractor: int, rng: random.Random
+) -> tuple[list[fh.Card], fh.Card, int | None] | None:
+    """The deck of ``dealt`` with the Joker changed places with one hidden card.
+
+    If the contractor was dealt the Joker, it changes places with a card of
+    another hand, the kitty or the dead hand; otherwise with a card of the
+    contractor's hand. Returns the deck, that card, and the other seat whose
+    hand changed (``None`` when it was the kitty or the dead hand); ``None`` when
+    no seat would be left to watch (two players, the Joker in the other hand).
+    """
+    where = place_of_joker(dealt)
+    others: list[tuple[fh.Card, int | None]]
+    if where == f"hand {contractor}":
+        others = [
+            (card, seat)
+            for seat in range(dealt.rules.players)
+            if seat != contractor
+            for card in dealt.hand(seat)
+        ]
+        others += [(card, None) for card in (*dealt.kitty, *dealt.dead_hand)]
+    else:
+        owner = int(where.split()[1]) if where.startswith("hand") else None
+        others = [(card, owner) for card in dealt.hand(contractor)]
+    players = dealt.rules.players
+    others = [(card, seat) for card, seat in others if players - (seat is not None) > 1]
+    if not others:
+        return None
+    swap, owner = rng.choice(others)
+    table = {fh.JOKER: swap, swap: fh.JOKER}
+    return [table.get(card, card) for card in dealt.deck], swap, owner
+
+
+def public_actions(state: fh.GameState) -> list[int]:
+    """The encodings of the hand's actions that every seat sees (all but the discard)."""
+    return [
+        fh.encode_action(action, state.rules)
+        for action in state.actions
+        if not isinstance(action, fh.Discard)
+    ]
+
+
+def assert_same_for(a: fh.GameState, b: fh.GameState, watchers: list[int]) -> None:
+    """Everything ``watchers`` can see is the same in ``a`` and ``b``."""
+    assert (a.phase, a.to_act) == (b.phase, b.to_act)
+    assert len(a.actions) == len(b.actions)  # the same decisions, in the same order
+    assert public_actions(a) == public_actions(b)
+    for seat in watchers:
+        seen, other = fh.observe(a, seat), fh.observe(b, seat)
+        assert seen == other, f"seat {seat} tells the deals apart in {a.phase}"
+        assert fh.view_to_json(seen) == fh.view_to_json(other)
+    if a.to_act in watchers:
+        assert fh.legal_action_indices(a) == fh.legal_action_indices(b)
+        assert fh.legal_action_mask(a) == fh.legal_action_mask(b)
+
+
+def twin_hands(
+    rules: fh.Rules, contract: fh.Call, contractor: int, seed: int, rng: random.Random
+) -> tuple[int, bool] | None:
+    """Play one hand on a deal and on its twin (the Joker moved), comparing at every step.
+
+    Both contractors discard their own kitty (so the hands stay as dealt) and make
+    no nomination; every other action is one legal in both games, never the Joker
+    or the card it changed places with. Stops when either is about to be played, once
+    an open misère hand is exposed (R6.3: the contractor's cards differ), or at the
+    end of the hand. Returns the number of states compared and whether the
+    nomination step was compared with exactly one contractor holding the Joker
+    (``None`` when this deal has no twin for this contractor).
+    """
+    dealer = seed % rules.players
+    a = fh.deal(fh.new_game(rules, dealer=dealer), seed=seed)
+    twin = twin_deck(a, contractor, rng)
+    if twin is None:
+        return None
+    deck, swap, owner = twin
+    b = fh.deal(fh.new_game(rules, dealer=dealer), cards=deck)
+    watchers = [s for s in range(rules.players) if s not in (contractor, owner)]
+    assert watchers and a != b
+    assert_same_for(a, b, watchers)
+    compared, nomination = 1, False
+    for call in auction(rules, dealer, contractor, contract):
+        a, b = fh.apply(a, call), fh.apply(b, call)
+        assert_same_for(a, b, watchers)
+        compared += 1
+    assert a.contract == contract and a.contractor == contractor
+    hidden = {fh.JOKER, swap}
+    while a.phase in (fh.Phase.DISCARD, fh.Phase.PARTNER, fh.Phase.NOMINATE, fh.Phase.PLAY):
+        if a.phase is fh.Phase.NOMINATE:
+            held = [fh.JOKER in s.hand(contractor) for s in (a, b)]
+            assert sorted(held) == [False, True]  # one contractor kept the Joker
+            assert sorted(len(fh.legal_actions(s)) for s in (a, b)) == [1, 5]  # R7.1
+            nomination = True
+        if a.phase is fh.Phase.DISCARD:
+            step_a: fh.Action = fh.Discard(a.kitty)
+            step_b: fh.Action = fh.Discard(b.kitty)
+        else:
+            common = [
+                x
+                for x in fh.legal_actions(a)
+                if fh.is_legal(b, x) and not (isinstance(x, fh.Play) and x.card in hidden)
+            ]
+            if not common:
+                break
+            step_a = step_b = rng.choice(common)
+        a, b = fh.apply(a, step_a), fh.apply(b, step_b)
+        if a.exposed:  # the open misère hand is face up: its Joker is seen (R6.3)
+            break
+        assert_same_for(a, b, watchers)
+        compared += 1
+    return compared, nomination
+
+
+def check_twin_hands(rules: fh.Rules, contract: fh.Call, seed: int, rng: random.Random) -> int:
+    seats = list(range(rules.players))
+    rng.shuffle(seats)
+    for contractor in seats:
+        found = twin_hands(rules, contract, contractor, seed, rng)
+        if found is not None:
+            compared, nomination = found
+            assert nomination == rules.joker_nomination  # every NT-family contract has it
+            return compared
+    raise AssertionError("no contractor has a twin deal")  # pragma: no cover
+
+
+@pytest.mark.parametrize("table", NT_TABLES)
+def test_no_other_seat_can_tell_whether_the_contractor_kept_the_joker_R4_3_R7_1(
+    table: str,
+) -> None:
+    """Every NT-family contract of every table, on a few deals: the nomination is silent."""
+    rules = NT_TABLES[table]
+    rng = random.Random(rules.players)
+    compared = 0
+    for contract in nt_contracts(rules):
+        for seed in range(3):
+            compared += check_twin_hands(rules, contract, seed, rng)
+    assert compared > 10 * len(nt_contracts(rules))  # the hands went well into play
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(
+    rules=st.sampled_from(list(NT_TABLES.values())),
+    data=st.data(),
+    seed=st.integers(min_value=0, max_value=2**32),
+)
+def test_the_nomination_reveals_nothing_on_random_hands_R4_3_R7_1(
+    rules: fh.Rules, data: st.DataObject, seed: int
+) -> None:
+    contract = data.draw(st.sampled_from(nt_contracts(rules)), label="contract")
+    rng = random.Random(data.draw(st.integers(min_value=0, max_value=2**32), label="rng"))
+    assert check_twin_hands(rules, contract, seed, rng) >= 2
+
+
+def test_the_twins_really_differ_for_the_contractor_R7_1() -> None:
+    """The comparison has teeth: the seat whose hand changed does see the difference."""
+    rules = fh.Rules()
+    a = fh.deal(fh.new_game(rules, dealer=3), seed=11)
+    contractor = 0
+    twin = twin_deck(a, contractor, random.Random(2))
+    assert twin is not None
+    deck, swap, owner = twin
+    b = fh.deal(fh.new_game(rules, dealer=3), cards=deck)
+    for call in auction(rules, 3, contractor, "8NT"):
+        a, b = fh.apply(a, call), fh.apply(b, call)
+    a, b = fh.apply(a, fh.Discard(a.kitty)), fh.apply(b, fh.Discard(b.kitty))
+    assert a.phase is b.phase is fh.Phase.NOMINATE
+    assert fh.observe(a, contractor) != fh.observe(b, contractor)
+    assert fh.legal_actions(a) != fh.legal_actions(b)
+    if owner is not None:
+        assert fh.observe(a, owner) != fh.observe(b, owner)
+    outsiders = [s for s in range(4) if s not in (contractor, owner)]
+    assert all(fh.observe(a, s) == fh.observe(b, s) for s in outsiders)
+    assert swap != fh.JOKER

@@ -319,7 +319,8 @@ def test_calling_an_own_discard_plays_alone_P5() -> None:
 def test_misere_alone_against_four_P5() -> None:
     state = won(deal_table(P5, P5_MADE, dealer=4), 0, "M")
     state = go(state, f"discard {P5_MADE.kitty}")
-    assert state.phase is fh.Phase.PLAY  # no partner call
+    assert state.phase is fh.Phase.NOMINATE  # no partner call; the nomination step (R7.1)
+    state = go(state, "decline")
     assert state.partner is None and state.sitting_out == frozenset()
     end = finish(state)
     assert all(len(t.plays) == 5 for t in end.tricks)

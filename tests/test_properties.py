@@ -373,9 +373,11 @@ def check_legal_actions(state: fh.GameState) -> None:
         expected = [fh.Discard(combo) for combo in itertools.combinations(pool, 3)]
         assert list(actions) == expected  # every choice, in card order
         assert len(actions) == 286
-    elif phase is fh.Phase.NOMINATE:
-        assert actions == (*(fh.Nominate(s) for s in SUITS), fh.DECLINE)
-        assert fh.JOKER in state.hand(cast(int, state.to_act))
+    elif phase is fh.Phase.NOMINATE:  # R7.1: without the Joker, only no nomination
+        if fh.JOKER in state.hand(cast(int, state.to_act)):
+            assert actions == (*(fh.Nominate(s) for s in SUITS), fh.DECLINE)
+        else:
+            assert actions == (fh.DECLINE,)
     elif phase is fh.Phase.PLAY:
         seat = state.to_act
         assert seat is not None
@@ -528,7 +530,8 @@ def check_discard(step: Step) -> None:
     assert set(after.hand(contractor)) == pool - set(action.cards)
     assert set(after.discards) == set(action.cards) and after.kitty == ()
     assert len(after.hand(contractor)) == 10
-    nominate = ref_trump(contract) is None and fh.JOKER in after.hand(contractor)
+    # R4.3, R7.1: every NT-family contract passes the nomination step, Joker or not
+    nominate = ref_trump(contract) is None
     assert after.phase is (fh.Phase.NOMINATE if nominate else fh.Phase.PLAY)
     assert after.to_act == contractor
 
@@ -806,8 +809,8 @@ def hidden_places(
 
     Other seats' hands, and the kitty when ``seat`` is not the contractor. In an
     open misère the contractor's hand (kitty included) is exposed after trick 1,
-    so it is not hidden from anyone. (The Joker is handled by the caller: in the
-    No Trumps family its presence in the contractor's hand is public, R7.1.)
+    so it is not hidden from anyone. (The Joker is handled by the caller: a
+    contractor who nominates it shows that it holds it, R7.1.)
     """
     places = [f"hand{s}" for s in SEATS if s != seat]
     if seat != contractor:
@@ -839,9 +842,11 @@ def check_hidden_cards_do_not_change_view(
     places = hidden_places(dealt, end.contract, end.contractor, seat)
     where = place_of(dealt)
     deck = list(dealt.deck)
-    # R4.3 and R7.1: in No Trumps and misère, whether the contractor holds the Joker
-    # after the exchange is public (there is a nomination, or not), so it stays put.
-    public_joker = end.contract is not None and ref_trump(end.contract) is None
+    # R7.1: only a nomination is public (the nominating contractor holds the Joker), so
+    # then the Joker stays put; making no nomination is silent, so otherwise it moves too.
+    public_joker = any(
+        isinstance(step.action, fh.Nominate) and step.action.suit is not None for step in hand_steps
+    )
     positions = [
         i for i, c in enumerate(deck) if where[c] in places and not (public_joker and c == fh.JOKER)
     ]
@@ -876,8 +881,9 @@ def test_hidden_cards_do_not_change_what_a_seat_sees(
 
     For each of the first hands of a game, the cards hidden from one seat for
     the whole hand (other hands; the kitty unless the seat is the contractor;
-    not the open-misère contractor's hand; not the Joker in a No Trumps or
-    misère contract, whose nomination phase is public by R7.1) are permuted in
+    not the open-misère contractor's hand; not a Joker that the contractor
+    nominates, which is public by R7.1, while making no nomination is silent and
+    the Joker moves then too) are permuted in
     the deck before the deal. The same actions are replayed while they stay
     legal, and that seat's view must be equal at every step.
     """
@@ -919,10 +925,14 @@ def features_of(steps: Sequence[Step]) -> Counter[str]:
         action, after = step.action, step.after
         if isinstance(action, fh.Nominate) and after.contract is not None:
             strain = "NT" if ref_trump(after.contract) is None else "trumps"
+            held = fh.JOKER in step.before.hand(cast(int, after.contractor))
             if not is_misere(after.contract):
-                found[
-                    f"{strain} Joker nominated" if action.suit else f"{strain} Joker declined"
-                ] += 1
+                if not held:
+                    found[f"{strain} no Joker, no nomination"] += 1  # the only choice (R7.1)
+                else:
+                    found[
+                        f"{strain} Joker nominated" if action.suit else f"{strain} Joker declined"
+                    ] += 1
         if isinstance(action, fh.Play) and action.suit is not None:
             found["Joker lead naming a suit"] += 1
         if action is not None and after.phase in HAND_ENDS:
@@ -957,6 +967,7 @@ def test_generated_games_cover_every_rule_path() -> None:
         "open_misere contract",
         "NT Joker nominated",
         "NT Joker declined",
+        "NT no Joker, no nomination",
         "Joker lead naming a suit",
         "thrown-in hand",
         "game contract_made",

@@ -683,8 +683,11 @@ def check_legal_actions(state: fh.GameState) -> None:
             own = {*state.hand(seat), fh.JOKER}
             expected = {fh.CallPartner(c) for c in ref_deck(rules) if c not in own}
         assert set(actions) == expected
-    elif phase is fh.Phase.NOMINATE:
-        assert set(actions) == {*(fh.Nominate(s) for s in SUITS), fh.DECLINE}
+    elif phase is fh.Phase.NOMINATE:  # R7.1: without the Joker, only no nomination
+        if fh.JOKER in state.hand(cast(int, state.to_act)):
+            assert set(actions) == {*(fh.Nominate(s) for s in SUITS), fh.DECLINE}
+        else:
+            assert actions == (fh.DECLINE,)
 
 
 def check_variant_state(state: fh.GameState) -> None:
@@ -761,9 +764,8 @@ def check_after_exchange(after: fh.GameState) -> None:
 def check_nomination_or_lead(after: fh.GameState) -> None:
     rules, contract, contractor = after.rules, after.contract, after.contractor
     assert contract is not None and contractor is not None and after.dealer is not None
-    nominate = (
-        is_nt_family(contract) and fh.JOKER in after.hand(contractor) and rules.joker_nomination
-    )
+    # R4.3, R7.1: every NT-family contract passes the nomination step, Joker or not
+    nominate = is_nt_family(contract) and rules.joker_nomination
     if nominate:
         assert after.phase is fh.Phase.NOMINATE and after.to_act == contractor
     else:
@@ -1060,8 +1062,20 @@ def hand_contract(hand_steps: Sequence[Step]) -> tuple[fh.Call | None, int | Non
     return None, None
 
 
+def joker_nominated(hand_steps: Sequence[Step]) -> bool:
+    """Whether the contractor named a suit for the Joker this hand (public, R7.1)."""
+    return any(
+        isinstance(step.action, fh.Nominate) and step.action.suit is not None for step in hand_steps
+    )
+
+
 def hidden_groups(
-    dealt: fh.GameState, contract: fh.Call | None, contractor: int | None, seat: int
+    dealt: fh.GameState,
+    contract: fh.Call | None,
+    contractor: int | None,
+    seat: int,
+    *,
+    nominated: bool = False,
 ) -> list[list[fh.Card]]:
     """Groups of cards ``seat`` never tells apart during the hand (each permuted within itself).
 
@@ -1069,8 +1083,9 @@ def hidden_groups(
     unless ``seat`` takes it (R4.1; a sans-kitty kitty is seen by nobody). The
     open-misère contractor's hand is exposed (R6.3): only which of its hand and
     kitty cards were discarded stays hidden, so those form a group of their own.
-    In No Trumps and misère, whether the contractor holds the Joker after the
-    exchange is public (the nomination, R7.1), so the Joker stays put then.
+    A contractor who nominates the Joker shows that it holds it (R7.1), so with
+    ``nominated`` the Joker stays put; making no nomination is silent, so otherwise
+    the Joker moves like any other hidden card.
     """
     rules = dealt.rules
     sans_kitty = contract is not None and contract.sans_kitty
@@ -1088,7 +1103,7 @@ def hidden_groups(
     elif not (seat == contractor and not sans_kitty):
         main += dealt.kitty
     groups.insert(0, main)
-    if contract is not None and is_nt_family(contract) and rules.joker_nomination:
+    if nominated:
         groups = [[c for c in group if c != fh.JOKER] for group in groups]
     return groups
 
@@ -1145,7 +1160,8 @@ def test_hidden_cards_do_not_change_what_a_seat_sees(game: Game, data: st.DataOb
         dealt = hand_steps[0].after
         contract, contractor = hand_contract(hand_steps)
         for seat in rng.sample(range(game.rules.players), min(2, game.rules.players)):
-            groups = hidden_groups(dealt, contract, contractor, seat)
+            nominated = joker_nominated(hand_steps)
+            groups = hidden_groups(dealt, contract, contractor, seat, nominated=nominated)
             deck = permuted_deck(dealt.deck, groups, rng)
             compared += replay_views(hand_steps, deck, seat)[0]
     assert compared >= 1
@@ -1233,7 +1249,8 @@ def test_the_dead_hand_never_changes_what_a_seat_sees_P2(game: Game, data: st.Da
         dealt = hand_steps[0].after
         contract, contractor = hand_contract(hand_steps)
         for seat in (0, 1):
-            movable = hidden_groups(dealt, contract, contractor, seat)[0]  # a list: in order
+            nominated = joker_nominated(hand_steps)
+            movable = hidden_groups(dealt, contract, contractor, seat, nominated=nominated)[0]
             dead = [c for c in movable if c in dealt.dead_hand]
             others = [c for c in movable if c not in dealt.dead_hand]
             if not others:  # the other seat's open misère: everything else is exposed (R6.3)
@@ -1296,7 +1313,11 @@ def features_of(steps: Sequence[Step]) -> Counter[str]:
         if isinstance(action, fh.Discard) and rules.black_fours:
             found["V-45 discard of five"] += 1
         if isinstance(action, fh.Nominate):
-            found["Joker nominated" if action.suit else "Joker declined"] += 1
+            assert after.contractor is not None
+            if fh.JOKER not in step.before.hand(after.contractor):
+                found["no Joker, no nomination"] += 1  # the only choice without it (R7.1)
+            else:
+                found["Joker nominated" if action.suit else "Joker declined"] += 1
         if len(after.sitting_out) >= 2 and after.trick:
             found["two seats sitting out (P6)"] += 1
         if after.exposed:
@@ -1365,6 +1386,7 @@ def test_the_fixed_pool_of_games_covers_every_rule_path() -> None:
         "V-45 discard of five",
         "Joker nominated",
         "Joker declined",
+        "no Joker, no nomination",
         "two seats sitting out (P6)",
         "open misère exposed",
         "all-pass hand played (V-ALL-PASS)",

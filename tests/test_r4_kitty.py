@@ -126,7 +126,7 @@ def test_misere_contracts_exchange_with_the_kitty_too_R4_1(contract: str) -> Non
     assert state.to_act == 0
     assert fh.observe(state, 0).kitty == hand_of(JOKER_VOID.kitty)
     state = run(state, "discard 7H 6H 4H")
-    assert state.phase is fh.Phase.PLAY
+    assert state.phase is fh.Phase.NOMINATE  # every misère contract passes it (R4.3, R7.1)
     assert state.hand(0) == hand_of("5S 6S 7S 5C 6C 7C 4D 5D 6D 5H")
     assert fh.observe(state, 0).discards == hand_of("7H 6H 4H")
     assert fh.observe(state, 1).discards is None
@@ -209,10 +209,14 @@ def test_no_nomination_once_play_has_begun_R4_3() -> None:
     assert_refused(state, nominate, R.WRONG_PHASE, seat=0, rule="R4.3")
 
 
-def test_no_nomination_without_the_joker_R4_3() -> None:
+def test_no_nomination_without_the_joker_but_the_same_step_R4_3() -> None:
+    """Without the Joker the contractor still passes the nomination step, silently (R7.1)."""
     state = run(after_auction("7NT", 0, *JOKER_VOID), "discard 7H 6H 5H")
-    assert state.phase is fh.Phase.PLAY
-    assert state.to_act == 0
+    assert (state.phase, state.to_act) == (fh.Phase.NOMINATE, 0)
+    assert fh.legal_actions(state) == (fh.DECLINE,)
+    assert_refused(state, play("4D"), R.WRONG_PHASE, seat=0, rule="R4.3")
+    state = run(state, "decline")
+    assert (state.phase, state.to_act) == (fh.Phase.PLAY, 0)
 
 
 def test_no_nomination_in_a_trump_contract_R4_3() -> None:
@@ -231,11 +235,16 @@ def test_joker_taken_from_the_kitty_is_nominated_R4_3() -> None:
     assert fh.JOKER in state.hand(0)
 
 
-def test_discarding_the_joker_skips_the_nomination_R4_3() -> None:
+def test_discarding_the_joker_leaves_only_no_nomination_R4_3() -> None:
     state = fh.deal(fh.new_game(dealer=3), cards=fh.Rules().deck)
     state = run(state, "6NT", "pass", "pass", "pass", "discard 5S 6S Jo")
-    assert state.phase is fh.Phase.PLAY
-    assert state.to_act == 0
+    assert (state.phase, state.to_act) == (fh.Phase.NOMINATE, 0)
+    assert fh.legal_actions(state) == (fh.DECLINE,)
+    assert_refused(
+        state, fh.Nominate(fh.Suit.SPADES), R.NOMINATION_NOT_ALLOWED, seat=0, rule="R7.1"
+    )
+    state = run(state, "decline")
+    assert (state.phase, state.to_act) == (fh.Phase.PLAY, 0)
 
 
 @pytest.mark.parametrize("contractor", [1, 2, 3])

@@ -130,6 +130,9 @@ def test_open_misere_hand_hidden_until_trick_one_is_complete_R6_3() -> None:
     assert state.phase is fh.Phase.DISCARD
     assert _exposed(state) == [None] * 4
     state = run(state, "discard 7H 6H 5H")
+    assert state.phase is fh.Phase.NOMINATE  # R4.3: the nomination step, silent (R7.1)
+    assert _exposed(state) == [None] * 4
+    state = run(state, "decline")
     assert state.phase is fh.Phase.PLAY
     for text in ("5S", "Jo"):
         assert _exposed(state) == [None] * 4

@@ -83,10 +83,13 @@ def test_nomination_is_public_R7_1() -> None:
     assert fh.Nominate(H) in state.actions
 
 
-def test_declining_is_public_too_R7_1() -> None:
+def test_making_no_nomination_is_silent_R7_1() -> None:
+    """Keeping the Joker and making no nomination shows nothing: no view says it (R7.1)."""
     state = in_play("M", 0, *NOMINATE_HEARTS, nominate="decline")
     assert [v.joker_suit for v in views(state)] == [None] * 4
-    assert fh.DECLINE in state.actions
+    assert not any(hasattr(v, "joker_declined") for v in views(state))
+    assert not hasattr(state, "joker_declined")
+    assert fh.DECLINE in state.actions  # the same record line as a contractor without it
 
 
 def test_only_the_contractor_nominates_R7_1() -> None:
@@ -95,10 +98,35 @@ def test_only_the_contractor_nominates_R7_1() -> None:
     assert_refused(state, nominate, R.NOT_YOUR_TURN, seat=1, rule="R7.1", as_seat=1)
 
 
+def test_contractor_without_the_joker_can_only_make_no_nomination_R7_1() -> None:
+    """Seat 1, a defender, holds the Joker: the contractor still passes the nomination step."""
+    state = run(after_auction("7NT", 0, *JOKER_VOID), "discard 7H 6H 5H")
+    assert (state.phase, state.to_act) == (fh.Phase.NOMINATE, 0)
+    assert fh.legal_actions(state) == (fh.DECLINE,)
+    for suit in fh.Suit:
+        err = assert_refused(
+            state, fh.Nominate(suit), R.NOMINATION_NOT_ALLOWED, seat=0, rule="R7.1"
+        )
+        assert "does not hold the Joker" in str(err)
+    state = run(state, "decline")
+    assert (state.phase, state.to_act) == (fh.Phase.PLAY, 0)
+    assert state.joker_suit is None
+
+
 def test_defender_holding_the_joker_is_not_asked_R7_1() -> None:
     state = run(after_auction("7NT", 0, *JOKER_VOID), "discard 7H 6H 5H")
-    assert state.phase is fh.Phase.PLAY
-    assert state.joker_suit is None
+    assert_refused(state, fh.DECLINE, R.NOT_YOUR_TURN, seat=1, rule="R7.1", as_seat=1)
+    assert fh.observe(state, 1).legal_actions == ()
+
+
+@pytest.mark.parametrize("contract", ["M", "OM", "BM"])
+def test_misere_contractor_without_the_joker_passes_the_nomination_step_R7_1(
+    contract: str,
+) -> None:
+    state = run(after_auction(contract, 0, *JOKER_VOID), "discard 7H 6H 5H")
+    assert (state.phase, state.to_act) == (fh.Phase.NOMINATE, 0)
+    assert fh.legal_actions(state) == (fh.DECLINE,)
+    assert_refused(state, fh.Nominate(H), R.NOMINATION_NOT_ALLOWED, seat=0, rule="R7.1")
 
 
 def test_nominated_joker_follows_as_its_suit_R7_1() -> None:

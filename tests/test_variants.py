@@ -730,6 +730,8 @@ def test_45_card_discard_V_45() -> None:
     text = refused(state, fh.Discard(fh.parse_cards("4S 4C QH")), R.WRONG_DISCARD_COUNT)
     assert "5" in text
     state = go(state, "discard 4S 4C QH KH 10S")
+    assert state.phase is fh.Phase.NOMINATE  # every NT contract (R4.3, R7.1)
+    state = go(state, "decline")
     assert state.phase is fh.Phase.PLAY
     assert len(state.hand(0)) == 10 and fh.parse_card("AH") in state.hand(0)
     end = finish(state)

@@ -72,7 +72,7 @@ class Discard:
 
 @attrs.frozen
 class Nominate:
-    """The contractor's Joker nomination (R7.1): a suit, or ``None`` to decline."""
+    """The contractor's Joker nomination (R7.1): a suit, or ``None`` for no nomination."""
 
     suit: Suit | None = attrs.field(validator=_optional_suit)
 
@@ -106,7 +106,7 @@ class CallPartner:
         return f"partner seat {self.seat}" if self.card is None else f"partner {self.card}"
 
 
-#: Declining to nominate the Joker.
+#: No nomination (R7.1): the only choice of a No Trumps or misère contractor without the Joker.
 DECLINE = Nominate(None)
 
 #: Any action a player can take.

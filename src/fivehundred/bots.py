@@ -108,7 +108,7 @@ class _Table:
 
 @cache
 def _table(ctx: Context) -> _Table:
-    size = len(ctx.power)  # either numbering: card indices or deck positions
+    size = JOKER_INDEX + 1
     suit = tuple(ctx.suit_of(i) for i in range(size))
     above = [0] * size
     below = [0] * size
@@ -237,7 +237,8 @@ def read_view(view: PlayerView) -> Knowledge:
     unseen = _deck_mask(rules) & ~known
     holder = None
     if contractor is not None and view.joker_suit is not None and not played & JOKER_BIT:
-        holder = contractor  # only a contractor holding the Joker nominates a suit (R7.1)
+        holder = contractor  # only a contractor holding the Joker can name its suit (R7.1)
+    # Making no nomination is silent (R7.1): it tells nothing about who holds the Joker.
     active = tuple(s for s in range(players) if s not in view.sitting_out)
     team = [rules.side_of(s) for s in range(players)]
     excluded = [0] * players

@@ -151,8 +151,8 @@ def _describe(style: _Style, state: fh.GameState, action: fh.Action, *, watch: b
             return f"{who} took the kitty ({kitty}) and discarded {style.cards(action.cards)}"
         return f"{who} took the kitty and discarded {len(action.cards)} cards"
     if isinstance(action, fh.Nominate):
-        if action.suit is None:
-            return f"{who} kept the Joker suitless (R7.2)"
+        if action.suit is None:  # the same words with or without the Joker: silent (R7.1)
+            return f"{who} made no nomination (R7.1)"
         return f"{who} nominated the Joker as a {style.suit(action.suit)} (R7.1)"
     if isinstance(action, fh.Play):
         verb = "led" if not state.trick else "played"
@@ -295,6 +295,8 @@ def demo(seed: int, *, ascii_only: bool = False, out: TextIO | None = None) -> f
         action = players[seat].choose(fh.observe(state, seat))
         if isinstance(action, fh.Discard):
             print(f"  and discards {_cards(action.cards, ascii_only)}", file=out)
+        elif action == fh.DECLINE:
+            print("  no Joker nomination (R7.1)", file=out)
         else:
             print(f"  Joker: {action}", file=out)
         state = fh.apply(state, action)
@@ -400,7 +402,9 @@ def watch(
 _HELP: Final = (
     "Type the number of a choice, or write it: a call (7NT, 6S, pass, misere, OM), "
     "a card (10H, JD, Jo; 'Jo H' to lead the Joker naming hearts), three cards to discard, "
-    "a suit or 'decline' for the Joker. 'undo' takes back your last action; 'quit' leaves."
+    "a suit or 'decline' (no nomination) at the Joker nomination, which every No Trumps and "
+    "misère contract passes through: without the Joker, 'decline' is the only choice. "
+    "'undo' takes back your last action; 'quit' leaves."
 )
 _SUIT_WORDS: Final = {
     **{s.letter.lower(): s for s in fh.Suit},
@@ -721,10 +725,13 @@ def play(
 _ASKS: Final = {
     fh.Phase.BIDDING: "Your call",
     fh.Phase.DISCARD: "Discard {size} cards (numbers or cards)",
-    fh.Phase.NOMINATE: "Nominate the Joker's suit, or decline",
+    fh.Phase.NOMINATE: "Nominate the Joker's suit, or decline (no nomination)",
     fh.Phase.PARTNER: "Call a partner (a card, or 'seat N')",
     fh.Phase.PLAY: "Your play",
 }
+
+
+_NO_JOKER_ASK: Final = "You do not hold the Joker: decline (no nomination) is your only choice"
 
 
 def _ask_action(
@@ -733,6 +740,8 @@ def _ask_action(
     """Ask until the answer is a legal action or 'undo'; ``None`` to leave."""
     out = prompt.out
     question = _ASKS[state.phase].format(size=state.rules.kitty_size)
+    if state.phase is fh.Phase.NOMINATE and fh.JOKER not in view.hand:
+        question = _NO_JOKER_ASK  # R7.1: no nomination is the only choice
     while True:
         text = prompt.ask(f"{question}> ")
         if text is None:

@@ -56,7 +56,8 @@ class PlayerView:
     kitty: tuple[Card, ...] | None
     #: The contractor's own discards, for the contractor only (R4.1).
     discards: tuple[Card, ...] | None
-    #: The Joker's nominated suit (public, R7.1).
+    #: The Joker's nominated suit (public, R7.1). Making no nomination is silent: no
+    #: field says whether the contractor holds the Joker.
     joker_suit: Suit | None
     #: The card the five-player contractor called (public, P5).
     partner_card: Card | None
