@@ -120,7 +120,7 @@ class Hand:
         self.scored = True
         self.last_hand: HandResult | None = None
         self.result: GameResult | None = None
-        #: Finished hands: ``(dealer, deck as card indices, actions)``.
+        #: Finished hands: ``(dealer, deck order as positions, actions)``.
         self.history: tuple[tuple[int, tuple[int, ...], tuple[Action, ...]], ...] = ()
 
     def copy(self) -> Hand:
@@ -683,7 +683,8 @@ def _pairs(h: Hand, cards: tuple[int, ...], leader: int) -> tuple[tuple[int, Car
 def hand_records(state: GameState) -> tuple[tuple[int, tuple[Card, ...], tuple[Action, ...]], ...]:
     """Every hand of the game so far, the one in progress last: ``(dealer, deck, actions)``."""
     h = state._h
-    out = [(dealer, tuple(CARDS[i] for i in deck), actions) for dealer, deck, actions in h.history]
+    cards = h.t.cards
+    out = [(dealer, tuple(cards[p] for p in deck), actions) for dealer, deck, actions in h.history]
     if BIDDING <= h.phase <= PLAY:
         out.append((h.dealer, state.deck, state.actions))
     return tuple(out)
@@ -709,6 +710,7 @@ def deal(state: GameState, order: list[int], dealer: int) -> GameState:
     h.number = old.number + 1
     h.scores = old.scores
     h.history = old.history
+    h.last_hand = old.last_hand
     h.order = tuple(order)
     players = t.players
     slots = [(dealer + step) % players for step in range(1, players + 1)]
@@ -733,9 +735,25 @@ def deal(state: GameState, order: list[int], dealer: int) -> GameState:
 
 
 def shuffled(t: Table, source: random.Random) -> list[int]:
-    """A random deck order (R2.3): the same permutation every release for a given source."""
+    """A random deck order (R2.3): ``source.shuffle`` of the positions.
+
+    For a plain ``random.Random`` the shuffle is done here, draw for draw as the
+    standard library does it (``_randbelow`` by ``getrandbits``), so every seed deals
+    the same cards in both builds, only faster when compiled; other sources shuffle
+    themselves.
+    """
     order = list(range(t.size))
-    source.shuffle(order)
+    if type(source) is not random.Random:
+        source.shuffle(order)
+        return order
+    draw = source.getrandbits
+    for i in range(len(order) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = draw(k)
+        while j >= n:
+            j = draw(k)
+        order[i], order[j] = order[j], order[i]
     return order
 
 
@@ -906,7 +924,7 @@ def _all_passed(s: GameState) -> None:
         changes=(0,) * nsides,
         scores=h.scores,
     )
-    h.history = (*h.history, (h.dealer, tuple(t.deck[p] for p in h.order), _log_tuple(s._log)))
+    h.history = (*h.history, (h.dealer, h.order, _log_tuple(s._log)))
     h.phase = DEAL
     h.dealer = h.dealer if t.same_dealer else (h.dealer + 1) % t.players
     s._to_act = -1
@@ -967,26 +985,28 @@ def legal_discards(s: GameState) -> tuple[Discard, ...]:
     h = s._h
     t = h.t
     pool = bits(s._hands[h.contractor] | h.kitty)
-    k = t.kitty_size
-    cache = t.discard_cache
-    cards = t.cards
+    if t.kitty_size != 3:
+        return tuple(_discards_of(pool, t.kitty_size, t.discard_cache, t.cards))
     out: list[Discard] = []
     n = len(pool)
-    if k == 3:
-        for a in range(n - 2):
-            pa = pool[a]
-            for b in range(a + 1, n - 1):
-                pb = pool[b]
-                base = (pa << 12) | (pb << 6)
-                for c in range(b + 1, n):
-                    pc = pool[c]
-                    key = base | pc
-                    found = cache.get(key)
-                    if found is None:
-                        found = cache[key] = _new_discard((cards[pa], cards[pb], cards[pc]))
-                    out.append(found)
-        return tuple(out)
-    return tuple(_discards_of(pool, k, cache, cards))
+    for a in range(n - 2):
+        pa = pool[a]
+        for b in range(a + 1, n - 1):
+            row = _discard_row(t, pa, pool[b])
+            for c in range(b + 1, n):
+                out.append(row[pool[c]])
+    return tuple(out)
+
+
+def _discard_row(t: Table, a: int, b: int) -> list[Discard]:
+    """The three-card discards ``(a, b, c)`` for every ``c`` after ``b``, indexed by ``c``."""
+    key = a * t.size + b
+    row = t.discard_rows.get(key)
+    if row is None:
+        cards = t.cards
+        row = [_new_discard((cards[a], cards[b], cards[c])) for c in range(t.size)]
+        t.discard_rows[key] = row
+    return row
 
 
 def _discards_of(
@@ -1139,22 +1159,41 @@ def plays_of(t: Table, mask: int, names: int) -> tuple[Play, ...]:
     if names < 0 or not mask & t.joker_bit:
         found = t.play_cache.get(mask)
         if found is None:
-            plays = t.plays
-            out: list[Play] = []
-            rest = mask
-            while rest:
-                low = rest & -rest
-                out.append(plays[low.bit_length() - 1])
-                rest ^= low
+            found = _plays_by_suit(t, mask)
             if len(t.play_cache) >= CACHE_LIMIT:
                 t.play_cache.clear()
-            found = t.play_cache[mask] = tuple(out)
+            t.play_cache[mask] = found
         return found
     listed = list(plays_of(t, mask & ~t.joker_bit, -1))
     for suit in range(4):
         if (names >> suit) & 1:
             listed.append(t.joker_leads[suit])
     return tuple(listed)
+
+
+def _plays_by_suit(t: Table, mask: int) -> tuple[Play, ...]:
+    """The plays of a mask, joined from each suit's block of positions (cached by block)."""
+    out: tuple[Play, ...] = ()
+    for suit in range(4):
+        start = t.suit_start[suit]
+        chunk = (mask >> start) & t.suit_chunk[suit]
+        if chunk:
+            key = (chunk << 2) | suit
+            part = t.chunk_plays.get(key)
+            if part is None:
+                plays = t.plays
+                listed: list[Play] = []
+                rest = chunk
+                while rest:
+                    low = rest & -rest
+                    listed.append(plays[start + low.bit_length() - 1])
+                    rest ^= low
+                part = tuple(listed)
+                t.chunk_plays[key] = part
+            out += part
+    if mask & t.joker_bit:
+        out += (t.plays[t.joker],)
+    return out
 
 
 def legal_plays(s: GameState) -> tuple[Play, ...]:
@@ -1257,10 +1296,7 @@ def _finish_hand(s: GameState) -> None:
     )
     h.result = result
     h.scores = scores
-    h.history = (
-        *old.history,
-        (old.dealer, tuple(t.deck[p] for p in old.order), _log_tuple(s._log)),
-    )
+    h.history = (*old.history, (old.dealer, old.order, _log_tuple(s._log)))
     h.phase = DEAL if result is None else OVER
     h.dealer = old.dealer if result is not None else (old.dealer + 1) % t.players
     s._h = h

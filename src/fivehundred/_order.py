@@ -312,6 +312,19 @@ class Table:
         self.contexts: dict[int, Ctx] = {}
         self.play_cache: dict[int, tuple[Play, ...]] = {}
         self.discard_cache: dict[int, Discard] = {}
+        #: Three-card discards by their first two positions (see ``_core._discard_row``).
+        self.discard_rows: dict[int, list[Discard]] = {}
+        #: Each suit's block of positions: where it starts, and its mask from there.
+        starts = [0, 0, 0, 0]
+        chunks = [0, 0, 0, 0]
+        for suit in range(4):
+            inside = [p for p in range(len(deck)) if deck[p] // RANKS_PER_SUIT == suit]
+            if inside:
+                starts[suit] = inside[0]
+                chunks[suit] = (1 << len(inside)) - 1
+        self.suit_start: tuple[int, ...] = tuple(starts)
+        self.suit_chunk: tuple[int, ...] = tuple(chunks)
+        self.chunk_plays: dict[int, tuple[Play, ...]] = {}
         # options read on the hot paths
         self.single_round = rules.single_round
         self.rebid = rules.rebid

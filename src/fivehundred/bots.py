@@ -108,7 +108,7 @@ class _Table:
 
 @cache
 def _table(ctx: Context) -> _Table:
-    size = JOKER_INDEX + 1
+    size = len(ctx.power)  # either numbering: card indices or deck positions
     suit = tuple(ctx.suit_of(i) for i in range(size))
     above = [0] * size
     below = [0] * size

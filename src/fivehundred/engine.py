@@ -47,12 +47,16 @@ __all__ = [
 _DEFAULT_RULES: Final = Rules()
 
 
+def _not_a_state(state: object) -> TypeError:
+    return TypeError(
+        f"a fivehundred GameState is needed (from new_game, deal or apply), not {state!r}"
+    )
+
+
 def _state(state: object) -> GameState:
     """The state itself, or a clear TypeError for anything else."""
     if type(state) is not GameState:
-        raise TypeError(
-            f"a fivehundred GameState is needed (from new_game, deal or apply), not {state!r}"
-        )
+        raise _not_a_state(state)
     return state
 
 
@@ -203,11 +207,12 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     ...
     fivehundred.errors.IllegalActionError: it is seat 0's turn, not seat 2's (R3.1: ...)
     """
-    s = _state(state)
+    if type(state) is not GameState:
+        raise _not_a_state(state)
     try:
-        return _core.apply(s, action, seat)
+        return _core.apply(state, action, seat)
     except _core.Refused as refused:
-        raise explain(s, action, refused.verdict) from None
+        raise explain(state, action, refused.verdict) from None
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
@@ -219,7 +224,10 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     in card order (a Joker lead once per nameable suit). Empty while waiting for a
     deal and when the game is over. Raises :class:`TypeError` for a non-state.
     """
-    return _core.legal_actions(_state(state))
+    if type(state) is not GameState:
+        raise _not_a_state(state)
+    legal = state._legal
+    return legal if legal is not None else _core.legal_actions(state)
 
 
 def legal_bids(state: GameState) -> tuple[Call, ...]:
