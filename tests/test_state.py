@@ -35,7 +35,7 @@ def test_a_state_cannot_be_changed_or_built_directly() -> None:
     with pytest.raises(AttributeError):
         state.phase = fh.Phase.PLAY  # type: ignore[misc]  # the point: assignment is refused
     with pytest.raises(AttributeError):
-        del state.phase  # type: ignore[misc]  # the point: deletion is refused
+        del state.phase  # the point: deletion is refused
     with pytest.raises(AttributeError):
         state.anything = 1  # type: ignore[attr-defined]  # the point: no new attributes
     assert state.phase is fh.Phase.BIDDING
