@@ -141,8 +141,10 @@ def test_contexts_refuse_impossible_contracts_R7_1() -> None:
         context(fh.Suit.HEARTS, fh.Suit.SPADES)
     with pytest.raises(ValueError, match="a pass is not a contract"):
         contract_context(fh.PASS)
-    with pytest.raises(ValueError, match="at least one card"):
+    with pytest.raises(fh.FiveHundredError, match="a trick has 1 to 6 cards"):
         fh.trick_winner((), fh.Strain.NO_TRUMPS)
+    with pytest.raises(fh.FiveHundredError, match="not 7"):
+        fh.trick_winner(fh.parse_cards("4H 5H 6H 7H 8H 9H 10H"), fh.Strain.NO_TRUMPS)
 
 
 def test_score_hand_refuses_impossible_hands_R8() -> None:

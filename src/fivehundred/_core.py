@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Final, final
+from typing import Final, cast, final
 
 from fivehundred._order import (
     CACHE_LIMIT,
@@ -264,13 +264,14 @@ class TrickNode:
     def __init__(
         self,
         prev: TrickNode | None,
-        cards: tuple[int, ...],
+        cards: int,
         leader: int,
         winner: int,
         led: int,
         count: int,
     ) -> None:
         self.prev = prev
+        #: The cards in play order, packed (see :func:`trick_cards`).
         self.cards = cards
         self.leader = leader
         self.winner = winner
@@ -278,13 +279,38 @@ class TrickNode:
         self.count = count
 
 
-@final
-class LogNode:
-    """An action of the hand, linked to the one before (newest first)."""
+def _logged(s: GameState, action: Action) -> list[Action]:
+    """The action log of a state one action on from ``s``.
 
-    def __init__(self, prev: LogNode | None, action: Action) -> None:
-        self.prev = prev
-        self.action = action
+    States of a hand share one list and each knows its length: the newest state's
+    successor appends in place; any other state (a branch) copies its prefix. The
+    append is checked afterwards, so two threads on one state never share a slot.
+    """
+    log = s._log
+    n = s._nlog
+    if len(log) == n:
+        log.append(action)
+        if len(log) == n + 1 and log[n] is action:
+            return log
+    fresh = log[:n]
+    fresh.append(action)
+    return fresh
+
+
+def trick_cards(trick: int) -> list[int]:
+    """The cards of a packed trick, in play order (three bits of count, seven a card)."""
+    out: list[int] = []
+    for k in range(trick & 7):
+        out.append((trick >> (3 + 7 * k)) & 127)
+    return out
+
+
+def pack_trick(cards: Sequence[int]) -> int:
+    """A trick's cards packed as :func:`trick_cards` reads them."""
+    packed = len(cards)
+    for k in range(len(cards)):
+        packed |= cards[k] << (3 + 7 * k)
+    return packed
 
 
 def _trick_list(node: TrickNode | None) -> list[TrickNode]:
@@ -296,35 +322,28 @@ def _trick_list(node: TrickNode | None) -> list[TrickNode]:
     return out
 
 
-def _log_tuple(node: LogNode | None) -> tuple[Action, ...]:
-    out: list[Action] = []
-    while node is not None:
-        out.append(node.action)
-        node = node.prev
-    out.reverse()
-    return tuple(out)
+def _log_tuple(s: GameState) -> tuple[Action, ...]:
+    return tuple(s._log[: s._nlog])
 
 
 def _restore(
     h: Hand,
     to_act: int,
-    hands: tuple[int, ...],
-    trick: tuple[int, ...],
+    hands: int,
+    trick: int,
     leader: int,
     led: int,
     suits_led: int,
-    won: tuple[int, ...],
-    tricks: tuple[tuple[tuple[int, ...], int, int, int, int], ...],
+    won: int,
+    tricks: tuple[tuple[int, int, int, int, int], ...],
     actions: tuple[Action, ...],
 ) -> GameState:
     """Unpickle a :class:`GameState` (see :meth:`GameState.__reduce__`)."""
     node: TrickNode | None = None
     for cards, lead, winner, suit, count in tricks:
         node = TrickNode(node, cards, lead, winner, suit, count)
-    log: LogNode | None = None
-    for action in actions:
-        log = LogNode(log, action)
-    return GameState(h, to_act, hands, trick, leader, led, suits_led, won, node, log)
+    log = list(actions)
+    return GameState(h, to_act, hands, trick, leader, led, suits_led, won, node, log, len(log))
 
 
 @final
@@ -337,6 +356,7 @@ class GameState:
     """
 
     __slots__ = (
+        "_codes",
         "_h",
         "_hands",
         "_leader",
@@ -344,6 +364,7 @@ class GameState:
         "_legal",
         "_log",
         "_mask",
+        "_nlog",
         "_suits_led",
         "_to_act",
         "_trick",
@@ -355,31 +376,39 @@ class GameState:
         self,
         h: Hand | None = None,
         to_act: int = -1,
-        hands: tuple[int, ...] = (),
-        trick: tuple[int, ...] = (),
+        hands: int = 0,
+        trick: int = 0,
         leader: int = -1,
         led: int = -1,
         suits_led: int = 0,
-        won: tuple[int, ...] = (),
+        won: int = 0,
         tricks: TrickNode | None = None,
-        log: LogNode | None = None,
+        log: list[Action] | None = None,
+        nlog: int = 0,
     ) -> None:
         if h is None:
             raise TypeError("GameState is made by fivehundred.new_game(), deal() and apply()")
         self._h = h
         self._to_act = to_act
+        #: Every seat's hand in one mask: seat ``s`` holds bits ``s * size`` upwards.
         self._hands = hands
+        #: The trick in progress, packed (see :func:`trick_cards`); 0 when none.
         self._trick = trick
         self._leader = leader
         self._led = led
         self._suits_led = suits_led
+        #: Tricks taken by each seat, four bits a seat.
         self._won = won
         self._tricks = tricks
-        self._log = log
+        #: The hand's actions: the first ``_nlog`` items of a list shared along the hand.
+        self._log: list[Action] = [] if log is None else log
+        self._nlog = nlog
         #: The legal actions of the seat to act, once known (not part of the value).
         self._legal: tuple[Action, ...] | None = None
         #: In card play, the mask of playable positions (``-1`` until known).
         self._mask = -1
+        #: Beside ``_legal`` in card play: each play's position and named suit + 1 << 6.
+        self._codes: tuple[int, ...] | None = None
 
     def _copy(self) -> GameState:
         return GameState(
@@ -393,6 +422,7 @@ class GameState:
             self._won,
             self._tricks,
             self._log,
+            self._nlog,
         )
 
     def _key(self) -> tuple[object, ...]:
@@ -406,7 +436,7 @@ class GameState:
             self._suits_led,
             self._won,
             self._trick_tuple(),
-            _log_tuple(self._log),
+            _log_tuple(self),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -443,11 +473,11 @@ class GameState:
                 self._suits_led,
                 self._won,
                 self._trick_tuple(),
-                _log_tuple(self._log),
+                _log_tuple(self),
             ),
         )
 
-    def _trick_tuple(self) -> tuple[tuple[tuple[int, ...], int, int, int, int], ...]:
+    def _trick_tuple(self) -> tuple[tuple[int, int, int, int, int], ...]:
         return tuple(
             (n.cards, n.leader, n.winner, n.led, n.count) for n in _trick_list(self._tricks)
         )
@@ -512,20 +542,16 @@ class GameState:
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards a seat holds now, in card order."""
-        hands = self._hands
-        if not hands:
-            if not 0 <= seat < self._h.t.players:
-                raise IndexError(f"seat {seat} is not at this table")
-            return ()
-        return self._h.t.cards_of(hands[seat])
+        t = self._h.t
+        if not 0 <= seat < t.players:
+            raise IndexError(f"seat {seat} is not at this table")
+        return t.cards_of(hand_of(self, seat))
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """Every seat's cards, by seat."""
         t = self._h.t
-        if not self._hands:
-            return ((),) * t.players
-        return tuple(t.cards_of(mask) for mask in self._hands)
+        return tuple(t.cards_of(hand_of(self, seat)) for seat in range(t.players))
 
     @property
     def kitty(self) -> tuple[Card, ...]:
@@ -636,16 +662,15 @@ class GameState:
     def tricks_won(self) -> tuple[int, ...]:
         """Tricks each side has taken this hand."""
         t = self._h.t
-        won = self._won or (0,) * t.players
         out = [0] * t.nsides
         for seat in range(t.players):
-            out[t.side_of[seat]] += won[seat]
+            out[t.side_of[seat]] += won_by(self, seat)
         return tuple(out)
 
     @property
     def tricks_won_by_seat(self) -> tuple[int, ...]:
         """Tricks each seat has taken this hand."""
-        return self._won or (0,) * self._h.t.players
+        return tricks_by_seat(self)
 
     @property
     def suits_led(self) -> frozenset[Suit]:
@@ -666,18 +691,29 @@ class GameState:
     @property
     def actions(self) -> tuple[Action, ...]:
         """The actions taken in this hand so far."""
-        return _log_tuple(self._log)
+        return _log_tuple(self)
 
 
-def _pairs(h: Hand, cards: tuple[int, ...], leader: int) -> tuple[tuple[int, Card], ...]:
-    """``(seat, card)`` pairs of cards played in order from ``leader``."""
+def _pairs(h: Hand, trick: int, leader: int) -> tuple[tuple[int, Card], ...]:
+    """``(seat, card)`` pairs of a packed trick's cards, played in order from ``leader``."""
     out: list[tuple[int, Card]] = []
     seat = leader
     deck_cards = h.t.cards
-    for pos in cards:
+    for pos in trick_cards(trick):
         out.append((seat, deck_cards[pos]))
         seat = h.nxt[seat]
     return tuple(out)
+
+
+def hand_of(s: GameState, seat: int) -> int:
+    """The position mask of one seat's hand."""
+    t = s._h.t
+    return (s._hands >> (seat * t.size)) & t.full
+
+
+def won_by(s: GameState, seat: int) -> int:
+    """Tricks one seat has taken this hand."""
+    return (s._won >> (4 * seat)) & 15
 
 
 def hand_records(state: GameState) -> tuple[tuple[int, tuple[Card, ...], tuple[Action, ...]], ...]:
@@ -729,7 +765,10 @@ def deal(state: GameState, order: list[int], dealer: int) -> GameState:
         at += kitty_packet
     h.kitty = kitty
     h.dead = masks[players]
-    s = GameState(h, (dealer + 1) % players, tuple(masks[:players]), (), -1, -1, 0, (0,) * players)
+    packed = 0
+    for seat in range(players):
+        packed |= masks[seat] << (seat * t.size)
+    s = GameState(h, (dealer + 1) % players, packed)
     s._legal = legal_calls(s)
     return s
 
@@ -830,7 +869,7 @@ def apply_call(s: GameState, at: int) -> GameState:
         over = remaining & (remaining - 1) == 0 and (h.high >= 0 or remaining == 0)
         while not over and (h.passed >> nxt) & 1:
             nxt = (nxt + 1) % players
-    new = GameState(h, nxt, s._hands, (), -1, -1, 0, s._won, None, LogNode(s._log, call))
+    new = GameState(h, nxt, s._hands, 0, -1, -1, 0, 0, None, _logged(s, call), s._nlog + 1)
     if not over:
         new._legal = legal_calls(new)
         return new
@@ -924,7 +963,7 @@ def _all_passed(s: GameState) -> None:
         changes=(0,) * nsides,
         scores=h.scores,
     )
-    h.history = (*h.history, (h.dealer, h.order, _log_tuple(s._log)))
+    h.history = (*h.history, (h.dealer, h.order, _log_tuple(s)))
     h.phase = DEAL
     h.dealer = h.dealer if t.same_dealer else (h.dealer + 1) % t.players
     s._to_act = -1
@@ -950,7 +989,7 @@ def discard_mask(s: GameState, action: Discard) -> int:
         mask |= 1 << pos
     if mask.bit_count() != len(cards):
         return -1
-    if mask & ~(s._hands[h.contractor] | h.kitty):
+    if mask & ~(hand_of(s, h.contractor) | h.kitty):
         return -1
     return mask
 
@@ -960,20 +999,11 @@ def apply_discard(s: GameState, action: Discard, mask: int) -> GameState:
     old = s._h
     seat = old.contractor
     h = old.copy()
-    pool = s._hands[seat] | old.kitty
-    hands = s._hands
-    new = GameState(
-        h,
-        seat,
-        (*hands[:seat], pool & ~mask, *hands[seat + 1 :]),
-        (),
-        -1,
-        -1,
-        0,
-        s._won,
-        None,
-        LogNode(s._log, action),
-    )
+    t = old.t
+    pool = hand_of(s, seat) | old.kitty
+    shift = seat * t.size
+    hands = (s._hands & ~(t.full << shift)) | ((pool & ~mask) << shift)
+    new = GameState(h, seat, hands, 0, -1, -1, 0, 0, None, _logged(s, action), s._nlog + 1)
     h.kitty = 0
     h.discards = mask
     _after_exchange(new)
@@ -984,29 +1014,29 @@ def legal_discards(s: GameState) -> tuple[Discard, ...]:
     """Every legal discard, in card order (R4.1), from a table built on first sight."""
     h = s._h
     t = h.t
-    pool = bits(s._hands[h.contractor] | h.kitty)
+    pool = bits(hand_of(s, h.contractor) | h.kitty)
     if t.kitty_size != 3:
         return tuple(_discards_of(pool, t.kitty_size, t.discard_cache, t.cards))
     out: list[Discard] = []
     n = len(pool)
+    rows = t.discard_rows
+    size = t.size
     for a in range(n - 2):
         pa = pool[a]
         for b in range(a + 1, n - 1):
-            row = _discard_row(t, pa, pool[b])
+            pb = pool[b]
+            key = pa * size + pb
+            row = rows.get(key)
+            if row is None:
+                row = rows[key] = [None] * size
             for c in range(b + 1, n):
-                out.append(row[pool[c]])
+                pc = pool[c]
+                found = row[pc]
+                if found is None:
+                    cards = t.cards
+                    found = row[pc] = _new_discard((cards[pa], cards[pb], cards[pc]))
+                out.append(found)
     return tuple(out)
-
-
-def _discard_row(t: Table, a: int, b: int) -> list[Discard]:
-    """The three-card discards ``(a, b, c)`` for every ``c`` after ``b``, indexed by ``c``."""
-    key = a * t.size + b
-    row = t.discard_rows.get(key)
-    if row is None:
-        cards = t.cards
-        row = [_new_discard((cards[a], cards[b], cards[c])) for c in range(t.size)]
-        t.discard_rows[key] = row
-    return row
 
 
 def _discards_of(
@@ -1063,13 +1093,13 @@ def _after_partner(s: GameState) -> None:
 def legal_nominations(s: GameState) -> tuple[Nominate, ...]:
     """Nominate a suit or make none while holding the Joker; otherwise none only (R7.1)."""
     h = s._h
-    return NOMINATIONS if s._hands[h.contractor] & h.t.joker_bit else _ONLY_DECLINE
+    return NOMINATIONS if hand_of(s, h.contractor) & h.t.joker_bit else _ONLY_DECLINE
 
 
 def apply_nomination(s: GameState, suit: int, action: Nominate) -> GameState:
     """The nomination: ``suit`` is the named suit, or -1 for none (R7.1)."""
     h = s._h.copy()
-    new = GameState(h, s._to_act, s._hands, (), -1, -1, 0, s._won, None, LogNode(s._log, action))
+    new = GameState(h, s._to_act, s._hands, 0, -1, -1, 0, 0, None, _logged(s, action), s._nlog + 1)
     if suit >= 0:
         h.joker_suit = suit
         h.ctx = positions_context(h.t, -1, suit)
@@ -1084,7 +1114,7 @@ def legal_partners(s: GameState) -> tuple[CallPartner, ...]:
     contractor = h.contractor
     if t.partner_by_seat:
         return tuple(CallPartner(seat=seat) for seat in range(t.players) if seat != contractor)
-    own = s._hands[contractor] | t.joker_bit
+    own = hand_of(s, contractor) | t.joker_bit
     return tuple(CallPartner(t.cards[p]) for p in range(t.size) if not (own >> p) & 1)
 
 
@@ -1102,9 +1132,9 @@ def apply_partner(s: GameState, action: CallPartner) -> GameState:
         pos = t.pos_of[card.index]
         h.partner = -1
         for seat in range(t.players):
-            if (s._hands[seat] >> pos) & 1:
+            if (hand_of(s, seat) >> pos) & 1:
                 h.partner = seat
-    new = GameState(h, s._to_act, s._hands, (), -1, -1, 0, s._won, None, LogNode(s._log, action))
+    new = GameState(h, s._to_act, s._hands, 0, -1, -1, 0, 0, None, _logged(s, action), s._nlog + 1)
     _after_partner(new)
     return new
 
@@ -1121,7 +1151,8 @@ def _start_play(s: GameState) -> None:
     h.phase = PLAY
     s._to_act = leader
     s._leader = leader
-    s._mask = play_mask(s)
+    if h.scored:
+        _prime(s)
 
 
 # -- card play (R5, R7) ------------------------------------------------------------
@@ -1135,7 +1166,7 @@ def play_mask(s: GameState) -> int:
     assert ctx is not None
     return playable(
         ctx,
-        s._hands[s._to_act],
+        hand_of(s, s._to_act),
         not s._trick,
         s._led,
         s._suits_led,
@@ -1150,25 +1181,43 @@ def play_names(s: GameState) -> int:
     h = s._h
     ctx = h.ctx
     assert ctx is not None
-    return nameable(ctx, s._hands[s._to_act], not s._trick, s._suits_led, h.t.name_any)
+    return nameable(ctx, hand_of(s, s._to_act), not s._trick, s._suits_led, h.t.name_any)
 
 
 def plays_of(t: Table, mask: int, names: int) -> tuple[Play, ...]:
     """The Play actions of a playable mask, in card order (a Joker lead once per nameable
     suit when the Joker names one)."""
+    return _legal_pair(t, mask, names)[0]
+
+
+def _legal_pair(t: Table, mask: int, names: int) -> tuple[tuple[Play, ...], tuple[int, ...]]:
+    """The plays of a playable mask and, beside each, its code: the position, and the
+    named suit + 1 shifted left by 6 (cached by mask)."""
     if names < 0 or not mask & t.joker_bit:
         found = t.play_cache.get(mask)
         if found is None:
-            found = _plays_by_suit(t, mask)
+            found = (_plays_by_suit(t, mask), tuple(bits(mask)))
             if len(t.play_cache) >= CACHE_LIMIT:
                 t.play_cache.clear()
             t.play_cache[mask] = found
         return found
-    listed = list(plays_of(t, mask & ~t.joker_bit, -1))
+    plays, codes = _legal_pair(t, mask & ~t.joker_bit, -1)
+    listed = list(plays)
+    coded = list(codes)
     for suit in range(4):
         if (names >> suit) & 1:
             listed.append(t.joker_leads[suit])
-    return tuple(listed)
+            coded.append(t.joker | ((suit + 1) << 6))
+    return tuple(listed), tuple(coded)
+
+
+def _prime(s: GameState) -> None:
+    """Work out, once, what the seat to act may play (read later by ``legal_actions``)."""
+    mask = play_mask(s)
+    t = s._h.t
+    names = play_names(s) if mask & t.joker_bit else -1
+    s._mask = mask
+    s._legal, s._codes = _legal_pair(t, mask, names)
 
 
 def _plays_by_suit(t: Table, mask: int) -> tuple[Play, ...]:
@@ -1197,11 +1246,10 @@ def _plays_by_suit(t: Table, mask: int) -> tuple[Play, ...]:
 
 
 def legal_plays(s: GameState) -> tuple[Play, ...]:
-    mask = s._mask
-    if mask < 0:
-        mask = s._mask = play_mask(s)
-    names = play_names(s) if mask & s._h.t.joker_bit else -1
-    return plays_of(s._h.t, mask, names)
+    """The legal plays of the seat to act, worked out once (see :func:`_prime`)."""
+    if s._codes is None:
+        _prime(s)
+    return cast("tuple[Play, ...]", s._legal)  # in card play, _prime keeps Plays there
 
 
 def play_card(s: GameState, pos: int, named: int) -> None:
@@ -1215,33 +1263,31 @@ def play_card(s: GameState, pos: int, named: int) -> None:
     ctx = h.ctx
     assert ctx is not None
     seat = s._to_act
-    hands = s._hands
-    s._hands = (*hands[:seat], hands[seat] ^ (1 << pos), *hands[seat + 1 :])
+    s._hands ^= 1 << (seat * h.t.size + pos)
     trick = s._trick
-    if trick:
+    n = trick & 7
+    if n:
         led = s._led
-        trick = (*trick, pos)
     else:
-        trick = (pos,)
         s._leader = seat
         led = named if named >= 0 else ctx.suits[pos]
         s._led = led
         if led >= 0:
             s._suits_led |= 1 << led
+    trick += (pos << (3 + 7 * n)) + 1
     s._mask = -1
-    if len(trick) < h.active:
+    if n + 1 < h.active:
         s._trick = trick
         s._to_act = h.nxt[seat]
         return
-    at = ctx.winner(trick, led)
+    at = ctx.best(trick, led)
     winner = s._leader
     for _ in range(at):
         winner = h.nxt[winner]
-    won = s._won
-    s._won = (*won[:winner], won[winner] + 1, *won[winner + 1 :])
+    s._won += 1 << (4 * winner)
     count = 1 if s._tricks is None else s._tricks.count + 1
     s._tricks = TrickNode(s._tricks, trick, s._leader, winner, led, count)
-    s._trick = ()
+    s._trick = 0
     s._led = -1
     s._to_act = winner
     s._leader = winner
@@ -1259,7 +1305,7 @@ def _finish_hand(s: GameState) -> None:
     rules = t.rules
     side_tricks = [0] * t.nsides
     for seat in range(t.players):
-        side_tricks[t.side_of[seat]] += s._won[seat]
+        side_tricks[t.side_of[seat]] += won_by(s, seat)
     tricks = tuple(side_tricks)
     contract = old.contract
     contracting: tuple[int, ...] = ()
@@ -1296,7 +1342,7 @@ def _finish_hand(s: GameState) -> None:
     )
     h.result = result
     h.scores = scores
-    h.history = (*old.history, (old.dealer, old.order, _log_tuple(s._log)))
+    h.history = (*old.history, (old.dealer, old.order, _log_tuple(s)))
     h.phase = DEAL if result is None else OVER
     h.dealer = old.dealer if result is not None else (old.dealer + 1) % t.players
     s._h = h
@@ -1305,13 +1351,22 @@ def _finish_hand(s: GameState) -> None:
 
 def apply_play(s: GameState, action: Play, pos: int, named: int) -> GameState:
     """The state after a legal play (the caller has judged it)."""
-    new = s._copy()
-    new._log = LogNode(s._log, action)
+    new = GameState(
+        s._h,
+        s._to_act,
+        s._hands,
+        s._trick,
+        s._leader,
+        s._led,
+        s._suits_led,
+        s._won,
+        s._tricks,
+        _logged(s, action),
+        s._nlog + 1,
+    )
     play_card(new, pos, named)
     if new._h.phase == PLAY:
-        new._mask = play_mask(new)
-        names = play_names(new) if new._mask & new._h.t.joker_bit else -1
-        new._legal = plays_of(new._h.t, new._mask, names)
+        _prime(new)
     return new
 
 
@@ -1418,7 +1473,7 @@ def _judge_nomination(s: GameState, action: Nominate, seat: int) -> Verdict:
     if type(suit) is not Suit:
         return Verdict(Reason.NOT_AN_ACTION, seat)
     h = s._h
-    if not s._hands[h.contractor] & h.t.joker_bit:
+    if not hand_of(s, h.contractor) & h.t.joker_bit:
         return Verdict(Reason.NOMINATION_NOT_ALLOWED, seat)
     return _LEGAL
 
@@ -1440,7 +1495,7 @@ def judge_play(s: GameState, card: object, suit: object, seat: int) -> Verdict:
     ctx = h.ctx
     assert ctx is not None
     pos = t.pos_of[card.index]
-    hand = s._hands[seat]
+    hand = hand_of(s, seat)
     if pos < 0 or not (hand >> pos) & 1:
         return Verdict(Reason.CARD_NOT_IN_HAND, seat)
     mask = s._mask
@@ -1474,7 +1529,7 @@ def judge_play(s: GameState, card: object, suit: object, seat: int) -> Verdict:
 # -- apply: the fast paths, with judge as the word on anything else --------------------
 
 
-def apply(s: GameState, action: object, seat: object) -> GameState:
+def _apply_checked(s: GameState, action: object, seat: object) -> GameState:
     """The state after ``action``; raises :class:`Refused` with the verdict when illegal.
 
     The fast paths below accept only what :func:`judge` accepts; anything they do not
@@ -1542,7 +1597,7 @@ class Refused(Exception):
         self.verdict = verdict
 
 
-def legal_actions(s: GameState) -> tuple[Action, ...]:
+def _legal_actions(s: GameState) -> tuple[Action, ...]:
     """Every legal action of the seat to act, in canonical order (read once, then kept)."""
     legal = s._legal
     if legal is not None:
@@ -1565,6 +1620,81 @@ def legal_actions(s: GameState) -> tuple[Action, ...]:
     return found
 
 
+# -- the public entry points (re-exported by fivehundred.engine) ----------------------
+
+
+def _not_a_state(state: object) -> TypeError:
+    return TypeError(
+        f"a fivehundred GameState is needed (from new_game, deal or apply), not {state!r}"
+    )
+
+
+def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameState:
+    """The state after ``action`` by the seat to act. The input is never changed.
+
+    Pass ``seat`` to check that the action comes from the seat whose turn it
+    is (a server validating a client's move). An illegal action raises
+    :class:`~fivehundred.IllegalActionError` with a :class:`~fivehundred.Reason`;
+    a ``state`` that is not a :class:`~fivehundred.GameState` raises :class:`TypeError`.
+
+    >>> import fivehundred as fh
+    >>> state = fh.deal(fh.new_game(dealer=3), seed=7)
+    >>> fh.apply(state, fh.parse_call("7H"), seat=0).high_bid
+    Call.parse('7H')
+    >>> fh.apply(state, fh.PASS, seat=2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    fivehundred.errors.IllegalActionError: it is seat 0's turn, not seat 2's (R3.1: ...)
+    """
+    if type(state) is not GameState:
+        raise _not_a_state(state)
+    if seat is None or (type(seat) is int and seat == state._to_act):
+        legal = state._legal
+        if legal is not None:
+            for at in range(len(legal)):
+                if legal[at] is action:
+                    applied = _apply_listed(state, at, action)
+                    if applied is not None:
+                        return applied
+                    break
+    try:
+        return _apply_checked(state, action, seat)
+    except Refused as refused:
+        from fivehundred._explain import explain
+
+        raise explain(state, action, refused.verdict) from None
+
+
+def _apply_listed(s: GameState, at: int, action: Action) -> GameState | None:
+    """Apply the legal action at position ``at`` of the state's legal actions, by phase
+    (``None`` leaves it to the checked path)."""
+    phase = s._h.phase
+    if phase == PLAY:
+        codes = s._codes
+        if codes is None or type(action) is not Play:
+            return None
+        code = codes[at]
+        return apply_play(s, action, code & 63, (code >> 6) - 1)
+    if phase == BIDDING:
+        return apply_call(s, at)
+    return None
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """Every legal action of the seat to act, in a canonical order.
+
+    Bidding: pass, then bids up the ladder; discard: every choice of cards;
+    partner call (P5): cards in card order, or seats; nomination: the four
+    suits, then no nomination (only that without the Joker, R7.1); play: cards
+    in card order (a Joker lead once per nameable suit). Empty while waiting for a
+    deal and when the game is over. Raises :class:`TypeError` for a non-state.
+    """
+    if type(state) is not GameState:
+        raise _not_a_state(state)
+    legal = state._legal
+    return legal if legal is not None else _legal_actions(state)
+
+
 # -- random play-outs on the same steps --------------------------------------------------
 
 
@@ -1584,7 +1714,7 @@ def random_step(s: GameState, rng: random.Random) -> GameState:
         return apply_call(s, int(pick() * len(calls)))
     if phase == DISCARD:
         t = h.t
-        pool = bits(s._hands[h.contractor] | h.kitty)
+        pool = bits(hand_of(s, h.contractor) | h.kitty)
         chosen = sorted(rng.sample(pool, t.kitty_size))
         mask = 0
         for pos in chosen:
@@ -1620,7 +1750,8 @@ def random_play_hand(s: GameState, rng: random.Random) -> GameState:
             action = options[int(pick() * len(options))]
             pos = t.pos_of[action.card.index]
             named = -1 if action.suit is None else int(action.suit)
-        s._log = LogNode(s._log, action)
+        s._log = _logged(s, action)
+        s._nlog += 1
         play_card(s, pos, named)
     return s
 
@@ -1643,7 +1774,7 @@ def simulation(
     partner: int,
     dealer: int,
     hands: tuple[int, ...],
-    trick: tuple[int, ...],
+    trick: Sequence[int],
     leader: int,
     led: int,
     suits_led: int,
@@ -1669,8 +1800,11 @@ def simulation(
             out |= 1 << other
         h.out = out
         _set_seats(h)
-    base = TrickNode(None, (), -1, -1, -1, done) if done else None
-    s = GameState(h, -1, hands, trick, leader, led, suits_led, (0,) * t.players, base)
+    base = TrickNode(None, 0, -1, -1, -1, done) if done else None
+    packed = 0
+    for seat in range(t.players):
+        packed |= hands[seat] << (seat * t.size)
+    s = GameState(h, -1, packed, pack_trick(trick), leader, led, suits_led, 0, base)
     if leader < 0:
         _start_play(s)
     else:
@@ -1678,6 +1812,7 @@ def simulation(
         for _ in range(len(trick)):
             seat = h.nxt[seat]
         s._to_act = seat
+        s._leader = leader
     return s
 
 
@@ -1688,7 +1823,7 @@ def to_act(s: GameState) -> int:
 
 def hands_of(s: GameState) -> tuple[int, ...]:
     """Every seat's hand as a position mask."""
-    return s._hands
+    return tuple(hand_of(s, seat) for seat in range(s._h.t.players))
 
 
 def trick_of(s: GameState) -> list[tuple[int, int]]:
@@ -1696,7 +1831,7 @@ def trick_of(s: GameState) -> list[tuple[int, int]]:
     h = s._h
     out: list[tuple[int, int]] = []
     seat = s._leader
-    for pos in s._trick:
+    for pos in trick_cards(s._trick):
         out.append((seat, pos))
         seat = h.nxt[seat]
     return out
@@ -1715,4 +1850,4 @@ def active_seats(s: GameState) -> tuple[int, ...]:
 
 def tricks_by_seat(s: GameState) -> tuple[int, ...]:
     """Tricks each seat has taken so far in this state's hand."""
-    return s._won
+    return tuple(won_by(s, seat) for seat in range(s._h.t.players))

@@ -198,7 +198,7 @@ def _play_sentence(state: GameState, action: Play, verdict: Verdict, reason: Rea
         h = state._h
         ctx = h.ctx
         assert ctx is not None
-        follow = state._hands[seat] & ctx.suit_masks[led]
+        follow = _core.hand_of(state, seat) & ctx.suit_masks[led]
         held = " ".join(str(x) for x in h.t.cards_of(follow))
         note = _bower_note(state, follow, led)
         what = "the Joker never follows suit here, so" if card.is_joker else "so"

@@ -83,12 +83,23 @@ class Ctx:
 
     def winner(self, cards: Sequence[int], led: int) -> int:
         """The position in ``cards`` of the winning card (R5.4); ``led`` is the led suit or -1."""
+        packed = len(cards)
+        for at in range(len(cards)):
+            packed |= cards[at] << (3 + 7 * at)
+        return self.best(packed, led)
+
+    def best(self, trick: int, led: int) -> int:
+        """:meth:`winner` of a packed trick: three bits of count, then seven bits a card.
+
+        The one place R5.4 is decided: the highest trump wins; without one, the
+        highest card of the led suit; other suits never win.
+        """
         eligible = self.trump_mask | (self.suit_masks[led] if led >= 0 else 0)
         power = self.power
         best = -1
         best_at = 0
-        for at in range(len(cards)):
-            card = cards[at]
+        for at in range(trick & 7):
+            card = (trick >> (3 + 7 * at)) & 127
             if (eligible >> card) & 1 and power[card] > best:
                 best = power[card]
                 best_at = at
@@ -310,10 +321,11 @@ class Table:
         self.bid_seven: tuple[bool, ...] = tuple(seven)
         self.call_cache: dict[int, tuple[tuple[Call, ...], tuple[int, ...]]] = {}
         self.contexts: dict[int, Ctx] = {}
-        self.play_cache: dict[int, tuple[Play, ...]] = {}
+        #: Legal plays and their codes by playable mask (see ``_core._legal_pair``).
+        self.play_cache: dict[int, tuple[tuple[Play, ...], tuple[int, ...]]] = {}
         self.discard_cache: dict[int, Discard] = {}
         #: Three-card discards by their first two positions (see ``_core._discard_row``).
-        self.discard_rows: dict[int, list[Discard]] = {}
+        self.discard_rows: dict[int, list[Discard | None]] = {}
         #: Each suit's block of positions: where it starts, and its mask from there.
         starts = [0, 0, 0, 0]
         chunks = [0, 0, 0, 0]

@@ -22,12 +22,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import Final, cast
+from typing import Final
 
 from fivehundred import _core, _order
-from fivehundred._core import GameState
+from fivehundred._core import GameState, apply, legal_actions
 from fivehundred._explain import explain
-from fivehundred.actions import Action, Play
+from fivehundred.actions import Play
 from fivehundred.calls import Call
 from fivehundred.cards import Card
 from fivehundred.errors import IllegalActionError, InvalidStateError, Reason
@@ -190,46 +190,6 @@ def _deck_order(cards: Sequence[Card | str] | str, rules: Rules, t: _order.Table
 # -- the public surface ------------------------------------------------------
 
 
-def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameState:
-    """The state after ``action`` by the seat to act. The input is never changed.
-
-    Pass ``seat`` to check that the action comes from the seat whose turn it
-    is (a server validating a client's move). An illegal action raises
-    :class:`~fivehundred.IllegalActionError` with a :class:`~fivehundred.Reason`;
-    a ``state`` that is not a :class:`~fivehundred.GameState` raises :class:`TypeError`.
-
-    >>> import fivehundred as fh
-    >>> state = fh.deal(fh.new_game(dealer=3), seed=7)
-    >>> fh.apply(state, fh.parse_call("7H"), seat=0).high_bid
-    Call.parse('7H')
-    >>> fh.apply(state, fh.PASS, seat=2)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    fivehundred.errors.IllegalActionError: it is seat 0's turn, not seat 2's (R3.1: ...)
-    """
-    if type(state) is not GameState:
-        raise _not_a_state(state)
-    try:
-        return _core.apply(state, action, seat)
-    except _core.Refused as refused:
-        raise explain(state, action, refused.verdict) from None
-
-
-def legal_actions(state: GameState) -> tuple[Action, ...]:
-    """Every legal action of the seat to act, in a canonical order.
-
-    Bidding: pass, then bids up the ladder; discard: every choice of cards;
-    partner call (P5): cards in card order, or seats; nomination: the four
-    suits, then no nomination (only that without the Joker, R7.1); play: cards
-    in card order (a Joker lead once per nameable suit). Empty while waiting for a
-    deal and when the game is over. Raises :class:`TypeError` for a non-state.
-    """
-    if type(state) is not GameState:
-        raise _not_a_state(state)
-    legal = state._legal
-    return legal if legal is not None else _core.legal_actions(state)
-
-
 def legal_bids(state: GameState) -> tuple[Call, ...]:
     """The legal calls of the seat to act (pass first); empty outside the auction.
 
@@ -247,10 +207,7 @@ def legal_plays(state: GameState) -> tuple[Play, ...]:
     s = _state(state)
     if s._h.phase != _core.PLAY:
         return ()
-    legal = s._legal
-    if legal is None:
-        legal = s._legal = _core.legal_plays(s)
-    return cast("tuple[Play, ...]", legal)  # in card play the legal actions are Plays
+    return _core.legal_plays(s)
 
 
 def is_legal(state: GameState, action: object, *, seat: int | None = None) -> bool:

@@ -22,6 +22,10 @@ from typing import TypeAlias
 from fivehundred import _order
 from fivehundred.calls import Call, Strain
 from fivehundred.cards import Card, Suit
+from fivehundred.errors import FiveHundredError
+
+#: The most cards a trick can hold: one a player at the largest table (P6).
+MAX_TRICK = 6
 
 __all__ = [
     "ContractLike",
@@ -103,8 +107,10 @@ def trick_winner(
     >>> trick_winner(fh.parse_cards("KD Jo AD"), fh.Strain.NO_TRUMPS, joker_suit=fh.Suit.HEARTS)
     2
     """
-    if not cards:
-        raise ValueError("a trick has at least one card")
+    if not cards or len(cards) > MAX_TRICK:
+        raise FiveHundredError(
+            f"a trick has 1 to {MAX_TRICK} cards (one a player), not {len(cards)}"
+        )
     ctx = contract_context(contract, joker_suit)
     indices = [card.index for card in cards]
     led = int(led_suit) if led_suit is not None else ctx.suit_of(indices[0])
