@@ -23,6 +23,7 @@ import random
 from collections.abc import Sequence
 from typing import Final, cast, final
 
+from fivehundred import _order
 from fivehundred._order import (
     CACHE_LIMIT,
     K_BLIND,
@@ -43,7 +44,7 @@ from fivehundred.calls import PASS, Call, CallKind
 from fivehundred.cards import CARDS, Card, Suit
 from fivehundred.errors import Reason
 from fivehundred.rules import Rules
-from fivehundred.scoring import GameResult, HandResult, contract_made, game_result, score_hand
+from fivehundred.scoring import OUTCOMES, GameResult, HandResult
 
 #: True when this module runs compiled by mypyc (the compiled build).
 COMPILED: Final = not __file__.endswith(".py")
@@ -1019,22 +1020,21 @@ def legal_discards(s: GameState) -> tuple[Discard, ...]:
         return tuple(_discards_of(pool, t.kitty_size, t.discard_cache, t.cards))
     out: list[Discard] = []
     n = len(pool)
-    rows = t.discard_rows
     size = t.size
+    flat = t.discards3
+    if not flat:
+        flat = t.discards3 = [None] * (size * size * size)
     for a in range(n - 2):
         pa = pool[a]
         for b in range(a + 1, n - 1):
             pb = pool[b]
-            key = pa * size + pb
-            row = rows.get(key)
-            if row is None:
-                row = rows[key] = [None] * size
+            base = (pa * size + pb) * size
             for c in range(b + 1, n):
                 pc = pool[c]
-                found = row[pc]
+                found = flat[base + pc]
                 if found is None:
                     cards = t.cards
-                    found = row[pc] = _new_discard((cards[pa], cards[pb], cards[pc]))
+                    found = flat[base + pc] = _new_discard((cards[pa], cards[pb], cards[pc]))
                 out.append(found)
     return tuple(out)
 
@@ -1192,23 +1192,46 @@ def plays_of(t: Table, mask: int, names: int) -> tuple[Play, ...]:
 
 def _legal_pair(t: Table, mask: int, names: int) -> tuple[tuple[Play, ...], tuple[int, ...]]:
     """The plays of a playable mask and, beside each, its code: the position, and the
-    named suit + 1 shifted left by 6 (cached by mask)."""
-    if names < 0 or not mask & t.joker_bit:
-        found = t.play_cache.get(mask)
-        if found is None:
-            found = (_plays_by_suit(t, mask), tuple(bits(mask)))
-            if len(t.play_cache) >= CACHE_LIMIT:
-                t.play_cache.clear()
-            t.play_cache[mask] = found
-        return found
-    plays, codes = _legal_pair(t, mask & ~t.joker_bit, -1)
-    listed = list(plays)
-    coded = list(codes)
+    named suit + 1 shifted left by 6.
+
+    They are joined from each suit's block of positions, each block's plays built once
+    (a follow of suit is one block, given back as it is).
+    """
+    plays: tuple[Play, ...] = ()
+    codes: tuple[int, ...] = ()
     for suit in range(4):
-        if (names >> suit) & 1:
-            listed.append(t.joker_leads[suit])
-            coded.append(t.joker | ((suit + 1) << 6))
-    return tuple(listed), tuple(coded)
+        start = t.suit_start[suit]
+        chunk = (mask >> start) & t.suit_chunk[suit]
+        if chunk:
+            key = (chunk << 2) | suit
+            part = t.chunk_plays.get(key)
+            if part is None:
+                listed: list[Play] = []
+                coded: list[int] = []
+                rest = chunk
+                while rest:
+                    low = rest & -rest
+                    pos = start + low.bit_length() - 1
+                    listed.append(t.plays[pos])
+                    coded.append(pos)
+                    rest ^= low
+                part = (tuple(listed), tuple(coded))
+                t.chunk_plays[key] = part
+            if plays:
+                plays += part[0]
+                codes += part[1]
+            else:
+                plays, codes = part
+    if mask & t.joker_bit:
+        if names < 0:
+            plays += (t.plays[t.joker],)
+            codes += (t.joker,)
+        else:
+            for suit in range(4):
+                if (names >> suit) & 1:
+                    plays += (t.joker_leads[suit],)
+                    codes += (t.joker | ((suit + 1) << 6),)
+    return plays, codes
 
 
 def _prime(s: GameState) -> None:
@@ -1218,31 +1241,6 @@ def _prime(s: GameState) -> None:
     names = play_names(s) if mask & t.joker_bit else -1
     s._mask = mask
     s._legal, s._codes = _legal_pair(t, mask, names)
-
-
-def _plays_by_suit(t: Table, mask: int) -> tuple[Play, ...]:
-    """The plays of a mask, joined from each suit's block of positions (cached by block)."""
-    out: tuple[Play, ...] = ()
-    for suit in range(4):
-        start = t.suit_start[suit]
-        chunk = (mask >> start) & t.suit_chunk[suit]
-        if chunk:
-            key = (chunk << 2) | suit
-            part = t.chunk_plays.get(key)
-            if part is None:
-                plays = t.plays
-                listed: list[Play] = []
-                rest = chunk
-                while rest:
-                    low = rest & -rest
-                    listed.append(plays[start + low.bit_length() - 1])
-                    rest ^= low
-                part = tuple(listed)
-                t.chunk_plays[key] = part
-            out += part
-    if mask & t.joker_bit:
-        out += (t.plays[t.joker],)
-    return out
 
 
 def legal_plays(s: GameState) -> tuple[Play, ...]:
@@ -1302,7 +1300,6 @@ def _finish_hand(s: GameState) -> None:
     """Score a finished hand (R8, P-forms, V-… options) and decide the end of the game (R9)."""
     old = s._h
     t = old.t
-    rules = t.rules
     side_tricks = [0] * t.nsides
     for seat in range(t.players):
         side_tricks[t.side_of[seat]] += won_by(s, seat)
@@ -1310,23 +1307,30 @@ def _finish_hand(s: GameState) -> None:
     contract = old.contract
     contracting: tuple[int, ...] = ()
     made: bool | None = None
+    mask = 0
+    value = bid = 0
     if contract is not None and old.contractor >= 0:
         side = t.side_of[old.contractor]
-        partner_side: int | None = None
+        contracting = (side,)
         if old.partner >= 0 and t.side_of[old.partner] != side:
-            partner_side = t.side_of[old.partner]
-        contracting = (side,) if partner_side is None else (side, partner_side)
+            contracting = (side, t.side_of[old.partner])
         taken = 0
         for each in contracting:
+            mask |= 1 << each
             taken += tricks[each]
-        made = contract_made(contract, taken)
-        changes = score_hand(
-            contract, side, tricks, rules=rules, scores=old.scores, partner=partner_side
-        )
-    else:  # V-ALL-PASS: every side scores its tricks
-        changes = score_hand(None, None, tricks, rules=rules, scores=old.scores)
+        value = t.bid_value[old.high_bid]
+        bid = contract.tricks or 0
+        made = _order.made(bid, old.misere, taken)
+    changes = _order.score_changes(
+        value, bid, old.misere, mask, tricks, old.scores, t.trick_points, t.score_cap, t.slam
+    )
     scores = tuple(a + b for a, b in zip(old.scores, changes, strict=True))
-    result = game_result(contracting, made, scores, rules)
+    end = _order.game_end(
+        mask, -1 if made is None else int(made), scores, t.target, t.losing, t.defence_wins
+    )
+    result = None
+    if end is not None:
+        result = GameResult(end[1], contracting[0] if contracting else None, OUTCOMES[end[0]])
     h = old.copy()
     h.last_hand = HandResult(
         number=old.number,

@@ -71,17 +71,9 @@ def bid_value(call: Call, rules: Rules | None = None) -> int:
 
 def contract_made(contract: Call, tricks: int) -> bool:
     """Whether a contract is made with ``tricks`` tricks to the contracting side (R6.1, R6.2)."""
-    if contract.is_misere:
-        return tricks == 0
-    assert contract.tricks is not None
-    return tricks >= contract.tricks
+    from fivehundred import _order
 
-
-def _defence(old: int, points: int, cap: int | None) -> int:
-    """Defence points added to a score, under the V-CAP rule when there is a cap."""
-    if cap is None:
-        return old + points
-    return min(old + points, cap) if old < cap else old
+    return _order.made(contract.tricks or 0, contract.is_misere, tricks)
 
 
 def _side(seat: int | None, rules: Rules) -> int | None:
@@ -140,29 +132,30 @@ def score_hand(
         raise FiveHundredError(f"scores {before} and tricks {tuple(tricks)} differ in length")
     if any(t < 0 for t in tricks) or sum(tricks) > TRICKS_PER_HAND:
         raise FiveHundredError(f"tricks {tuple(tricks)} are not possible in a ten-trick hand")
-    cap = rules.score_cap
-    points = rules.trick_points
+    from fivehundred import _order
+
+    slam = SLAM_VALUE if rules.slam_bonus else 0
     if contract is None:
-        return tuple(_defence(b, points * t, cap) - b for b, t in zip(before, tricks, strict=True))
+        return _order.score_changes(
+            0, 0, False, 0, tricks, before, rules.trick_points, rules.score_cap, slam
+        )
     if not contract.is_bid:
         raise FiveHundredError("a pass is not a contract: a thrown-in hand scores nothing (R3.9)")
-    contracting = {contractor, partner} - {None}
-    value = bid_value(contract, rules)
-    taken = sum(tricks[s] for s in contracting if s is not None)
-    if contract_made(contract, taken):
-        slam = taken == TRICKS_PER_HAND and not contract.is_misere and rules.slam_bonus
-        result = SLAM_VALUE if slam and value < SLAM_VALUE else value
-    else:
-        result = -value
-    changes = []
-    for side, side_tricks in enumerate(tricks):
-        if side in contracting:
-            changes.append(result)
-        elif contract.is_misere:
-            changes.append(0)
-        else:
-            changes.append(_defence(before[side], points * side_tricks, cap) - before[side])
-    return tuple(changes)
+    contracting = 0
+    for side in (contractor, partner):
+        if side is not None:
+            contracting |= 1 << side
+    return _order.score_changes(
+        bid_value(contract, rules),
+        contract.tricks or 0,
+        contract.is_misere,
+        contracting,
+        tricks,
+        before,
+        rules.trick_points,
+        rules.score_cap,
+        slam,
+    )
 
 
 class Outcome(enum.Enum):
@@ -229,25 +222,23 @@ def game_result(
     >>> game_result((1,), True, (520, 300), fh.Rules()) is None  # 500 on defence (R9.3)
     True
     """
-    deciding = contracting[0] if contracting else None
-    if made:
-        winners = tuple(s for s in contracting if scores[s] >= rules.target)
-        if winners:
-            return GameResult(winners, deciding, Outcome.CONTRACT_MADE)
-    elif made is not None:
-        losers = {s for s in contracting if scores[s] <= rules.losing_score}
-        if losers:
-            return GameResult(
-                _best(scores, set(range(len(scores))) - losers), deciding, Outcome.OUT_BACKWARDS
-            )
-    if rules.defence_wins:
-        crossed = {s for s in range(len(scores)) if scores[s] >= rules.target}
-        if crossed:
-            return GameResult(_best(scores, crossed), deciding, Outcome.TARGET_REACHED)
-    return None
+    from fivehundred import _order
+
+    mask = 0
+    for side in contracting:
+        mask |= 1 << side
+    end = _order.game_end(
+        mask,
+        -1 if made is None else int(made),
+        scores,
+        rules.target,
+        rules.losing_score,
+        rules.defence_wins,
+    )
+    if end is None:
+        return None
+    return GameResult(end[1], contracting[0] if contracting else None, OUTCOMES[end[0]])
 
 
-def _best(scores: Sequence[int], among: set[int]) -> tuple[int, ...]:
-    """The sides of ``among`` with the highest score (a tie is a shared win, P-END)."""
-    top = max(scores[s] for s in among)
-    return tuple(s for s in sorted(among) if scores[s] == top)
+#: The outcomes by the engine core's code (``fivehundred._order.game_end``).
+OUTCOMES: Final = (Outcome.CONTRACT_MADE, Outcome.OUT_BACKWARDS, Outcome.TARGET_REACHED)
