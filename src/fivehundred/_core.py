@@ -1023,20 +1023,29 @@ def legal_discards(s: GameState) -> tuple[Discard, ...]:
     size = t.size
     flat = t.discards3
     if not flat:
-        flat = t.discards3 = [None] * (size * size * size)
+        flat = _all_discards(t)
     for a in range(n - 2):
-        pa = pool[a]
+        first = pool[a] * size
         for b in range(a + 1, n - 1):
-            pb = pool[b]
-            base = (pa * size + pb) * size
-            for c in range(b + 1, n):
-                pc = pool[c]
-                found = flat[base + pc]
-                if found is None:
-                    cards = t.cards
-                    found = flat[base + pc] = _new_discard((cards[pa], cards[pb], cards[pc]))
-                out.append(found)
+            base = (first + pool[b]) * size
+            out += [flat[base + pc] for pc in pool[b + 1 :]]
     return tuple(out)
+
+
+def _all_discards(t: Table) -> list[Discard]:
+    """Every three-card discard of the deck, by ``(a * size + b) * size + c`` for
+    positions ``a < b < c`` (built once per table; other slots hold a filler)."""
+    size = t.size
+    cards = t.cards
+    filler = _new_discard(())
+    flat = t.discards3  # shared by every table of this deck
+    flat.extend([filler] * (size * size * size))
+    for a in range(size):
+        for b in range(a + 1, size):
+            base = (a * size + b) * size
+            for c in range(b + 1, size):
+                flat[base + c] = _new_discard((cards[a], cards[b], cards[c]))
+    return flat
 
 
 def _discards_of(
@@ -1195,8 +1204,20 @@ def _legal_pair(t: Table, mask: int, names: int) -> tuple[tuple[Play, ...], tupl
     named suit + 1 shifted left by 6.
 
     They are joined from each suit's block of positions, each block's plays built once
-    (a follow of suit is one block, given back as it is).
+    (a follow of suit is one block, given back as it is), and kept by mask.
     """
+    key = mask if names < 0 else mask | (names + 1) << t.size
+    found = t.play_cache.get(key)
+    if found is not None:
+        return found
+    found = _join_blocks(t, mask, names)
+    if len(t.play_cache) >= CACHE_LIMIT:
+        t.play_cache.clear()
+    t.play_cache[key] = found
+    return found
+
+
+def _join_blocks(t: Table, mask: int, names: int) -> tuple[tuple[Play, ...], tuple[int, ...]]:
     plays: tuple[Play, ...] = ()
     codes: tuple[int, ...] = ()
     for suit in range(4):
@@ -1236,9 +1257,16 @@ def _legal_pair(t: Table, mask: int, names: int) -> tuple[tuple[Play, ...], tupl
 
 def _prime(s: GameState) -> None:
     """Work out, once, what the seat to act may play (read later by ``legal_actions``)."""
-    mask = play_mask(s)
-    t = s._h.t
-    names = play_names(s) if mask & t.joker_bit else -1
+    h = s._h
+    t = h.t
+    ctx = h.ctx
+    assert ctx is not None
+    hand = (s._hands >> (s._to_act * t.size)) & t.full
+    leading = not s._trick
+    mask = playable(ctx, hand, leading, s._led, s._suits_led, h.misere, t.lead_last, t.name_any)
+    names = -1
+    if mask & t.joker_bit:
+        names = nameable(ctx, hand, leading, s._suits_led, t.name_any)
     s._mask = mask
     s._legal, s._codes = _legal_pair(t, mask, names)
 
@@ -1657,9 +1685,13 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         if legal is not None:
             for at in range(len(legal)):
                 if legal[at] is action:
-                    applied = _apply_listed(state, at, action)
-                    if applied is not None:
-                        return applied
+                    phase = state._h.phase
+                    codes = state._codes
+                    if phase == PLAY and codes is not None:
+                        code = codes[at]
+                        return apply_play(state, action, code & 63, (code >> 6) - 1)  # type: ignore[arg-type]  # a listed play
+                    if phase == BIDDING:
+                        return apply_call(state, at)
                     break
     try:
         return _apply_checked(state, action, seat)
@@ -1667,21 +1699,6 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         from fivehundred._explain import explain
 
         raise explain(state, action, refused.verdict) from None
-
-
-def _apply_listed(s: GameState, at: int, action: Action) -> GameState | None:
-    """Apply the legal action at position ``at`` of the state's legal actions, by phase
-    (``None`` leaves it to the checked path)."""
-    phase = s._h.phase
-    if phase == PLAY:
-        codes = s._codes
-        if codes is None or type(action) is not Play:
-            return None
-        code = codes[at]
-        return apply_play(s, action, code & 63, (code >> 6) - 1)
-    if phase == BIDDING:
-        return apply_call(s, at)
-    return None
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:

@@ -292,9 +292,11 @@ class Table:
         self.full = (1 << len(deck)) - 1
         self.joker = pos_of[JOKER_INDEX]
         self.joker_bit = 1 << self.joker
-        self.cards: tuple[Card, ...] = tuple(CARDS[index] for index in deck)
-        self.plays: tuple[Play, ...] = tuple(Play(card) for card in self.cards)
-        self.joker_leads: tuple[Play, ...] = tuple(Play(JOKER, suit) for suit in SUITS)
+        shared = _deck_cache(deck)
+        #: Every table with this deck shares these (the caches below too).
+        self.cards: tuple[Card, ...] = shared.cards
+        self.plays: tuple[Play, ...] = shared.plays
+        self.joker_leads: tuple[Play, ...] = shared.joker_leads
         self.kitty_size = rules.kitty_size
         self.hand_size = rules.hand_size
         #: ``(cards to each hand, cards to the kitty)`` per round of the deal (R2.2);
@@ -326,10 +328,12 @@ class Table:
         self.bid_seven: tuple[bool, ...] = tuple(seven)
         self.call_cache: dict[int, tuple[tuple[Call, ...], tuple[int, ...]]] = {}
         self.contexts: dict[int, Ctx] = {}
-        self.discard_cache: dict[int, Discard] = {}
+        self.discard_cache: dict[int, Discard] = shared.discard_cache
         #: Three-card discards by ``(a * size + b) * size + c`` (see ``_core.legal_discards``),
         #: made on first use.
-        self.discards3: list[Discard | None] = []
+        self.discards3: list[Discard] = shared.discards3
+        #: Legal plays and their codes by playable mask (see ``_core._legal_pair``).
+        self.play_cache: dict[int, tuple[tuple[Play, ...], tuple[int, ...]]] = shared.play_cache
         #: Each suit's block of positions: where it starts, and its mask from there.
         starts = [0, 0, 0, 0]
         chunks = [0, 0, 0, 0]
@@ -342,7 +346,7 @@ class Table:
         self.suit_chunk: tuple[int, ...] = tuple(chunks)
         #: The plays of each suit's block of positions, and their codes (see
         #: ``_core._legal_pair``), by ``chunk << 2 | suit``.
-        self.chunk_plays: dict[int, tuple[tuple[Play, ...], tuple[int, ...]]] = {}
+        self.chunk_plays: dict[int, tuple[tuple[Play, ...], tuple[int, ...]]] = shared.chunk_plays
         # options read on the hot paths
         self.single_round = rules.single_round
         self.rebid = rules.rebid
@@ -387,6 +391,33 @@ class Table:
         return tuple(out)
 
 
+@final
+class DeckCache:
+    """What depends on the deck alone, shared by every table that plays it: the cards
+    and plays by position, and the caches of legal plays and discards."""
+
+    def __init__(self, deck: tuple[int, ...]) -> None:
+        self.cards: tuple[Card, ...] = tuple(CARDS[index] for index in deck)
+        self.plays: tuple[Play, ...] = tuple(Play(card) for card in self.cards)
+        self.joker_leads: tuple[Play, ...] = tuple(Play(JOKER, suit) for suit in SUITS)
+        self.discard_cache: dict[int, Discard] = {}
+        self.discards3: list[Discard] = []
+        self.play_cache: dict[int, tuple[tuple[Play, ...], tuple[int, ...]]] = {}
+        self.chunk_plays: dict[int, tuple[tuple[Play, ...], tuple[int, ...]]] = {}
+
+
+_DECKS: Final[dict[tuple[int, ...], DeckCache]] = {}
+
+
+def _deck_cache(deck: tuple[int, ...]) -> DeckCache:
+    found = _DECKS.get(deck)
+    if found is None:
+        if len(_DECKS) >= 16:
+            _DECKS.clear()
+        found = _DECKS[deck] = DeckCache(deck)
+    return found
+
+
 _TABLES: Final[dict[Rules, Table]] = {}
 
 
@@ -403,6 +434,7 @@ def table(rules: Rules) -> Table:
 def clear_tables() -> None:
     """Forget every built :class:`Table` (for tests that patch the rule tables)."""
     _TABLES.clear()
+    _DECKS.clear()
 
 
 def bits(mask: int) -> list[int]:
