@@ -1028,7 +1028,8 @@ def legal_discards(s: GameState) -> tuple[Discard, ...]:
         first = pool[a] * size
         for b in range(a + 1, n - 1):
             base = (first + pool[b]) * size
-            out += [flat[base + pc] for pc in pool[b + 1 :]]
+            for c in range(b + 1, n):
+                out.append(flat[base + pool[c]])
     return tuple(out)
 
 
@@ -1204,22 +1205,13 @@ def _legal_pair(t: Table, mask: int, names: int) -> tuple[tuple[Play, ...], tupl
     named suit + 1 shifted left by 6.
 
     They are joined from each suit's block of positions, each block's plays built once
-    (a follow of suit is one block, given back as it is), and kept by mask.
+    (a follow of suit is one block, given back as it is).
     """
-    key = mask if names < 0 else mask | (names + 1) << t.size
-    found = t.play_cache.get(key)
-    if found is not None:
-        return found
-    found = _join_blocks(t, mask, names)
-    if len(t.play_cache) >= CACHE_LIMIT:
-        t.play_cache.clear()
-    t.play_cache[key] = found
-    return found
-
-
-def _join_blocks(t: Table, mask: int, names: int) -> tuple[tuple[Play, ...], tuple[int, ...]]:
-    plays: tuple[Play, ...] = ()
-    codes: tuple[int, ...] = ()
+    part_plays: tuple[Play, ...] = ()
+    part_codes: tuple[int, ...] = ()
+    plays: list[Play] = []
+    codes: list[int] = []
+    blocks = 0
     for suit in range(4):
         start = t.suit_start[suit]
         chunk = (mask >> start) & t.suit_chunk[suit]
@@ -1227,32 +1219,46 @@ def _join_blocks(t: Table, mask: int, names: int) -> tuple[tuple[Play, ...], tup
             key = (chunk << 2) | suit
             part = t.chunk_plays.get(key)
             if part is None:
-                listed: list[Play] = []
-                coded: list[int] = []
-                rest = chunk
-                while rest:
-                    low = rest & -rest
-                    pos = start + low.bit_length() - 1
-                    listed.append(t.plays[pos])
-                    coded.append(pos)
-                    rest ^= low
-                part = (tuple(listed), tuple(coded))
+                part = _block(t, start, chunk)
                 t.chunk_plays[key] = part
-            if plays:
-                plays += part[0]
-                codes += part[1]
-            else:
-                plays, codes = part
-    if mask & t.joker_bit:
+            if blocks == 1:
+                plays.extend(part_plays)
+                codes.extend(part_codes)
+            if blocks:
+                plays.extend(part[0])
+                codes.extend(part[1])
+            part_plays, part_codes = part
+            blocks += 1
+    jb = mask & t.joker_bit
+    if blocks == 1:
+        if not jb:
+            return part_plays, part_codes  # one suit: the block itself
+        plays.extend(part_plays)
+        codes.extend(part_codes)
+    if jb:
         if names < 0:
-            plays += (t.plays[t.joker],)
-            codes += (t.joker,)
+            plays.append(t.plays[t.joker])
+            codes.append(t.joker)
         else:
             for suit in range(4):
                 if (names >> suit) & 1:
-                    plays += (t.joker_leads[suit],)
-                    codes += (t.joker | ((suit + 1) << 6),)
-    return plays, codes
+                    plays.append(t.joker_leads[suit])
+                    codes.append(t.joker | ((suit + 1) << 6))
+    return tuple(plays), tuple(codes)
+
+
+def _block(t: Table, start: int, chunk: int) -> tuple[tuple[Play, ...], tuple[int, ...]]:
+    """The plays and codes of one suit's block of positions from ``start``."""
+    listed: list[Play] = []
+    coded: list[int] = []
+    rest = chunk
+    while rest:
+        low = rest & -rest
+        pos = start + low.bit_length() - 1
+        listed.append(t.plays[pos])
+        coded.append(pos)
+        rest ^= low
+    return tuple(listed), tuple(coded)
 
 
 def _prime(s: GameState) -> None:

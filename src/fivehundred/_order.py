@@ -332,8 +332,6 @@ class Table:
         #: Three-card discards by ``(a * size + b) * size + c`` (see ``_core.legal_discards``),
         #: made on first use.
         self.discards3: list[Discard] = shared.discards3
-        #: Legal plays and their codes by playable mask (see ``_core._legal_pair``).
-        self.play_cache: dict[int, tuple[tuple[Play, ...], tuple[int, ...]]] = shared.play_cache
         #: Each suit's block of positions: where it starts, and its mask from there.
         starts = [0, 0, 0, 0]
         chunks = [0, 0, 0, 0]
@@ -402,7 +400,6 @@ class DeckCache:
         self.joker_leads: tuple[Play, ...] = tuple(Play(JOKER, suit) for suit in SUITS)
         self.discard_cache: dict[int, Discard] = {}
         self.discards3: list[Discard] = []
-        self.play_cache: dict[int, tuple[tuple[Play, ...], tuple[int, ...]]] = {}
         self.chunk_plays: dict[int, tuple[tuple[Play, ...], tuple[int, ...]]] = {}
 
 
