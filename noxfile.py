@@ -49,6 +49,8 @@ IS_COMPILED = (
     "print('fivehundred', f.parent, 'COMPILED =', fivehundred.COMPILED); "
     f"sys.exit(not fivehundred.COMPILED or f.is_relative_to({str(ROOT / 'src')!r}))"
 )
+#: The JSON Schema of the format, package data every wheel must ship.
+SCHEMA = "fivehundred/schema/format-1.schema.json"
 #: What the test helpers read under tests_compiled (see the module docstring).
 TEST_COMPILED: dict[str, str] = {
     "FIVEHUNDRED_TEST_INSTALLED": "1",
@@ -88,7 +90,7 @@ def build_compiled_wheel(session: nox.Session, sdist: Path, outdir: Path) -> Pat
 
 
 def check_wheel(session: nox.Session, wheel: Path, *, compiled: bool) -> None:
-    """py.typed and the console script; compiled extension modules exactly when ``compiled``."""
+    """py.typed, the JSON Schema, the console script; extension modules exactly if ``compiled``."""
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
         scripts = next(
@@ -96,6 +98,8 @@ def check_wheel(session: nox.Session, wheel: Path, *, compiled: bool) -> None:
         )
     if "fivehundred/py.typed" not in names:
         session.error(f"{wheel.name} does not ship fivehundred/py.typed")
+    if SCHEMA not in names:
+        session.error(f"{wheel.name} does not ship the JSON Schema {SCHEMA}")
     if "fivehundred = fivehundred.cli:main" not in scripts:
         session.error(f"{wheel.name} has no fivehundred console script")
     extensions = sorted(n for n in names if n.endswith((".so", ".pyd")))
@@ -244,8 +248,8 @@ def build(session: nox.Session) -> None:
     from it (so the sdist is known to build); the compiled wheel for this
     interpreter is built from the same sdist with ``HATCH_BUILD_HOOKS_ENABLE=1``.
     ``twine check --strict`` checks the metadata and that the README renders as
-    the PyPI long description. Each wheel must ship ``py.typed`` and the
-    console script; the pure wheel holds no extension module, the compiled one
+    the PyPI long description. Each wheel must ship ``py.typed``, the JSON
+    Schema and the console script; the pure wheel holds no extension module, the compiled one
     an extension module for every module the mypyc hook lists; the sdist must
     hold the docs, the examples and the tests.
     """

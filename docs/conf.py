@@ -43,7 +43,11 @@ extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
     "sphinx.ext.doctest",
+    "sphinx_copybutton",
 ]
+
+# -n on the command line; set here too, for builds that take no options (Read the Docs).
+nitpicky = True
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
@@ -51,11 +55,21 @@ root_doc = "index"
 exclude_patterns = ["_build", "_generated", "Thumbs.db", ".DS_Store"]
 
 html_theme = "furo"
+# The JSON Schema of the format, published as _static/format-1.schema.json.
+html_static_path = ["../src/fivehundred/schema"]
 html_title = f"fivehundred {release}"
 
 # -- MyST -------------------------------------------------------------------
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
+
+# -- copy buttons -------------------------------------------------------------
+# The copy button of a block copies the code without the ">>> " and "... "
+# prompts (and without the output lines), so that it pastes into Python; and
+# without the "$ " of console blocks.
+copybutton_prompt_text = r">>> |\.\.\. |\$ "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True
 
 # -- autodoc ----------------------------------------------------------------
 autodoc_typehints = "description"
@@ -74,6 +88,17 @@ else:
     nitpick_ignore_regex = [
         (r"py:.*", rf"(?:{'|'.join(_EXTERNAL_MODULES)})(?:\..+)?"),
     ]
+
+
+# Private types of the engine core that show in signatures (the GameState
+# constructor, the card-order context of fivehundred.tricks): undocumented on
+# purpose, as every name with a leading underscore.
+nitpick_ignore = [
+    ("py:class", "Hand"),
+    ("py:class", "TrickNode"),
+    ("py:class", "LogNode"),
+    ("py:class", "fivehundred._order.Ctx"),
+]
 
 
 # -- build-time pieces --------------------------------------------------------

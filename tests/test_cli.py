@@ -543,3 +543,23 @@ def test_the_package_runs_as_a_module(
         runpy.run_module("fivehundred", run_name="__main__")
     assert exit_.value.code == 0
     assert "+200" in capsys.readouterr().out
+
+
+def test_play_a_joker_lead_offers_every_suit_spades_included_R7_4(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Leading the Joker in No Trumps may name spades: the hint lists it, and ``Jo S`` plays.
+
+    ``Suit.SPADES`` is 0; the hint once filtered suits with ``if p.suit`` and so
+    offered only "C, D, H" while the engine accepted ``Jo S`` (R7.4).
+    """
+    script = ["10NT", "1 2 3", "decline", "Jo", "Jo S", "quit"]
+    session = run_cli(
+        monkeypatch, capsys, "play", "--seed", "4", "--ascii", stdin="\n".join(script) + "\n"
+    )
+    no_traceback(session)
+    assert session.status == 0
+    assert "10) Jo naming S" in session.out
+    assert "names a suit not yet led (R7.4): 'Jo S' — you may name S, C, D, H" in session.out
+    assert "You led Jo naming S" in session.out
+    assert re.search(r"trick  1: you Jo, seat 1 \w+S, seat 2 \w+S, seat 3 \w+S", session.out)

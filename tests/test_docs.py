@@ -65,13 +65,27 @@ def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+def example_blocks(path: Path) -> list[tuple[int, str, str]]:
+    """``(line number, language, body)`` of each python and ``{eval-rst}`` block, in page order.
+
+    The ``>>>`` examples inside an ``{eval-rst}`` block are the examples of the
+    API entries (directive content under ``autofunction`` and the like).
+    """
+    text = path.read_text(encoding="utf-8")
+    return [
+        (text.count("\n", 0, match.start("body")) + 1, match.group("lang"), match.group("body"))
+        for match in FENCE.finditer(text)
+        if match.group("lang") in {"python", "{eval-rst}"}
+    ]
+
+
 @pytest.mark.parametrize("path", PAGES, ids=page_id)
 def test_python_examples_run(path: Path, in_tmp: Path) -> None:
     namespace: dict[str, object] = {"__name__": "__docs__"}
     failures: list[str] = []
-    for line, body in blocks(path, "python"):
+    for line, language, body in example_blocks(path):
         where = f"{page_id(path)}:{line}"
-        if body.lstrip().startswith(">>>"):
+        if language == "{eval-rst}" or body.lstrip().startswith(">>>"):
             test = doctest.DocTestParser().get_doctest(body, namespace, where, where, line - 1)
             runner = doctest.DocTestRunner(optionflags=FLAGS)
             runner.run(test, out=failures.append, clear_globs=False)

@@ -99,7 +99,7 @@ if TYPE_CHECKING:  # resolved on first use by __getattr__ below (PEP 562)
         view_to_json,
     )
 
-__version__ = "0.1.0.dev0"
+__version__ = "0.1.0"
 
 __all__ = [
     "BLIND_MISERE",

@@ -60,6 +60,14 @@ class Strain(enum.IntEnum):
         """The strain of a trump suit."""
         return cls(int(suit))
 
+    def __bool__(self) -> bool:
+        """Always true: ``Strain.SPADES`` is 0 as an integer, but it is a strain.
+
+        >>> bool(Strain.SPADES)
+        True
+        """
+        return True
+
     def __str__(self) -> str:
         return self.letter
 

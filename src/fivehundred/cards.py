@@ -68,6 +68,14 @@ class Suit(enum.IntEnum):
         """True for diamonds and hearts."""
         return self >= Suit.DIAMONDS
 
+    def __bool__(self) -> bool:
+        """Always true: ``Suit.SPADES`` is 0 as an integer, but a suit is never "no suit".
+
+        >>> bool(Suit.SPADES)
+        True
+        """
+        return True
+
     def __str__(self) -> str:
         return self.letter
 
@@ -100,6 +108,10 @@ class Rank(enum.IntEnum):
     def symbol(self) -> str:
         """The notation of the rank: ``2`` … ``13``, ``J``, ``Q``, ``K``, ``A``."""
         return _RANK_SYMBOLS[self]
+
+    def __bool__(self) -> bool:
+        """Always true, as every public value of the package (ranks are never 0 anyway)."""
+        return True
 
     def __str__(self) -> str:
         return self.symbol

@@ -491,7 +491,7 @@ def _status(style: _Style, state: fh.GameState, view: fh.PlayerView) -> list[str
         lines.append(f"Auction: {calls or 'no calls yet'}")
     elif state.contract is not None and state.contractor is not None:
         tricks = ", ".join(f"{style.side(rules, s)} {t}" for s, t in enumerate(state.tricks_won))
-        joker = f" · Joker: {style.suit(state.joker_suit)}" if state.joker_suit else ""
+        joker = f" · Joker: {style.suit(state.joker_suit)}" if state.joker_suit is not None else ""
         lines.append(
             f"Contract: {style.call(state.contract)} by {style.seat(state.contractor)}{joker}"
             f" · tricks: {tricks}"
@@ -605,7 +605,9 @@ def _read_play(words: Sequence[str], view: fh.PlayerView) -> fh.Play:
     elif len(words) > 2:
         raise UsageError("play one card, such as 10H (or 'Jo H' to lead the Joker naming hearts)")
     if card.is_joker and suit is None:
-        named = [p.suit for p in view.legal_actions if isinstance(p, fh.Play) and p.suit]
+        named = [
+            p.suit for p in view.legal_actions if isinstance(p, fh.Play) and p.suit is not None
+        ]
         if named:
             options = ", ".join(s.letter for s in named)
             raise UsageError(

@@ -1,0 +1,124 @@
+"""The release is ready to tag: versions agree, the changelog is in shape, the workflows parse.
+
+The GitHub workflows cannot run here; these checks catch what can be caught
+without GitHub: YAML that does not parse, a workflow that lost a Python
+version, a platform or the trusted-publishing permission, a Read the Docs
+configuration that stopped failing on warnings, and versions that disagree.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any, Final
+
+import pytest
+import yaml
+
+import fivehundred as fh
+
+ROOT: Final = Path(__file__).resolve().parent.parent
+WORKFLOWS: Final = ROOT / ".github" / "workflows"
+PYPROJECT: Final[dict[str, Any]] = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+
+needs_checkout = pytest.mark.skipif(
+    not WORKFLOWS.is_dir(), reason="the workflows are not beside these tests (an sdist or wheel)"
+)
+
+
+def workflow(name: str) -> dict[Any, Any]:
+    loaded = yaml.safe_load((WORKFLOWS / name).read_text(encoding="utf-8"))
+    assert isinstance(loaded, dict)
+    return loaded
+
+
+def steps(job: dict[str, Any]) -> str:
+    """Every step of a job as text, to search for the actions and commands it uses."""
+    return yaml.safe_dump(job["steps"])
+
+
+def test_the_version_is_one_value() -> None:
+    version = PYPROJECT["project"]["version"]
+    assert fh.__version__ == version
+    assert re.fullmatch(r"\d+\.\d+\.\d+(?:\.dev\d+|rc\d+)?", version), version
+
+
+def test_the_changelog_keeps_unreleased_entries_under_unreleased() -> None:
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert "## [Unreleased]" in text
+    headings = re.findall(r"^## \[(.+?)\](.*)$", text, re.MULTILINE)
+    for name, rest in headings:
+        if name != "Unreleased":  # a released version has a date, never "unreleased"
+            assert re.fullmatch(r" - \d{4}-\d{2}-\d{2}", rest), (name, rest)
+
+
+def test_the_readme_points_at_the_hosted_docs_and_every_install() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    docs = PYPROJECT["project"]["urls"]["Documentation"]
+    assert docs == "https://fivehundred.readthedocs.io/"
+    assert docs in readme
+    assert "python -m pip install ." in readme
+    assert "python -m pip install fivehundred" in readme
+    for extra in ("server", "openspiel", "pettingzoo"):
+        assert f'"fivehundred[{extra}]"' in readme
+    assert "several minutes" in readme
+
+
+@needs_checkout
+def test_ci_runs_the_readme_command_on_every_supported_python() -> None:
+    ci = workflow("ci.yml")
+    (job,) = ci["jobs"].values()
+    assert job["strategy"]["matrix"]["python-version"] == ["3.11", "3.12", "3.13"]
+    assert "bash .ci/run" in steps(job)
+    assert any(step.get("env", {}).get("CI") == "true" for step in job["steps"])
+
+
+@needs_checkout
+def test_the_docs_workflow_and_read_the_docs_fail_on_warnings() -> None:
+    docs = workflow("docs.yml")
+    assert "sphinx-build -n -W" in steps(docs["jobs"]["sphinx"])
+    rtd = yaml.safe_load((ROOT / ".readthedocs.yaml").read_text(encoding="utf-8"))
+    assert rtd["version"] == 2 and rtd["sphinx"]["fail_on_warning"] is True
+    assert rtd["sphinx"]["configuration"] == "docs/conf.py"
+    assert "--group docs" in " ".join(rtd["build"]["jobs"]["install"])
+    conf = (ROOT / "docs" / "conf.py").read_text(encoding="utf-8")
+    assert "nitpicky = True" in conf and '"sphinx_copybutton"' in conf
+
+
+@needs_checkout
+def test_the_release_builds_tests_and_publishes_every_kind_of_wheel() -> None:
+    release = workflow("release.yml")
+    assert release[True]["push"]["tags"] == ["v*"]  # YAML reads the key `on` as True
+    jobs = release["jobs"]
+    pure = steps(jobs["sdist-and-pure-wheel"])
+    assert "python -m build" in pure and "twine check --strict" in pure
+    assert "pytest" in pure and "FIVEHUNDRED_TEST_INSTALLED" in pure
+    wheels = jobs["compiled-wheels"]
+    assert "pypa/cibuildwheel@" in steps(wheels)
+    platforms = {
+        (e["os"].split("-")[0], e["archs"]) for e in wheels["strategy"]["matrix"]["include"]
+    }
+    assert platforms == {
+        ("ubuntu", "x86_64"),
+        ("ubuntu", "aarch64"),
+        ("macos", "x86_64"),
+        ("macos", "arm64"),
+        ("windows", "AMD64"),
+    }
+    assert "docker/setup-qemu-action" in steps(wheels)
+    publish = jobs["publish"]
+    assert set(publish["needs"]) == {"sdist-and-pure-wheel", "compiled-wheels"}
+    assert publish["permissions"] == {"id-token": "write"}
+    assert publish["environment"]["name"] == "pypi"
+    assert "pypa/gh-action-pypi-publish@" in steps(publish)
+    assert "refs/tags/v" in publish["if"]
+
+
+def test_cibuildwheel_builds_cpython_3_11_to_3_13_and_tests_each_wheel() -> None:
+    config = PYPROJECT["tool"]["cibuildwheel"]
+    assert config["build"] == "cp311-* cp312-* cp313-*"
+    assert config["environment"] == {"HATCH_BUILD_HOOKS_ENABLE": "1"}
+    assert config["test-environment"]["FIVEHUNDRED_TEST_COMPILED"] == "1"
+    assert "pytest" in config["test-command"]
+    assert config["linux"]["archs"] == ["x86_64", "aarch64"]
