@@ -220,8 +220,16 @@ def test_a_first_dealer_left_to_chance_is_taken_from_the_first_hand_R2_1() -> No
     hand = game.hands[0]
     assert fh.replay(fh.GameRecord(fh.Rules(), None, (hand,))) == state
     text = fh.record_to_text(fh.GameRecord(fh.Rules(), None, (hand,)))
-    assert text.startswith("fivehundred record 1 dealer=none\n")
-    assert fh.record_from_text(text) == fh.GameRecord(fh.Rules(), None, (hand,))
+    assert text.startswith(f"fivehundred record 1 dealer={hand.dealer}\n")  # one text per game
+    assert fh.record_from_text(text) == game
+    with pytest.raises(fh.NotationError, match=f"write dealer={hand.dealer}"):
+        fh.record_from_text(text.replace(f"dealer={hand.dealer}\n", "dealer=none\n", 1))
+    doc = fh.record_to_dict(fh.GameRecord(fh.Rules(), None, (hand,)))
+    assert doc["dealer"] == hand.dealer
+    with pytest.raises(fh.InvalidStateError, match=r"record\.dealer: null"):
+        fh.from_dict({**fh.to_dict(state), "record": {"dealer": None, "hands": doc["hands"]}})
+    with pytest.raises(fh.InvalidStateError, match="dealer: null"):
+        fh.record_from_dict({**doc, "dealer": None})
 
 
 def test_the_text_form_of_records_that_do_not_replay() -> None:

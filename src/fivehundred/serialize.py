@@ -41,10 +41,11 @@ from cattrs.errors import (
 )
 from cattrs.gen import make_dict_structure_fn
 
+from fivehundred import records as _records
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call, parse_call
 from fivehundred.cards import Card, Suit, parse_card
-from fivehundred.errors import InvalidStateError, NotationError
+from fivehundred.errors import MAX_PROBLEMS, InvalidStateError, NotationError
 from fivehundred.records import (
     GameRecord,
     _replay,
@@ -61,8 +62,11 @@ from fivehundred.views import PlayerView
 
 __all__ = [
     "FORMAT_VERSION",
+    "MAX_HANDS",
     "MAX_JSON_DEPTH",
     "MAX_JSON_SIZE",
+    "MAX_LIST",
+    "MAX_SET",
     "action_from_dict",
     "action_from_json",
     "action_to_dict",
@@ -87,11 +91,18 @@ __all__ = [
 
 #: The version of the JSON format this library writes and reads.
 FORMAT_VERSION: Final = 1
-#: The longest JSON text the loaders read, in characters.
-MAX_JSON_SIZE: Final = 16 * 1024 * 1024
-#: The longest list a document may hold (the format needs a few thousand at most: the
-#: discards a view lists with the 45-card deck, or the hands of a very long game).
+#: The longest JSON text the loaders read, in characters (1 MiB; a game of
+#: :data:`MAX_HANDS` hands takes about 130 KiB, indented or not).
+MAX_JSON_SIZE: Final = 1024 * 1024
+#: The longest list a document may hold (the format needs a few hundred at most: the
+#: discards a view lists, or the hands of a very long game).
 MAX_LIST: Final = 5000
+#: The most items a set-valued field (``suits_led``, ``sitting_out``) may list.
+MAX_SET: Final = 64
+#: The most hands a game record may hold (a game to 500 takes about 15).
+MAX_HANDS: Final = _records.MAX_HANDS
+#: A list stops being checked after this many bad items (the rest are counted, not read).
+MAX_ITEM_PROBLEMS: Final = MAX_PROBLEMS
 #: The deepest nesting of JSON arrays and objects the loaders read (the format needs 6).
 MAX_JSON_DEPTH: Final = 32
 #: Whole numbers in a document must lie within ±(2**53 - 1), the range JSON keeps exactly.
@@ -281,10 +292,17 @@ def _is_frozenset(t: Any) -> bool:
 def _items(
     converter: cattrs.Converter, values: list[Any], types: list[Any], whole: Any
 ) -> list[Any]:
-    """Structure each list item by its type, collecting every failure (cattrs style)."""
+    """Structure each list item by its type, collecting failures (cattrs style).
+
+    After :data:`MAX_ITEM_PROBLEMS` bad items the rest are not read, only counted.
+    """
     out: list[Any] = []
     errors: list[Exception] = []
     for index, (item, item_type) in enumerate(zip(values, types, strict=True)):
+        if len(errors) >= MAX_ITEM_PROBLEMS:
+            left = len(values) - index
+            errors.append(_Bad(f"and {left} more item{'s' if left > 1 else ''} not checked"))
+            break
         try:
             out.append(converter.structure(item, item_type))
         except Exception as err:
@@ -321,6 +339,8 @@ def _frozenset_hook(t: Any, converter: cattrs.Converter) -> Callable[[object, ob
     def structure(value: object, _: object = None) -> frozenset[Any]:
         if type(value) is not list:
             raise _Bad(f"expected a list, found {_kind(value)}")
+        if len(value) > MAX_SET:
+            raise _Bad(f"the list is too long: {len(value)} items, at most {MAX_SET}")
         items = _items(converter, value, [item_type] * len(value), t)
         if len(set(items)) != len(items):
             raise _Bad("the list repeats an item")
@@ -661,10 +681,15 @@ def _read_action(value: object, path: str, problems: list[str]) -> Action | None
         return None
     keys = _ACTION_KEYS[kind]
     before = len(problems)
-    fields = _fields({"format_version": 1, "type": "", **value}, ("kind", *keys), problems)
-    problems[before:] = [f"{path}: {p}" for p in problems[before:]]
+    extra = sorted(k if isinstance(k, str) else _kind(k) for k in value if k not in ("kind", *keys))
+    if extra:
+        problems.append(
+            f"{path}: unknown key{'s' if len(extra) > 1 else ''} {', '.join(extra[:10])}"
+        )
+    problems += [f"{path}.{key}: missing" for key in keys if key not in value]
     if len(problems) > before:
         return None
+    fields = value
     got: dict[str, Any] = {}
     for key in keys:
         try:
@@ -808,8 +833,9 @@ def view_from_json(text: str | bytes) -> PlayerView:
 
 
 def _record_fields(game: GameRecord) -> JSONDict:
+    first = game.hands[0].dealer if game.dealer is None and game.hands else game.dealer
     return {
-        "dealer": game.dealer,
+        "dealer": first,
         "hands": [
             {
                 "dealer": hand.dealer,
@@ -835,6 +861,13 @@ def _read_record(
     before = len(problems)
     doc = _structure(record_data, _RecordDoc, prefix.rstrip("."), problems)
     if rules is None or doc is None or len(problems) > before:
+        return None
+    if len(doc.hands) > MAX_HANDS:
+        problems.append(f"{prefix}hands: {len(doc.hands)} hands, at most {MAX_HANDS}")
+        return None
+    if doc.dealer is None and doc.hands:  # one document per state: the dealer is known
+        first = doc.hands[0].dealer
+        problems.append(f"{prefix}dealer: null, but hand 1 is dealt by seat {first}: write {first}")
         return None
     hands = [(hand.dealer, hand.deck, hand.actions) for hand in doc.hands]
     state, done, problem = _replay(rules, doc.dealer, hands, strict=True)
