@@ -104,6 +104,8 @@ def record(state: GameState) -> GameRecord:
     """The record of a game: :func:`replay` turns it back into ``state``."""
     from fivehundred import _core
 
+    if type(state) is not GameState:
+        raise TypeError(f"a fivehundred GameState is needed, not {_quote(state)}")
     hands = [
         HandRecord(dealer, deck, actions) for dealer, deck, actions in _core.hand_records(state)
     ]
@@ -157,7 +159,7 @@ def replay(game: GameRecord) -> GameState:
     naming the hand and the action that failed.
     """
     if not isinstance(game, GameRecord):
-        raise InvalidStateError([f"a GameRecord is needed, not {type(game).__name__}"])
+        raise TypeError(f"a GameRecord is needed, not {type(game).__name__}")
     problems = _record_problems(game)
     if problems:
         raise InvalidStateError(problems)
@@ -252,7 +254,7 @@ def format_action(action: Action) -> str:
     if isinstance(action, CallPartner) and action.seat is not None:
         return f"partner seat {int(action.seat)}"
     if not isinstance(action, _ACTION_TYPES):
-        raise NotationError(f"{_quote(action)} is not an action", text=_quote(action))
+        raise TypeError(f"{_quote(action)} is not an action")
     return str(action)
 
 
@@ -394,6 +396,8 @@ def rules_options(rules: Rules) -> dict[str, int | bool | None]:
     >>> rules_options(fh.Rules.american(players=6))
     {'players': 6, 'misere_by_value': True, 'single_round': True, 'defence_wins': True}
     """
+    if not isinstance(rules, Rules):
+        raise TypeError(f"a fivehundred Rules is needed, not {_quote(rules)}")
     base = Rules(players=rules.players)
     options: dict[str, int | bool | None] = {}
     for name in _option_names():
@@ -539,7 +543,7 @@ def record_to_text(game: GameRecord) -> str:
     ignores comments.
     """
     if not isinstance(game, GameRecord):
-        raise InvalidStateError([f"a GameRecord is needed, not {type(game).__name__}"])
+        raise TypeError(f"a GameRecord is needed, not {type(game).__name__}")
     problems = _record_problems(game)
     if problems:
         raise InvalidStateError(problems)

@@ -648,7 +648,7 @@ def _action_fields(action: Action) -> JSONDict:
     if isinstance(action, Play):
         suit = None if action.suit is None else action.suit.letter
         return {"kind": "play", "card": str(action.card), "suit": suit}
-    raise InvalidStateError([f"{type(action).__name__} is not an action"])
+    raise TypeError(f"{type(action).__name__} is not an action")
 
 
 def action_to_dict(action: Action) -> JSONDict:
@@ -982,7 +982,7 @@ def from_json(text: str | bytes) -> GameState:
 
 def _need(obj: object, cls: type) -> None:
     if not isinstance(obj, cls):
-        raise InvalidStateError([f"a {cls.__name__} is needed, not {type(obj).__name__}"])
+        raise TypeError(f"a {cls.__name__} is needed, not {type(obj).__name__}")
 
 
 # -- checking a snapshot ------------------------------------------------------------------

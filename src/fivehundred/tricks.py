@@ -22,6 +22,7 @@ from typing import TypeAlias
 from fivehundred import _order
 from fivehundred.calls import Call, Strain
 from fivehundred.cards import Card, Suit
+from fivehundred.errors import FiveHundredError
 
 __all__ = [
     "ContractLike",
@@ -48,7 +49,7 @@ def contract_context(contract: ContractLike, joker_suit: Suit | None = None) -> 
     family), a :class:`Strain`, a trump :class:`Suit`, or ``None`` for No Trumps."""
     if isinstance(contract, Call):
         if not contract.is_bid:
-            raise ValueError("a pass is not a contract")
+            raise FiveHundredError("a pass is not a contract")
         trump = contract.trump
     elif isinstance(contract, Strain):
         trump = contract.suit
@@ -56,6 +57,8 @@ def contract_context(contract: ContractLike, joker_suit: Suit | None = None) -> 
         trump = contract
     else:
         raise TypeError(f"a contract is a Call, a Strain, a Suit or None, not {contract!r}")
+    if joker_suit is not None and not isinstance(joker_suit, Suit):
+        raise TypeError(f"joker_suit is a Suit or None, not {joker_suit!r}")
     return context(trump, joker_suit)
 
 
@@ -76,6 +79,8 @@ def effective_suit(
     >>> effective_suit(fh.JOKER, fh.MISERE, joker_suit=fh.Suit.HEARTS)
     <Suit.HEARTS: 3>
     """
+    if not isinstance(card, Card):
+        raise TypeError(f"a Card is needed, not {card!r}")
     suit = contract_context(contract, joker_suit).suit_of(card.index)
     return None if suit < 0 else Suit(suit)
 
@@ -103,8 +108,12 @@ def trick_winner(
     >>> trick_winner(fh.parse_cards("KD Jo AD"), fh.Strain.NO_TRUMPS, joker_suit=fh.Suit.HEARTS)
     2
     """
+    if not isinstance(cards, Sequence) or not all(isinstance(card, Card) for card in cards):
+        raise TypeError(f"a trick is a sequence of Cards, not {cards!r}")
+    if led_suit is not None and not isinstance(led_suit, Suit):
+        raise TypeError(f"led_suit is a Suit or None, not {led_suit!r}")
     if not cards:
-        raise ValueError("a trick has at least one card")
+        raise FiveHundredError("a trick has at least one card")
     ctx = contract_context(contract, joker_suit)
     indices = [card.index for card in cards]
     led = int(led_suit) if led_suit is not None else ctx.suit_of(indices[0])
