@@ -82,12 +82,17 @@ class HandRecord:
 
 @attrs.frozen
 class GameRecord:
-    """A whole game so far: the rules, the first dealer and every hand dealt."""
+    """A whole game so far: the rules, the first dealer, every hand dealt and the
+    starting scores."""
 
     rules: Rules
     #: The first dealer (``None`` when a game not yet dealt leaves it to chance, R2.1).
     dealer: int | None
     hands: tuple[HandRecord, ...] = ()
+    #: The running scores the game started from (``new_game(scores=...)``), one per
+    #: side; ``None`` for a game started at 0 (a record has one spelling per game:
+    #: :func:`record` never writes all zeros here).
+    scores: tuple[int, ...] | None = None
 
 
 #: The most hands a record may hold when it is read (JSON or text): a game to 500
@@ -110,7 +115,43 @@ def record(state: GameState) -> GameRecord:
         HandRecord(dealer, deck, actions) for dealer, deck, actions in _core.hand_records(state)
     ]
     first = hands[0].dealer if hands else state.dealer
-    return GameRecord(state.rules, first, tuple(hands))
+    start = _starting_scores(state, hands)
+    return GameRecord(state.rules, first, tuple(hands), None if not any(start) else start)
+
+
+def _starting_scores(state: GameState, hands: Sequence[HandRecord]) -> tuple[int, ...]:
+    """The scores ``state``'s game started from.
+
+    The core keeps them once it has the patch of issue 11 (``Hand.start``). Until
+    then they are found by replaying the finished hands: from 0 first (the usual
+    game), else from the scores less the changes of a replay without a cap or an
+    end, corrected by replay under the real rules (only V-CAP makes a change
+    depend on the scores).
+    """
+    kept = getattr(state._h, "start", None)
+    if kept is not None:
+        return tuple(kept)
+    if state.last_hand is None:  # no hand is finished: the scores are the starting ones
+        return state.scores
+    finished = [(hand.dealer, hand.deck, hand.actions) for hand in hands[: len(state._h.history)]]
+    rules = state.rules
+    zero = (0,) * len(rules.sides)
+    guess = zero
+    for attempt in range(6):
+        reached, _, problem = _replay(rules, hands[0].dealer, finished, scores=guess)
+        fits = problem is None and reached.scores == state.scores
+        if fits and reached.last_hand == state.last_hand:
+            return guess
+        if attempt == 0:  # not from 0: the changes of a replay without a cap or an end
+            endless = attrs.evolve(
+                rules, target=_MAX_OPTION, losing_score=-_MAX_OPTION, score_cap=None,
+                defence_wins=False,
+            )  # fmt: skip
+            reached, _, _ = _replay(endless, hands[0].dealer, finished, scores=zero)
+        guess = tuple(
+            g + a - b for g, a, b in zip(guess, state.scores, reached.scores, strict=True)
+        )
+    return guess  # pragma: no cover - the corrections above settle in a step or two
 
 
 def _is_seat(value: object) -> bool:
@@ -126,6 +167,10 @@ def _record_problems(game: GameRecord) -> list[str]:
         problems.append(
             f"the first dealer must be a seat number or None, not {_quote(game.dealer)}"
         )
+    if game.scores is not None and (
+        not isinstance(game.scores, (tuple, list)) or not all(_is_seat(n) for n in game.scores)
+    ):
+        problems.append(f"the starting scores must be ints or None, not {_quote(game.scores)}")
     if not isinstance(game.hands, (tuple, list)):
         problems.append(f"hands must be a tuple of HandRecord, not {type(game.hands).__name__}")
         return problems
@@ -164,7 +209,7 @@ def replay(game: GameRecord) -> GameState:
     if problems:
         raise InvalidStateError(problems)
     hands = [(hand.dealer, hand.deck, hand.actions) for hand in game.hands]
-    state, _, problem = _replay(game.rules, game.dealer, hands)
+    state, _, problem = _replay(game.rules, game.dealer, hands, scores=game.scores)
     if problem is not None:
         raise InvalidStateError([problem])
     return state
@@ -180,6 +225,7 @@ def _replay(
     hands: Sequence[_HandInput],
     *,
     strict: bool = False,
+    scores: Sequence[int] | None = None,
 ) -> tuple[GameState, tuple[HandRecord, ...], str | None]:
     """Replay hands; actions given as text are read in the phase they are taken in.
 
@@ -190,7 +236,7 @@ def _replay(
     state is the last good one and must not be used as the result.
     """
     try:
-        state = new_game(rules, dealer=first_dealer)
+        state = new_game(rules, dealer=first_dealer, scores=scores)
     except (FiveHundredError, TypeError) as err:
         return new_game(), (), f"the game cannot start: {err}"
     done: list[HandRecord] = []
@@ -207,7 +253,7 @@ def _replay(
             return state, tuple(done), problem
         try:
             if state.dealer is None:
-                state = new_game(rules, dealer=dealer)
+                state = new_game(rules, dealer=dealer, scores=scores)
             state = deal(state, cards=deck)
         except (FiveHundredError, TypeError) as err:
             return state, tuple(done), f"hand {number} cannot be dealt: {err}"
@@ -473,6 +519,7 @@ def _short(value: object) -> str:
 _HEADER: Final = "fivehundred record 1"
 _SECTIONS: Final = ("deck", "auction", "discard", "partner", "nominate", "decline", "tricks")
 _OPTION_RE: Final = re.compile(r"^([a-z_]+)=(-?[0-9]{1,10}|true|false|none)$")
+_SCORES_RE: Final = re.compile(r"^scores=(-?[0-9]{1,7}(?:,-?[0-9]{1,7}){0,9})$")
 _HAND_RE: Final = re.compile(r"^hand\s+([0-9]{1,9})\s+dealer=([0-9]{1,2})$", re.IGNORECASE)
 
 
@@ -550,6 +597,8 @@ def record_to_text(game: GameRecord) -> str:
     first = game.hands[0].dealer if game.dealer is None and game.hands else game.dealer
     dealer = "none" if first is None else str(first)
     header = [_HEADER, f"dealer={dealer}"]
+    if game.scores is not None and any(game.scores):
+        header.append("scores=" + ",".join(map(str, game.scores)))
     header += [f"{k}={_format_option(v)}" for k, v in rules_options(game.rules).items()]
     lines = [" ".join(header)]
     notes = _notes(game)
@@ -563,10 +612,10 @@ def _notes(game: GameRecord) -> list[str]:
     """The result of each finished hand, for the comments (as far as the record replays)."""
     notes: list[str] = []
     try:
-        state = new_game(game.rules, dealer=game.dealer)
+        state = new_game(game.rules, dealer=game.dealer, scores=game.scores)
         for hand in game.hands:
             if state.dealer is None:
-                state = new_game(game.rules, dealer=hand.dealer)
+                state = new_game(game.rules, dealer=hand.dealer, scores=game.scores)
             if hand.dealer != state.dealer:
                 break
             state = deal(state, cards=hand.deck)
@@ -605,7 +654,7 @@ def record_from_text(text: str) -> GameRecord:
             f"the record has {len(lines) - 1} hand lines: it holds at most {MAX_HANDS}", text=text
         )
     header_number, header = lines[0]
-    rules, dealer = _read_header(header, header_number)
+    rules, dealer, scores = _read_header(header, header_number)
     hands = []
     for position, (number, line) in enumerate(lines[1:], 1):
         hands.append(_read_hand(line, number, position))
@@ -616,14 +665,14 @@ def record_from_text(text: str) -> GameRecord:
             header,
             f"dealer=none, but hand 1 is dealt by seat {first}: write dealer={first}",
         )
-    return GameRecord(rules, dealer, tuple(hands))
+    return GameRecord(rules, dealer, tuple(hands), scores)
 
 
 def _line_error(number: int, line: str, why: str) -> NotationError:
     return NotationError(f"line {number} ({_quote(line)}): {why}", text=line)
 
 
-def _read_header(line: str, number: int) -> tuple[Rules, int | None]:
+def _read_header(line: str, number: int) -> tuple[Rules, int | None, tuple[int, ...] | None]:
     words = line.split()
     if [w.lower() for w in words[:2]] != ["fivehundred", "record"]:
         raise _line_error(number, line, f"the header starts with {_HEADER!r}")
@@ -632,7 +681,16 @@ def _read_header(line: str, number: int) -> tuple[Rules, int | None]:
     dealer: int | None = None
     seen_dealer = False
     options: dict[str, object] = {}
+    scores: tuple[int, ...] | None = None
     for word in words[3:]:
+        given = _SCORES_RE.match(word.lower())
+        if given is not None:
+            if scores is not None:
+                raise _line_error(number, line, "scores are given twice")
+            scores = tuple(int(part) for part in given.group(1).split(","))
+            if not any(scores):
+                raise _line_error(number, line, "a game started at 0 leaves scores= out")
+            continue
         match = _OPTION_RE.match(word.lower())
         if match is None:
             raise _line_error(number, line, f"{_quote(word)} is not an option=value pair")
@@ -651,7 +709,7 @@ def _read_header(line: str, number: int) -> tuple[Rules, int | None]:
             options[name] = parsed
     if not seen_dealer:
         raise _line_error(number, line, "the header names the first dealer (dealer=3)")
-    return rules_from_options(options), dealer
+    return rules_from_options(options), dealer, scores
 
 
 def _read_hand(line: str, number: int, position: int) -> HandRecord:

@@ -251,7 +251,7 @@ def game_result(
     """
     deciding = contracting[0] if contracting else None
     if made:
-        winners = tuple(s for s in contracting if scores[s] >= rules.target)
+        winners = tuple(sorted(s for s in contracting if scores[s] >= rules.target))
         if winners:
             return GameResult(winners, deciding, Outcome.CONTRACT_MADE)
     elif made is not None:

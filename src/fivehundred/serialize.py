@@ -556,16 +556,21 @@ def _document(data: object, what: str) -> dict[str, Any]:
     return data
 
 
-def _fields(data: dict[str, Any], required: tuple[str, ...], problems: list[str]) -> dict[str, Any]:
+def _fields(
+    data: dict[str, Any],
+    required: tuple[str, ...],
+    problems: list[str],
+    optional: tuple[str, ...] = (),
+) -> dict[str, Any]:
     """The fields of a document beyond the envelope; unknown and missing keys are problems."""
-    allowed = {"format_version", "type", *required}
+    allowed = {"format_version", "type", *required, *optional}
     extra = sorted(k if isinstance(k, str) else _kind(k) for k in data if k not in allowed)
     if extra:
         problems.append(f"unknown key{'s' if len(extra) > 1 else ''} {', '.join(extra[:10])}")
     for key in required:
         if key not in data:
             problems.append(f"{key}: missing")
-    return {key: data[key] for key in required if key in data}
+    return {key: data[key] for key in (*required, *optional) if key in data}
 
 
 def _envelope(what: str, **fields: Any) -> JSONDict:
@@ -834,7 +839,7 @@ def view_from_json(text: str | bytes) -> PlayerView:
 
 def _record_fields(game: GameRecord) -> JSONDict:
     first = game.hands[0].dealer if game.dealer is None and game.hands else game.dealer
-    return {
+    fields: JSONDict = {
         "dealer": first,
         "hands": [
             {
@@ -845,6 +850,9 @@ def _record_fields(game: GameRecord) -> JSONDict:
             for hand in game.hands
         ],
     }
+    if game.scores is not None and any(game.scores):  # optional: a game from 0 leaves it out
+        fields["scores"] = list(game.scores)
+    return fields
 
 
 def record_to_dict(game: GameRecord) -> JSONDict:
@@ -859,6 +867,12 @@ def _read_record(
     """Read and replay a record (under ``rules``, if they could be read); problems go to
     ``problems``."""
     before = len(problems)
+    scores: tuple[int, ...] | None = None
+    if type(record_data) is dict and "scores" in record_data:  # the optional field
+        record_data = dict(record_data)
+        scores = _structure(record_data.pop("scores"), tuple[int, ...], f"{prefix}scores", problems)
+        if scores is not None and not any(scores):
+            problems.append(f"{prefix}scores: a game started at 0 leaves the scores out")
     doc = _structure(record_data, _RecordDoc, prefix.rstrip("."), problems)
     if rules is None or doc is None or len(problems) > before:
         return None
@@ -870,11 +884,12 @@ def _read_record(
         problems.append(f"{prefix}dealer: null, but hand 1 is dealt by seat {first}: write {first}")
         return None
     hands = [(hand.dealer, hand.deck, hand.actions) for hand in doc.hands]
-    state, done, problem = _replay(rules, doc.dealer, hands, strict=True)
+    state, done, problem = _replay(rules, doc.dealer, hands, strict=True, scores=scores)
     if problem is not None:
-        problems.append(f"{prefix}hands: {problem}")
+        where = "scores" if problem.startswith("the game cannot start") else "hands"
+        problems.append(f"{prefix}{where}: {problem}")
         return None
-    return GameRecord(rules, doc.dealer, done), state
+    return GameRecord(rules, doc.dealer, done, scores), state
 
 
 def record_from_dict(data: object) -> GameRecord:
@@ -885,12 +900,15 @@ def record_from_dict(data: object) -> GameRecord:
     """
     doc = _document(data, "game_record")
     problems: list[str] = []
-    fields = _fields(doc, ("rules", "dealer", "hands"), problems)
+    fields = _fields(doc, ("rules", "dealer", "hands"), problems, optional=("scores",))
     if problems:
         raise InvalidStateError(problems)
     rules = _structure(fields["rules"], Rules, "rules", problems)
     found = _read_record(
-        rules, {"dealer": fields["dealer"], "hands": fields["hands"]}, problems, ""
+        rules,
+        {key: fields[key] for key in ("dealer", "hands", "scores") if key in fields},
+        problems,
+        "",
     )
     if problems or found is None:
         raise InvalidStateError(problems)
