@@ -12,6 +12,9 @@ from collections.abc import Sequence
 from typing import Final
 
 __all__ = [
+    "MAX_NOTATION",
+    "MAX_PROBLEMS",
+    "MAX_QUOTE",
     "FiveHundredError",
     "IllegalActionError",
     "InvalidStateError",

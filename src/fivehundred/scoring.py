@@ -103,7 +103,7 @@ def _check_types(contract: object, tricks: object, rules: object, scores: object
         raise TypeError(f"a contract is a Call or None, not {contract!r}")
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a fivehundred.Rules, not {rules!r}")
-    for name, value in (("tricks", tricks), ("scores", scores)):
+    for name, value in (("tricks", tricks), ("scores", scores)):  # (tricks: or sides)
         if name == "scores" and value is None:
             continue
         if not isinstance(value, Sequence) or isinstance(value, str):
@@ -249,6 +249,14 @@ def game_result(
     >>> game_result((1,), True, (520, 300), fh.Rules()) is None  # 500 on defence (R9.3)
     True
     """
+    _check_types(None, contracting, rules, scores)
+    if made is not None and not isinstance(made, bool):
+        raise TypeError(f"made is True, False or None, not {made!r}")
+    sides = len(rules.sides)
+    if len(scores) != sides or not all(0 <= side < sides for side in contracting):
+        raise FiveHundredError(
+            f"scores {tuple(scores)} and sides {tuple(contracting)}: {sides} sides are needed"
+        )
     deciding = contracting[0] if contracting else None
     if made:
         winners = tuple(sorted(s for s in contracting if scores[s] >= rules.target))

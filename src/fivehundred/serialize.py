@@ -45,7 +45,7 @@ from fivehundred import records as _records
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call, parse_call
 from fivehundred.cards import Card, Suit, parse_card
-from fivehundred.errors import MAX_PROBLEMS, InvalidStateError, NotationError
+from fivehundred.errors import InvalidStateError, NotationError
 from fivehundred.records import (
     GameRecord,
     _replay,
@@ -102,7 +102,7 @@ MAX_SET: Final = 64
 #: The most hands a game record may hold (a game to 500 takes about 15).
 MAX_HANDS: Final = _records.MAX_HANDS
 #: A list stops being checked after this many bad items (the rest are counted, not read).
-MAX_ITEM_PROBLEMS: Final = MAX_PROBLEMS
+MAX_ITEM_PROBLEMS: Final = 10
 #: The deepest nesting of JSON arrays and objects the loaders read (the format needs 6).
 MAX_JSON_DEPTH: Final = 32
 #: Whole numbers in a document must lie within ±(2**53 - 1), the range JSON keeps exactly.
