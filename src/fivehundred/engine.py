@@ -83,6 +83,8 @@ def new_game(
     the target when reaching it would already have won (V-DEFENCE-WINS, or
     V-CAP, under which only a contract can pass the cap). A side at or past the
     target on defence is allowed otherwise: it must still win by a contract (R9.3).
+    Under a score cap (V-CAP) a game starts at 0 for now: a hand's score changes
+    there depend on the scores, so its record could not yet find them again.
 
     Raises :class:`TypeError` when ``rules`` is not a :class:`~fivehundred.Rules`
     or ``scores`` not a sequence of ints, and
@@ -133,6 +135,10 @@ def _start_scores(scores: object, rules: Rules) -> tuple[int, ...]:
         why = "V-DEFENCE-WINS" if rules.defence_wins else "V-CAP"
         problems.append(
             f"scores {start}: a side at or past the target {rules.target} has won the game ({why})"
+        )
+    elif rules.score_cap is not None and any(start):  # until the core keeps them (issue 11)
+        problems.append(
+            f"scores {start}: starting scores with a score cap (V-CAP) are not supported yet"
         )
     if problems:
         raise InvalidStateError(problems)
