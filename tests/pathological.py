@@ -122,6 +122,9 @@ def _shapes() -> dict[str, Callable[[], object]]:
         "snapshot.hands: 40 lists of bad cards": lambda: fh.from_json(
             _doc_with(("snapshot", "hands"), bad_cards)
         ),
+        "snapshot.hands: one card in every place (found by the fuzz run)": lambda: fh.from_json(
+            _doc_with(("snapshot", "hands"), [["10H"] * 4000] * 40)
+        ),
         "snapshot.suits_led: a long list of bad suits": lambda: fh.from_json(
             _doc_with(("snapshot", "suits_led"), ["Z"] * _fill(3, room))
         ),

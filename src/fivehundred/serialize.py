@@ -1111,7 +1111,12 @@ def _card_problems(snap: _Snapshot, rules: Rules) -> list[str]:
     deck = set(rules.deck)
     for card, found in where.items():
         if len(found) > 1:
-            problems.append(f"snapshot: {card} is in more than one place ({', '.join(found)})")
+            unique = list(dict.fromkeys(found))
+            shown = ", ".join(unique[:6]) + (
+                f" and {len(unique) - 6} more" if len(unique) > 6 else ""
+            )
+            times = f"{len(found)} times, " if len(unique) < len(found) else ""
+            problems.append(f"snapshot: {card} is in more than one place ({times}{shown})")
         if card not in deck:
             problems.append(f"snapshot: {card} is not a card of this deck (in {found[0]})")
     missing = sorted(deck - set(where))
