@@ -195,7 +195,7 @@ def docs(session: nox.Session) -> None:
 def fuzz(session: nox.Session) -> None:
     """The long fuzz run (opt-in): every parser and loader, 13,000 examples per test.
 
-    ``tests/test_fuzz.py`` has 8 tests, so over 100,000 examples in all; the
+    ``tests/test_fuzz.py`` has 10 tests, so over 130,000 examples in all; the
     count per test can be changed with ``nox -s fuzz -- 20000``.
     """
     session.install("-e", ".", *group("test"))

@@ -21,8 +21,9 @@ import copy
 import json
 import os
 import random
+import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any, Final
 
@@ -568,3 +569,84 @@ def test_apply_is_legal_and_check_action_agree_and_raise_only_illegal_action_err
     if applied:
         assert action in fh.legal_actions(state)
         check_invariants(after)
+
+
+# -- pathological shapes (issue 11): the budget on every input near the limits -----------
+
+#: The slowest input of the budget test in this run (CPU seconds, shape), for the report.
+SLOWEST: list[tuple[float, str]] = [(0.0, "")]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _report_the_slowest_input() -> Iterator[None]:
+    """Print the slowest pathological input at the end (past pytest's capture)."""
+    yield
+    if SLOWEST[0][1]:
+        cpu, shape = SLOWEST[0]
+        print(f"\nslowest pathological input: {cpu:.3f} s CPU ({shape})", file=sys.__stderr__)
+
+
+_ITEMS: Final = st.sampled_from(
+    ["ZZ", "Z", "10H", True, None, 2**60, [], {}, [True, "ZZ"], {"leader": "x"}, "x" * 900]
+)
+
+
+@fuzz_settings(fast=12)
+@given(
+    field=st.sampled_from(
+        (
+            "hands",
+            "kitty",
+            "discards",
+            "auction",
+            "trick",
+            "tricks",
+            "suits_led",
+            "sitting_out",
+            "tricks_won",
+            "scores",
+        )
+    ),
+    item=_ITEMS,
+    count=st.integers(min_value=0, max_value=fh.serialize.MAX_LIST),
+    nested=st.integers(min_value=0, max_value=40),
+)
+def test_pathological_documents_stay_within_the_budget(
+    field: str, item: object, count: int, nested: int
+) -> None:
+    """Long lists of one bad item (nested lists of them too), near the size limit."""
+    from pathological import MEMORY_BUDGET, cpu_budget, measure, state_doc
+
+    value: object = [item] * count
+    if nested:
+        value = [[item] * (count // nested)] * nested
+    doc = copy.deepcopy(state_doc())
+    doc["snapshot"][field] = value
+    text = json.dumps(doc)
+    cpu, peak, outcome = measure(lambda: fh.from_json(text))
+    SLOWEST[0] = max(SLOWEST[0], (cpu, f"snapshot.{field}: {count} x {item!r:.20}"))
+    assert outcome in ("loaded", "InvalidStateError")
+    assert cpu <= cpu_budget(), f"{field}: {cpu:.2f} s"
+    assert peak <= MEMORY_BUDGET
+
+
+@fuzz_settings(fast=12)
+@given(
+    text=st.text(min_size=1, max_size=20),
+    repeat=st.integers(min_value=1, max_value=fh.errors.MAX_NOTATION * 2),
+    parser=st.sampled_from((*PARSERS, fh.record_from_text)),
+)
+def test_long_notation_stays_within_the_budget_and_quotes_little(
+    text: str, repeat: int, parser: Callable[[str], object]
+) -> None:
+    from pathological import cpu_budget, measure
+
+    long = text * repeat
+    cpu, _, outcome = measure(lambda: parser(long))
+    SLOWEST[0] = max(SLOWEST[0], (cpu, f"{getattr(parser, '__name__', 'parse')}: {len(long)}"))
+    assert outcome in ("loaded", "NotationError", "InvalidStateError")
+    assert cpu <= cpu_budget()
+    try:
+        parser(long)
+    except fh.FiveHundredError as err:
+        assert len(str(err)) < 1000

@@ -145,7 +145,7 @@ def test_replay_refuses_hands_out_of_turn() -> None:
         fh.replay(fh.GameRecord(fh.Rules(), 3, (fh.HandRecord(2, hand.deck),)))
     with pytest.raises(fh.InvalidStateError, match="hand 1 stops before it is over"):
         fh.replay(fh.GameRecord(fh.Rules(), 3, (hand, hand)))
-    with pytest.raises(fh.InvalidStateError, match="a GameRecord is needed"):
+    with pytest.raises(TypeError, match="a GameRecord is needed"):
         fh.replay("record")  # type: ignore[arg-type]
 
 
@@ -188,7 +188,7 @@ def test_parse_and_format_refuse_non_text_and_non_actions() -> None:
         fh.parse_action(7)  # type: ignore[arg-type]
     with pytest.raises(fh.NotationError):
         fh.parse_action("7H", phase="play")  # type: ignore[arg-type]
-    with pytest.raises(fh.NotationError):
+    with pytest.raises(TypeError):
         fh.format_action("7H")  # type: ignore[arg-type]
     with pytest.raises(fh.NotationError):
         fh.record_from_text(b"fivehundred")  # type: ignore[arg-type]
@@ -220,8 +220,16 @@ def test_a_first_dealer_left_to_chance_is_taken_from_the_first_hand_R2_1() -> No
     hand = game.hands[0]
     assert fh.replay(fh.GameRecord(fh.Rules(), None, (hand,))) == state
     text = fh.record_to_text(fh.GameRecord(fh.Rules(), None, (hand,)))
-    assert text.startswith("fivehundred record 1 dealer=none\n")
-    assert fh.record_from_text(text) == fh.GameRecord(fh.Rules(), None, (hand,))
+    assert text.startswith(f"fivehundred record 1 dealer={hand.dealer}\n")  # one text per game
+    assert fh.record_from_text(text) == game
+    with pytest.raises(fh.NotationError, match=f"write dealer={hand.dealer}"):
+        fh.record_from_text(text.replace(f"dealer={hand.dealer}\n", "dealer=none\n", 1))
+    doc = fh.record_to_dict(fh.GameRecord(fh.Rules(), None, (hand,)))
+    assert doc["dealer"] == hand.dealer
+    with pytest.raises(fh.InvalidStateError, match=r"record\.dealer: null"):
+        fh.from_dict({**fh.to_dict(state), "record": {"dealer": None, "hands": doc["hands"]}})
+    with pytest.raises(fh.InvalidStateError, match="dealer: null"):
+        fh.record_from_dict({**doc, "dealer": None})
 
 
 def test_the_text_form_of_records_that_do_not_replay() -> None:
@@ -231,7 +239,7 @@ def test_the_text_form_of_records_that_do_not_replay() -> None:
     text = fh.record_to_text(odd)
     assert "| tricks " in text and "| auction pass" in text
     assert fh.record_from_text(text) == odd
-    with pytest.raises(fh.InvalidStateError):
+    with pytest.raises(TypeError):
         fh.record_to_text("record")  # type: ignore[arg-type]
     dealt = fh.record_to_text(fh.record(state))
     assert dealt.splitlines()[1].count("|") == 1  # the deck alone, no comment

@@ -219,9 +219,11 @@ def test_loading_other_documents_needs_their_type() -> None:
 
 
 def test_saving_something_else_is_refused() -> None:
-    with pytest.raises(fh.InvalidStateError):
+    with pytest.raises(TypeError):
         fh.to_dict(object())  # type: ignore[arg-type]
-    with pytest.raises(fh.InvalidStateError):
+    with pytest.raises(TypeError):
+        fh.to_json(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
         fh.rules_to_dict("rules")  # type: ignore[arg-type]
 
 

@@ -47,7 +47,14 @@ from fivehundred.errors import (
 )
 from fivehundred.playout import Policy, playout
 from fivehundred.rules import DEFAULT_LADDER, Ladder, Rules
-from fivehundred.scoring import GameResult, HandResult, Outcome, bid_value, score_hand
+from fivehundred.scoring import (
+    GameResult,
+    HandResult,
+    Outcome,
+    bid_value,
+    game_result,
+    score_hand,
+)
 from fivehundred.state import GameState, Phase, Trick
 from fivehundred.tricks import effective_suit, trick_winner
 from fivehundred.views import PlayerView, observe
@@ -144,6 +151,7 @@ __all__ = [
     "check_action",
     "deal",
     "effective_suit",
+    "game_result",
     "is_legal",
     "legal_actions",
     "legal_bids",

@@ -91,6 +91,10 @@ class Hand:
         self.dealer = -1
         self.number = 0
         self.scores: tuple[int, ...] = (0,) * t.nsides
+        #: The scores the game started from (``new_game(scores=...)``).
+        self.start: tuple[int, ...] = self.scores
+        #: The Rules object the game was made with (equal to ``t.rules``, maybe not it).
+        self.rules: Rules = t.rules
         #: The deck order of this hand, as positions (R2.3); empty before a deal.
         self.order: tuple[int, ...] = ()
         self.kitty = 0
@@ -130,6 +134,8 @@ class Hand:
         new.dealer = self.dealer
         new.number = self.number
         new.scores = self.scores
+        new.start = self.start
+        new.rules = self.rules
         new.order = self.order
         new.kitty = self.kitty
         new.dead = self.dead
@@ -178,6 +184,7 @@ class Hand:
             self.dealer,
             self.number,
             self.scores,
+            self.start,
             self.order,
             self.kitty,
             self.dead,
@@ -207,6 +214,7 @@ def _make_hand(
     dealer: int,
     number: int,
     scores: tuple[int, ...],
+    start: tuple[int, ...],
     order: tuple[int, ...],
     kitty: int,
     dead: int,
@@ -234,6 +242,8 @@ def _make_hand(
     h.dealer = dealer
     h.number = number
     h.scores = scores
+    h.start = start
+    h.rules = rules
     h.order = order
     h.kitty = kitty
     h.dead = dead
@@ -497,7 +507,7 @@ class GameState:
     @property
     def rules(self) -> Rules:
         """The rules of this game."""
-        return self._h.t.rules
+        return self._h.rules
 
     @property
     def phase(self) -> Phase:
@@ -591,6 +601,17 @@ class GameState:
         """The seat of the standing bid, if any."""
         h = self._h
         return None if h.high < 0 else h.auction[h.high][0]
+
+    @property
+    def raise_offered(self) -> bool:
+        """V-SELF-RAISE: the high bidder is offered one raise now (all others passed).
+
+        >>> import fivehundred as fh
+        >>> fh.deal(fh.new_game(dealer=3), seed=7).raise_offered
+        False
+        """
+        h = self._h
+        return h.phase == BIDDING and h.high >= 0 and self._to_act == h.auction[h.high][0]
 
     @property
     def passed(self) -> frozenset[int]:
@@ -730,11 +751,20 @@ def hand_records(state: GameState) -> tuple[tuple[int, tuple[Card, ...], tuple[A
 # -- starting and dealing ----------------------------------------------------------
 
 
-def new_game(rules: Rules, dealer: int) -> GameState:
-    """A game waiting for its first deal; ``dealer`` is ``-1`` to leave it to the deal (R2.1)."""
+def new_game(rules: Rules, dealer: int, scores: tuple[int, ...] | None = None) -> GameState:
+    """A game waiting for its first deal; ``dealer`` is ``-1`` to leave it to the deal (R2.1);
+    ``scores`` are checked starting scores (``None``: 0 each)."""
     h = Hand(table(rules))
+    h.rules = rules
     h.dealer = dealer
+    if scores is not None:
+        h.scores = h.start = scores
     return GameState(h)
+
+
+def start_scores(state: GameState) -> tuple[int, ...]:
+    """The scores the game of ``state`` started from."""
+    return state._h.start
 
 
 def deal(state: GameState, order: list[int], dealer: int) -> GameState:
@@ -746,6 +776,8 @@ def deal(state: GameState, order: list[int], dealer: int) -> GameState:
     h.dealer = dealer
     h.number = old.number + 1
     h.scores = old.scores
+    h.start = old.start
+    h.rules = old.rules
     h.history = old.history
     h.last_hand = old.last_hand
     h.order = tuple(order)
@@ -853,7 +885,7 @@ def apply_call(s: GameState, at: int) -> GameState:
     players = t.players
     is_pass = at == 0
     h = old.copy()
-    h.passed = old.passed | bit if is_pass else old.passed
+    h.passed = old.passed | bit if is_pass else old.passed & ~bit
     h.passes = old.passes + 1 if is_pass else 0
     if not is_pass:
         h.high = len(old.auction)
@@ -1382,7 +1414,7 @@ def _finish_hand(s: GameState) -> None:
     h.scores = scores
     h.history = (*old.history, (old.dealer, old.order, _log_tuple(s)))
     h.phase = DEAL if result is None else OVER
-    h.dealer = old.dealer if result is not None else (old.dealer + 1) % t.players
+    h.dealer = (old.dealer + 1) % t.players  # after every hand, the last too (R2.1)
     s._h = h
     s._to_act = -1
 

@@ -17,7 +17,7 @@ import attrs
 
 from fivehundred._tables import BID_TRICKS, MAX_BID, MIN_BID
 from fivehundred.cards import Suit
-from fivehundred.errors import FiveHundredError, NotationError
+from fivehundred.errors import FiveHundredError, NotationError, _quote, _too_long
 
 __all__ = [
     "BLIND_MISERE",
@@ -301,8 +301,10 @@ def parse_call(text: str) -> Call:
     """
     if not isinstance(text, str):
         raise NotationError(
-            f"a call is written as text, not {type(text).__name__} {text!r}", text=repr(text)
+            f"a call is written as text, not {type(text).__name__} {_quote(text)}",
+            text=_quote(text),
         )
+    _too_long(text, "a call")
     cleaned = " ".join(text.strip().upper().split())
     sans = False
     match = _SANS_RE.search(cleaned)
@@ -312,11 +314,13 @@ def parse_call(text: str) -> Call:
     kind = _WORDS.get(cleaned)
     if kind is not None:
         if kind is CallKind.PASS and sans:
-            raise NotationError(f"{text!r} is not a call: a pass cannot be sans kitty", text=text)
+            raise NotationError(
+                f"{_quote(text)} is not a call: a pass cannot be sans kitty", text=text
+            )
         return Call(kind, sans_kitty=sans)
     bid = _BID_RE.match(cleaned)
     if bid is not None:
         strain = _STRAIN_TEXT.get(bid.group(2).replace(" ", ""))
         if strain is not None:
             return Call.bid(int(bid.group(1)), strain, sans_kitty=sans)
-    raise NotationError(f"{text!r} is not a call: write {_VALID_CALLS}", text=text)
+    raise NotationError(f"{_quote(text)} is not a call: write {_VALID_CALLS}", text=text)

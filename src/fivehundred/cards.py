@@ -22,7 +22,7 @@ from typing import Final
 
 import attrs
 
-from fivehundred.errors import NotationError
+from fivehundred.errors import NotationError, _quote, _too_long
 
 __all__ = [
     "JOKER",
@@ -317,8 +317,10 @@ def parse_card(text: str) -> Card:
     """
     if not isinstance(text, str):
         raise NotationError(
-            f"a card is written as text, not {type(text).__name__} {text!r}", text=repr(text)
+            f"a card is written as text, not {type(text).__name__} {_quote(text)}",
+            text=_quote(text),
         )
+    _too_long(text, "a card")
     cleaned = text.strip().upper()
     if cleaned in _JOKER_TEXT:
         return JOKER
@@ -327,7 +329,7 @@ def parse_card(text: str) -> Card:
         rank = _RANK_TEXT.get(cleaned[:-1].strip())
         if suit is not None and rank is not None:
             return _TABLE_BY_PARTS[rank, suit]
-    raise NotationError(f"{text!r} is not a card: write {_VALID_FORMS}", text=text)
+    raise NotationError(f"{_quote(text)} is not a card: write {_VALID_FORMS}", text=text)
 
 
 _TABLE_BY_PARTS: Final = {(c.rank, c.suit): c for c in CARDS if not c.is_joker}
@@ -344,6 +346,8 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     """
     if not isinstance(text, str):
         raise NotationError(
-            f"cards are written as text, not {type(text).__name__} {text!r}", text=repr(text)
+            f"cards are written as text, not {type(text).__name__} {_quote(text)}",
+            text=_quote(text),
         )
+    _too_long(text, "a list of cards")
     return tuple(parse_card(part) for part in _SPLIT.split(text.strip()) if part)

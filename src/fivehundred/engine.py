@@ -45,6 +45,8 @@ __all__ = [
 ]
 
 _DEFAULT_RULES: Final = Rules()
+#: Starting scores lie strictly within ±MAX_START_SCORE.
+MAX_START_SCORE: Final = 10**6
 
 
 def _not_a_state(state: object) -> TypeError:
@@ -63,19 +65,36 @@ def _state(state: object) -> GameState:
 # -- starting and dealing ----------------------------------------------------
 
 
-def new_game(rules: Rules | None = None, *, dealer: int | None = None) -> GameState:
+def new_game(
+    rules: Rules | None = None,
+    *,
+    dealer: int | None = None,
+    scores: Sequence[int] | None = None,
+) -> GameState:
     """A new game, waiting for its first deal.
 
     ``dealer`` is the first dealer's seat; leave it ``None`` to let the random
     source of the first :func:`deal` choose (R2.1).
 
+    ``scores`` are running scores to start from, one whole number per side (a
+    game played on paper, continued here); leave it ``None`` to start at 0. They
+    must lie strictly within ±1,000,000 and be scores a game in progress can
+    have: no side at or below ``losing_score`` (R9.2), and no side at or past
+    the target when reaching it would already have won (V-DEFENCE-WINS, or
+    V-CAP, under which only a contract can pass the cap). A side at or past the
+    target on defence is allowed otherwise: it must still win by a contract (R9.3).
+
     Raises :class:`TypeError` when ``rules`` is not a :class:`~fivehundred.Rules`
-    and :class:`~fivehundred.InvalidStateError` when ``dealer`` is not a seat.
+    or ``scores`` not a sequence of ints, and
+    :class:`~fivehundred.InvalidStateError` when ``dealer`` is not a seat or the
+    scores are not scores of a game in progress.
 
     >>> import fivehundred as fh
     >>> game = fh.new_game(dealer=0)
     >>> game.phase, game.scores, game.dealer
     (<Phase.DEAL: 'deal'>, (0, 0), 0)
+    >>> fh.new_game(dealer=0, scores=(480, 350)).scores
+    (480, 350)
     """
     if rules is None:
         rules = _DEFAULT_RULES
@@ -86,7 +105,35 @@ def new_game(rules: Rules | None = None, *, dealer: int | None = None) -> GameSt
         not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players
     ):
         raise InvalidStateError([f"dealer {dealer!r} is not a seat: seats are 0 to {players - 1}"])
-    return _core.new_game(rules, -1 if dealer is None else dealer)
+    start = None if scores is None else _start_scores(scores, rules)
+    return _core.new_game(rules, -1 if dealer is None else dealer, start)
+
+
+def _start_scores(scores: object, rules: Rules) -> tuple[int, ...]:
+    """Checked starting scores (see :func:`new_game`)."""
+    if not isinstance(scores, (tuple, list)) or not all(type(score) is int for score in scores):
+        raise TypeError(f"scores are a tuple or list of ints, one per side, not {scores!r}")
+    start: tuple[int, ...] = tuple(scores)
+    sides = len(rules.sides)
+    problems = []
+    if len(start) != sides:
+        problems.append(f"scores {start}: one score per side ({sides}) is needed")
+    elif any(abs(score) >= MAX_START_SCORE for score in start):
+        problems.append(f"scores {start}: each lies strictly within ±{MAX_START_SCORE}")
+    elif any(score <= rules.losing_score for score in start):
+        problems.append(
+            f"scores {start}: a side at or below {rules.losing_score} has lost the game (R9.2)"
+        )
+    elif any(score >= rules.target for score in start) and (
+        rules.defence_wins or rules.score_cap is not None
+    ):
+        why = "V-DEFENCE-WINS" if rules.defence_wins else "V-CAP"
+        problems.append(
+            f"scores {start}: a side at or past the target {rules.target} has won the game ({why})"
+        )
+    if problems:
+        raise InvalidStateError(problems)
+    return start
 
 
 def deal(

@@ -7,15 +7,55 @@ code that already catches ``ValueError`` around user input keeps working.
 from __future__ import annotations
 
 import enum
+import reprlib
 from collections.abc import Sequence
+from typing import Final
 
 __all__ = [
+    "MAX_NOTATION",
+    "MAX_PROBLEMS",
+    "MAX_QUOTE",
     "FiveHundredError",
     "IllegalActionError",
     "InvalidStateError",
     "NotationError",
     "Reason",
 ]
+
+
+#: Error messages quote at most this many characters of the input (then ``…``).
+MAX_QUOTE: Final = 40
+#: The longest text the notation readers (parse_card, parse_cards, parse_call,
+#: parse_action) read, in characters: a whole deck needs under 250.
+MAX_NOTATION: Final = 1000
+#: An error lists at most this many problems (then ``and K more``).
+MAX_PROBLEMS: Final = 20
+
+_REPR: Final = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = MAX_QUOTE
+_REPR.maxlist = _REPR.maxdict = 4
+
+
+def _prefix(text: str) -> str:
+    """At most the first :data:`MAX_QUOTE` characters of ``text`` (then ``…``)."""
+    return text if len(text) <= MAX_QUOTE else text[:MAX_QUOTE] + "…"
+
+
+def _too_long(text: str, what: str) -> None:
+    """Refuse notation longer than :data:`MAX_NOTATION` before reading any of it."""
+    if len(text) > MAX_NOTATION:
+        raise NotationError(
+            f"{_quote(text)} is too long for {what}: {len(text)} characters, "
+            f"at most {MAX_NOTATION}",
+            text=text,
+        )
+
+
+def _quote(value: object) -> str:
+    """A short quotation of an input for a message: never the whole of a long input."""
+    if isinstance(value, str):
+        return repr(_prefix(value))
+    return _REPR.repr(value)
 
 
 class FiveHundredError(ValueError):
@@ -35,8 +75,9 @@ class NotationError(FiveHundredError):
 
     def __init__(self, message: str, *, text: str) -> None:
         super().__init__(message)
-        #: The text that could not be read.
-        self.text = text
+        #: The text that could not be read: at most its first :data:`MAX_QUOTE`
+        #: characters, then ``…`` (a server may log it).
+        self.text = _prefix(text)
 
 
 class Reason(enum.Enum):
@@ -86,11 +127,16 @@ class IllegalActionError(FiveHundredError):
 class InvalidStateError(FiveHundredError):
     """A state (for example loaded from JSON) that breaks the rules' invariants.
 
-    ``problems`` lists every problem found, each as a sentence.
+    ``problems`` lists the problems found, each as a sentence: at most the first
+    :data:`MAX_PROBLEMS`, then one ``"and K more problems"``.
     """
 
     def __init__(self, problems: Sequence[str]) -> None:
-        self.problems: tuple[str, ...] = tuple(problems)
+        found = tuple(problems)
+        if len(found) > MAX_PROBLEMS:
+            more = len(found) - MAX_PROBLEMS
+            found = (*found[:MAX_PROBLEMS], f"and {more} more problem{'s' if more > 1 else ''}")
+        self.problems: tuple[str, ...] = found
         if len(self.problems) == 1:
             message = f"invalid state: {self.problems[0]}"
         else:

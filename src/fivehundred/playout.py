@@ -26,6 +26,7 @@ from typing import Literal
 from fivehundred import _core
 from fivehundred.actions import Action
 from fivehundred.engine import apply, deal
+from fivehundred.errors import FiveHundredError
 from fivehundred.state import GameState
 
 __all__ = ["Policy", "playout"]
@@ -51,13 +52,16 @@ def playout(
     ``rng`` defaults to a fresh ``random.Random()``; the global ``random`` is
     never used.
 
-    Raises :class:`ValueError` for an unknown ``until`` and
+    Raises :class:`~fivehundred.FiveHundredError` (a ``ValueError``) for an unknown
+    ``until``, :class:`TypeError` for arguments of the wrong type and
     :class:`~fivehundred.IllegalActionError` when a policy's action is illegal.
     """
     if until not in ("hand", "game"):
-        raise ValueError(f"until={until!r}: 'hand' or 'game'")
+        raise FiveHundredError(f"until={until!r}: 'hand' or 'game'")
     if type(state) is not GameState:
         raise TypeError(f"a fivehundred GameState is needed, not {state!r}")
+    if rng is not None and not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random, not {rng!r}")
     source = rng if rng is not None else random.Random()
     played = False  # has a hand been under way?
     while not state.is_over:

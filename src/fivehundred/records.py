@@ -45,11 +45,19 @@ from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate,
 from fivehundred.calls import Call, CallKind, parse_call
 from fivehundred.cards import Card, Suit, parse_card, parse_cards
 from fivehundred.engine import apply, deal, new_game
-from fivehundred.errors import FiveHundredError, InvalidStateError, NotationError
+from fivehundred.errors import (
+    FiveHundredError,
+    InvalidStateError,
+    NotationError,
+    _quote,
+    _too_long,
+)
 from fivehundred.rules import Rules
 from fivehundred.state import GameState, Phase
 
 __all__ = [
+    "MAX_HANDS",
+    "MAX_RECORD_TEXT",
     "GameRecord",
     "HandRecord",
     "format_action",
@@ -74,13 +82,24 @@ class HandRecord:
 
 @attrs.frozen
 class GameRecord:
-    """A whole game so far: the rules, the first dealer and every hand dealt."""
+    """A whole game so far: the rules, the first dealer, every hand dealt and the
+    starting scores."""
 
     rules: Rules
     #: The first dealer (``None`` when a game not yet dealt leaves it to chance, R2.1).
     dealer: int | None
     hands: tuple[HandRecord, ...] = ()
+    #: The running scores the game started from (``new_game(scores=...)``), one per
+    #: side; ``None`` for a game started at 0 (a record has one spelling per game:
+    #: :func:`record` never writes all zeros here).
+    scores: tuple[int, ...] | None = None
 
+
+#: The most hands a record may hold when it is read (JSON or text): a game to 500
+#: takes about 15, and replaying 200 takes about a fifth of a second.
+MAX_HANDS: Final = 200
+#: The longest text :func:`record_from_text` reads, in characters (1 MiB).
+MAX_RECORD_TEXT: Final = 1024 * 1024
 
 _IN_HAND = frozenset({Phase.BIDDING, Phase.DISCARD, Phase.PARTNER, Phase.NOMINATE, Phase.PLAY})
 _ACTION_TYPES: Final = (Call, Discard, Nominate, CallPartner, Play)
@@ -90,11 +109,21 @@ def record(state: GameState) -> GameRecord:
     """The record of a game: :func:`replay` turns it back into ``state``."""
     from fivehundred import _core
 
+    if type(state) is not GameState:
+        raise TypeError(f"a fivehundred GameState is needed, not {_quote(state)}")
     hands = [
         HandRecord(dealer, deck, actions) for dealer, deck, actions in _core.hand_records(state)
     ]
     first = hands[0].dealer if hands else state.dealer
-    return GameRecord(state.rules, first, tuple(hands))
+    start = _starting_scores(state, hands)
+    return GameRecord(state.rules, first, tuple(hands), None if not any(start) else start)
+
+
+def _starting_scores(state: GameState, hands: Sequence[HandRecord]) -> tuple[int, ...]:
+    """The scores ``state``'s game started from (``new_game(scores=...)``)."""
+    from fivehundred import _core
+
+    return _core.start_scores(state)
 
 
 def _is_seat(value: object) -> bool:
@@ -107,7 +136,13 @@ def _record_problems(game: GameRecord) -> list[str]:
     if not isinstance(game.rules, Rules):
         problems.append(f"rules must be a fivehundred.Rules, not {type(game.rules).__name__}")
     if game.dealer is not None and not _is_seat(game.dealer):
-        problems.append(f"the first dealer must be a seat number or None, not {game.dealer!r}")
+        problems.append(
+            f"the first dealer must be a seat number or None, not {_quote(game.dealer)}"
+        )
+    if game.scores is not None and (
+        not isinstance(game.scores, (tuple, list)) or not all(_is_seat(n) for n in game.scores)
+    ):
+        problems.append(f"the starting scores must be ints or None, not {_quote(game.scores)}")
     if not isinstance(game.hands, (tuple, list)):
         problems.append(f"hands must be a tuple of HandRecord, not {type(game.hands).__name__}")
         return problems
@@ -116,7 +151,9 @@ def _record_problems(game: GameRecord) -> list[str]:
             problems.append(f"hand {number} must be a HandRecord, not {type(hand).__name__}")
             continue
         if not _is_seat(hand.dealer):
-            problems.append(f"hand {number}: the dealer must be a seat number, not {hand.dealer!r}")
+            problems.append(
+                f"hand {number}: the dealer must be a seat number, not {_quote(hand.dealer)}"
+            )
         if not isinstance(hand.deck, (tuple, list)) or not all(
             isinstance(card, Card) for card in hand.deck
         ):
@@ -126,7 +163,9 @@ def _record_problems(game: GameRecord) -> list[str]:
         else:
             for step, action in enumerate(hand.actions, 1):
                 if not isinstance(action, _ACTION_TYPES):
-                    problems.append(f"hand {number}, action {step}: {action!r} is not an action")
+                    problems.append(
+                        f"hand {number}, action {step}: {_quote(action)} is not an action"
+                    )
     return problems
 
 
@@ -137,12 +176,12 @@ def replay(game: GameRecord) -> GameState:
     naming the hand and the action that failed.
     """
     if not isinstance(game, GameRecord):
-        raise InvalidStateError([f"a GameRecord is needed, not {type(game).__name__}"])
+        raise TypeError(f"a GameRecord is needed, not {type(game).__name__}")
     problems = _record_problems(game)
     if problems:
         raise InvalidStateError(problems)
     hands = [(hand.dealer, hand.deck, hand.actions) for hand in game.hands]
-    state, _, problem = _replay(game.rules, game.dealer, hands)
+    state, _, problem = _replay(game.rules, game.dealer, hands, scores=game.scores)
     if problem is not None:
         raise InvalidStateError([problem])
     return state
@@ -158,6 +197,7 @@ def _replay(
     hands: Sequence[_HandInput],
     *,
     strict: bool = False,
+    scores: Sequence[int] | None = None,
 ) -> tuple[GameState, tuple[HandRecord, ...], str | None]:
     """Replay hands; actions given as text are read in the phase they are taken in.
 
@@ -168,7 +208,7 @@ def _replay(
     state is the last good one and must not be used as the result.
     """
     try:
-        state = new_game(rules, dealer=first_dealer)
+        state = new_game(rules, dealer=first_dealer, scores=scores)
     except (FiveHundredError, TypeError) as err:
         return new_game(), (), f"the game cannot start: {err}"
     done: list[HandRecord] = []
@@ -185,7 +225,7 @@ def _replay(
             return state, tuple(done), problem
         try:
             if state.dealer is None:
-                state = new_game(rules, dealer=dealer)
+                state = new_game(rules, dealer=dealer, scores=scores)
             state = deal(state, cards=deck)
         except (FiveHundredError, TypeError) as err:
             return state, tuple(done), f"hand {number} cannot be dealt: {err}"
@@ -199,7 +239,7 @@ def _replay(
                     action = parse_action(item, phase=state.phase)
                     if strict and format_action(action) != item:
                         written = format_action(action)
-                        raise NotationError(f"write {item!r} as {written!r}", text=item)
+                        raise NotationError(f"write {_quote(item)} as {written!r}", text=item)
                 else:
                     action = item
                 state = apply(state, action)
@@ -232,7 +272,7 @@ def format_action(action: Action) -> str:
     if isinstance(action, CallPartner) and action.seat is not None:
         return f"partner seat {int(action.seat)}"
     if not isinstance(action, _ACTION_TYPES):
-        raise NotationError(f"{action!r} is not an action", text=repr(action))
+        raise TypeError(f"{_quote(action)} is not an action")
     return str(action)
 
 
@@ -261,7 +301,9 @@ _ACTION_FORMS: Final = (
 def _parse_suit(text: str, whole: str) -> Suit:
     suit = _SUIT_TEXT.get(text.strip().upper())
     if suit is None:
-        raise NotationError(f"{whole!r}: {text!r} is not a suit (S, C, D or H)", text=whole)
+        raise NotationError(
+            f"{_quote(whole)}: {_quote(text)} is not a suit (S, C, D or H)", text=whole
+        )
     return suit
 
 
@@ -271,7 +313,7 @@ def _parse_play(text: str) -> Play:
     if not colon:
         return Play(card)
     if not card.is_joker:
-        raise NotationError(f"{text!r}: only a Joker lead names a suit (Jo:H)", text=text)
+        raise NotationError(f"{_quote(text)}: only a Joker lead names a suit (Jo:H)", text=text)
     return Play(card, _parse_suit(suit_text, text))
 
 
@@ -291,13 +333,15 @@ def parse_action(text: str, *, phase: Phase | None = None) -> Action:
     """
     if not isinstance(text, str):
         raise NotationError(
-            f"an action is written as text, not {type(text).__name__} {text!r}", text=repr(text)
+            f"an action is written as text, not {type(text).__name__} {_quote(text)}",
+            text=_quote(text),
         )
     if phase is not None and not isinstance(phase, Phase):
-        raise NotationError(f"{phase!r} is not a Phase", text=text)
+        raise NotationError(f"{_quote(phase)} is not a Phase", text=text)
+    _too_long(text, "an action")
     words = text.split()
     if not words:
-        raise NotationError(f"{text!r} is not an action: write {_ACTION_FORMS}", text=text)
+        raise NotationError(f"{_quote(text)} is not an action: write {_ACTION_FORMS}", text=text)
     head = words[0].lower()
     named = _PHASE_WORDS.get(head)
     if phase is None:
@@ -308,11 +352,11 @@ def parse_action(text: str, *, phase: Phase | None = None) -> Action:
         return parse_call(text)
     if phase is Phase.PLAY:
         if len(words) != 1:
-            raise NotationError(f"{text!r} is not a card play: write KS, or Jo:H", text=text)
+            raise NotationError(f"{_quote(text)} is not a card play: write KS, or Jo:H", text=text)
         return _parse_play(words[0])
     if named is not phase:
         raise NotationError(
-            f"{text!r} is not an action of the {phase.value} phase: write {_ACTION_FORMS}",
+            f"{_quote(text)} is not an action of the {phase.value} phase: write {_ACTION_FORMS}",
             text=text,
         )
     rest = words[1:]
@@ -323,15 +367,15 @@ def parse_action(text: str, *, phase: Phase | None = None) -> Action:
             return DECLINE
         if head == "nominate" and len(rest) == 1:
             return Nominate(_parse_suit(rest[0], text))
-        raise NotationError(f"{text!r}: write 'nominate H' or 'decline'", text=text)
+        raise NotationError(f"{_quote(text)}: write 'nominate H' or 'decline'", text=text)
     # the partner call (P5)
     if len(rest) == 2 and rest[0].lower() == "seat" and rest[1].isascii() and rest[1].isdigit():
         if len(rest[1]) > 2:
-            raise NotationError(f"{text!r}: {rest[1]} is not a seat", text=text)
+            raise NotationError(f"{_quote(text)}: {rest[1]} is not a seat", text=text)
         return CallPartner(seat=int(rest[1]))
     if len(rest) == 1:
         return CallPartner(parse_card(rest[0]))
-    raise NotationError(f"{text!r}: write 'partner AH' or 'partner seat 2'", text=text)
+    raise NotationError(f"{_quote(text)}: write 'partner AH' or 'partner seat 2'", text=text)
 
 
 def _guess(text: str) -> Action:
@@ -345,8 +389,8 @@ def _guess(text: str) -> Action:
     if len(readings) == 1:
         return readings[0]
     if readings:
-        raise NotationError(f"{text!r} is a bid or a card play: give the phase", text=text)
-    raise NotationError(f"{text!r} is not an action: write {_ACTION_FORMS}", text=text)
+        raise NotationError(f"{_quote(text)} is a bid or a card play: give the phase", text=text)
+    raise NotationError(f"{_quote(text)} is not an action: write {_ACTION_FORMS}", text=text)
 
 
 # -- rule options -------------------------------------------------------------------------
@@ -370,6 +414,8 @@ def rules_options(rules: Rules) -> dict[str, int | bool | None]:
     >>> rules_options(fh.Rules.american(players=6))
     {'players': 6, 'misere_by_value': True, 'single_round': True, 'defence_wins': True}
     """
+    if not isinstance(rules, Rules):
+        raise TypeError(f"a fivehundred Rules is needed, not {_quote(rules)}")
     base = Rules(players=rules.players)
     options: dict[str, int | bool | None] = {}
     for name in _option_names():
@@ -393,12 +439,18 @@ def rules_from_options(options: Mapping[str, object]) -> Rules:
     fivehundred.errors.InvalidStateError: invalid state, 2 problems: (1) rules: unknown option \
 'player'; (2) rules: target must be a whole number, not '500'
     """
+    if not isinstance(options, Mapping):
+        raise TypeError(f"rule options are a mapping of names to values, not {_quote(options)}")
+    if len(options) > MAX_OPTIONS:
+        raise InvalidStateError(
+            [f"rules: {len(options)} options are too many: there are {len(_option_names())}"]
+        )
     problems: list[str] = []
     known = _option_names()
     values: dict[str, object] = {}
     for name, value in options.items():
         if name not in known:
-            problems.append(f"rules: unknown option {name!r}"[:200])
+            problems.append(f"rules: unknown option {_quote(name)}")
             continue
         is_int = isinstance(value, int) and not isinstance(value, bool)
         if name in _INT_OPTIONS or name in _OPTIONAL_INT_OPTIONS:
@@ -421,6 +473,8 @@ def rules_from_options(options: Mapping[str, object]) -> Rules:
         raise InvalidStateError([f"rules: {part}" for part in str(err).split("; ")]) from None
 
 
+#: The most options :func:`rules_from_options` reads (more than there are is a mistake).
+MAX_OPTIONS: Final = 64
 #: Whole-number options are refused beyond this size (a score needs nothing near it).
 _MAX_OPTION: Final = 10**9
 
@@ -437,6 +491,7 @@ def _short(value: object) -> str:
 _HEADER: Final = "fivehundred record 1"
 _SECTIONS: Final = ("deck", "auction", "discard", "partner", "nominate", "decline", "tricks")
 _OPTION_RE: Final = re.compile(r"^([a-z_]+)=(-?[0-9]{1,10}|true|false|none)$")
+_SCORES_RE: Final = re.compile(r"^scores=(-?[0-9]{1,7}(?:,-?[0-9]{1,7}){0,9})$")
 _HAND_RE: Final = re.compile(r"^hand\s+([0-9]{1,9})\s+dealer=([0-9]{1,2})$", re.IGNORECASE)
 
 
@@ -507,12 +562,15 @@ def record_to_text(game: GameRecord) -> str:
     ignores comments.
     """
     if not isinstance(game, GameRecord):
-        raise InvalidStateError([f"a GameRecord is needed, not {type(game).__name__}"])
+        raise TypeError(f"a GameRecord is needed, not {type(game).__name__}")
     problems = _record_problems(game)
     if problems:
         raise InvalidStateError(problems)
-    dealer = "none" if game.dealer is None else str(game.dealer)
+    first = game.hands[0].dealer if game.dealer is None and game.hands else game.dealer
+    dealer = "none" if first is None else str(first)
     header = [_HEADER, f"dealer={dealer}"]
+    if game.scores is not None and any(game.scores):
+        header.append("scores=" + ",".join(map(str, game.scores)))
     header += [f"{k}={_format_option(v)}" for k, v in rules_options(game.rules).items()]
     lines = [" ".join(header)]
     notes = _notes(game)
@@ -526,10 +584,10 @@ def _notes(game: GameRecord) -> list[str]:
     """The result of each finished hand, for the comments (as far as the record replays)."""
     notes: list[str] = []
     try:
-        state = new_game(game.rules, dealer=game.dealer)
+        state = new_game(game.rules, dealer=game.dealer, scores=game.scores)
         for hand in game.hands:
             if state.dealer is None:
-                state = new_game(game.rules, dealer=hand.dealer)
+                state = new_game(game.rules, dealer=hand.dealer, scores=game.scores)
             if hand.dealer != state.dealer:
                 break
             state = deal(state, cards=hand.deck)
@@ -551,27 +609,42 @@ def record_from_text(text: str) -> GameRecord:
     :func:`replay` checks that its actions are legal.
     """
     if not isinstance(text, str):
-        raise NotationError(f"a record is text, not {type(text).__name__}", text=repr(text)[:100])
+        raise NotationError(f"a record is text, not {type(text).__name__}", text=_quote(text))
+    if len(text) > MAX_RECORD_TEXT:
+        raise NotationError(
+            f"the record is too long: {len(text)} characters, at most {MAX_RECORD_TEXT}",
+            text=text,
+        )
     lines = [
         (number, line.partition("#")[0].strip()) for number, line in enumerate(text.splitlines(), 1)
     ]
     lines = [(number, line) for number, line in lines if line]
     if not lines:
         raise NotationError("an empty record: the first line is the header", text=text[:100])
+    if len(lines) > MAX_HANDS + 1:
+        raise NotationError(
+            f"the record has {len(lines) - 1} hand lines: it holds at most {MAX_HANDS}", text=text
+        )
     header_number, header = lines[0]
-    rules, dealer = _read_header(header, header_number)
+    rules, dealer, scores = _read_header(header, header_number)
     hands = []
     for position, (number, line) in enumerate(lines[1:], 1):
         hands.append(_read_hand(line, number, position))
-    return GameRecord(rules, dealer, tuple(hands))
+    if dealer is None and hands:  # one text per game: the first dealer is known
+        first = hands[0].dealer
+        raise _line_error(
+            header_number,
+            header,
+            f"dealer=none, but hand 1 is dealt by seat {first}: write dealer={first}",
+        )
+    return GameRecord(rules, dealer, tuple(hands), scores)
 
 
 def _line_error(number: int, line: str, why: str) -> NotationError:
-    shown = line if len(line) <= 80 else line[:77] + "..."
-    return NotationError(f"line {number} ({shown!r}): {why}", text=line)
+    return NotationError(f"line {number} ({_quote(line)}): {why}", text=line)
 
 
-def _read_header(line: str, number: int) -> tuple[Rules, int | None]:
+def _read_header(line: str, number: int) -> tuple[Rules, int | None, tuple[int, ...] | None]:
     words = line.split()
     if [w.lower() for w in words[:2]] != ["fivehundred", "record"]:
         raise _line_error(number, line, f"the header starts with {_HEADER!r}")
@@ -580,17 +653,26 @@ def _read_header(line: str, number: int) -> tuple[Rules, int | None]:
     dealer: int | None = None
     seen_dealer = False
     options: dict[str, object] = {}
+    scores: tuple[int, ...] | None = None
     for word in words[3:]:
+        given = _SCORES_RE.match(word.lower())
+        if given is not None:
+            if scores is not None:
+                raise _line_error(number, line, "scores are given twice")
+            scores = tuple(int(part) for part in given.group(1).split(","))
+            if not any(scores):
+                raise _line_error(number, line, "a game started at 0 leaves scores= out")
+            continue
         match = _OPTION_RE.match(word.lower())
         if match is None:
-            raise _line_error(number, line, f"{word!r} is not an option=value pair")
+            raise _line_error(number, line, f"{_quote(word)} is not an option=value pair")
         name, value = match.groups()
         parsed: object = {"true": True, "false": False, "none": None}.get(value)
         if value not in ("true", "false", "none"):
             parsed = int(value)
         if name == "dealer":
             if seen_dealer or isinstance(parsed, bool):
-                raise _line_error(number, line, f"{word!r}: dealer=SEAT once, or dealer=none")
+                raise _line_error(number, line, f"{_quote(word)}: dealer=SEAT once, or dealer=none")
             dealer = parsed if isinstance(parsed, int) else None
             seen_dealer = True
         elif name in options:
@@ -599,7 +681,7 @@ def _read_header(line: str, number: int) -> tuple[Rules, int | None]:
             options[name] = parsed
     if not seen_dealer:
         raise _line_error(number, line, "the header names the first dealer (dealer=3)")
-    return rules_from_options(options), dealer
+    return rules_from_options(options), dealer, scores
 
 
 def _read_hand(line: str, number: int, position: int) -> HandRecord:
@@ -617,7 +699,7 @@ def _read_hand(line: str, number: int, position: int) -> HandRecord:
         label = head.lower()
         if label not in _SECTIONS:
             expected = ", ".join(_SECTIONS)
-            raise _line_error(number, line, f"{head!r} is not a section ({expected})")
+            raise _line_error(number, line, f"{_quote(head)} is not a section ({expected})")
         try:
             if label == "deck":
                 if deck is not None or actions:

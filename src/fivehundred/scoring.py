@@ -61,6 +61,8 @@ def bid_value(call: Call, rules: Rules | None = None) -> int:
     >>> bid_value(fh.parse_call("6S")), bid_value(fh.parse_call("10NT"))
     (40, 520)
     """
+    if not isinstance(call, Call):
+        raise TypeError(f"a Call is needed, not {call!r}")
     if call.kind is CallKind.BID:
         assert call.tricks is not None and call.strain is not None
         return SCORE_TABLE[call.tricks][call.strain]
@@ -83,6 +85,23 @@ def _side(seat: int | None, rules: Rules) -> int | None:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
         raise FiveHundredError(f"{seat!r} is not a seat or side of a {rules.players}-player game")
     return rules.side_of(seat)
+
+
+def _check_types(contract: object, tricks: object, rules: object, scores: object) -> None:
+    """Wrong Python types raise TypeError (bad values raise FiveHundredError)."""
+    from fivehundred.rules import Rules
+
+    if contract is not None and not isinstance(contract, Call):
+        raise TypeError(f"a contract is a Call or None, not {contract!r}")
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a fivehundred.Rules, not {rules!r}")
+    for name, value in (("tricks", tricks), ("scores", scores)):  # (tricks: or sides)
+        if name == "scores" and value is None:
+            continue
+        if not isinstance(value, Sequence) or isinstance(value, str):
+            raise TypeError(f"{name} is a sequence of whole numbers, not {value!r}")
+        if not all(isinstance(n, int) and not isinstance(n, bool) for n in value):
+            raise TypeError(f"{name} is a sequence of whole numbers, not {value!r}")
 
 
 def score_hand(
@@ -120,6 +139,7 @@ def score_hand(
         from fivehundred.rules import Rules
 
         rules = Rules()
+    _check_types(contract, tricks, rules, scores)
     sides = len(rules.sides)
     if len(tricks) == rules.players != sides:  # tricks by seat: add them up by side
         tricks = tuple(sum(tricks[s] for s in seats) for seats in rules.sides)
@@ -222,6 +242,14 @@ def game_result(
     >>> game_result((1,), True, (520, 300), fh.Rules()) is None  # 500 on defence (R9.3)
     True
     """
+    _check_types(None, contracting, rules, scores)
+    if made is not None and not isinstance(made, bool):
+        raise TypeError(f"made is True, False or None, not {made!r}")
+    sides = len(rules.sides)
+    if len(scores) != sides or not all(0 <= side < sides for side in contracting):
+        raise FiveHundredError(
+            f"scores {tuple(scores)} and sides {tuple(contracting)}: {sides} sides are needed"
+        )
     from fivehundred import _order
 
     mask = 0

@@ -41,6 +41,7 @@ from cattrs.errors import (
 )
 from cattrs.gen import make_dict_structure_fn
 
+from fivehundred import records as _records
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call, parse_call
 from fivehundred.cards import Card, Suit, parse_card
@@ -61,8 +62,11 @@ from fivehundred.views import PlayerView
 
 __all__ = [
     "FORMAT_VERSION",
+    "MAX_HANDS",
     "MAX_JSON_DEPTH",
     "MAX_JSON_SIZE",
+    "MAX_LIST",
+    "MAX_SET",
     "action_from_dict",
     "action_from_json",
     "action_to_dict",
@@ -87,11 +91,18 @@ __all__ = [
 
 #: The version of the JSON format this library writes and reads.
 FORMAT_VERSION: Final = 1
-#: The longest JSON text the loaders read, in characters.
-MAX_JSON_SIZE: Final = 16 * 1024 * 1024
-#: The longest list a document may hold (the format needs a few thousand at most: the
-#: discards a view lists with the 45-card deck, or the hands of a very long game).
+#: The longest JSON text the loaders read, in characters (1 MiB; a game of
+#: :data:`MAX_HANDS` hands takes about 130 KiB, indented or not).
+MAX_JSON_SIZE: Final = 1024 * 1024
+#: The longest list a document may hold (the format needs a few hundred at most: the
+#: discards a view lists, or the hands of a very long game).
 MAX_LIST: Final = 5000
+#: The most items a set-valued field (``suits_led``, ``sitting_out``) may list.
+MAX_SET: Final = 64
+#: The most hands a game record may hold (a game to 500 takes about 15).
+MAX_HANDS: Final = _records.MAX_HANDS
+#: A list stops being checked after this many bad items (the rest are counted, not read).
+MAX_ITEM_PROBLEMS: Final = 10
 #: The deepest nesting of JSON arrays and objects the loaders read (the format needs 6).
 MAX_JSON_DEPTH: Final = 32
 #: Whole numbers in a document must lie within ±(2**53 - 1), the range JSON keeps exactly.
@@ -281,10 +292,17 @@ def _is_frozenset(t: Any) -> bool:
 def _items(
     converter: cattrs.Converter, values: list[Any], types: list[Any], whole: Any
 ) -> list[Any]:
-    """Structure each list item by its type, collecting every failure (cattrs style)."""
+    """Structure each list item by its type, collecting failures (cattrs style).
+
+    After :data:`MAX_ITEM_PROBLEMS` bad items the rest are not read, only counted.
+    """
     out: list[Any] = []
     errors: list[Exception] = []
     for index, (item, item_type) in enumerate(zip(values, types, strict=True)):
+        if len(errors) >= MAX_ITEM_PROBLEMS:
+            left = len(values) - index
+            errors.append(_Bad(f"and {left} more item{'s' if left > 1 else ''} not checked"))
+            break
         try:
             out.append(converter.structure(item, item_type))
         except Exception as err:
@@ -321,6 +339,8 @@ def _frozenset_hook(t: Any, converter: cattrs.Converter) -> Callable[[object, ob
     def structure(value: object, _: object = None) -> frozenset[Any]:
         if type(value) is not list:
             raise _Bad(f"expected a list, found {_kind(value)}")
+        if len(value) > MAX_SET:
+            raise _Bad(f"the list is too long: {len(value)} items, at most {MAX_SET}")
         items = _items(converter, value, [item_type] * len(value), t)
         if len(set(items)) != len(items):
             raise _Bad("the list repeats an item")
@@ -536,16 +556,21 @@ def _document(data: object, what: str) -> dict[str, Any]:
     return data
 
 
-def _fields(data: dict[str, Any], required: tuple[str, ...], problems: list[str]) -> dict[str, Any]:
+def _fields(
+    data: dict[str, Any],
+    required: tuple[str, ...],
+    problems: list[str],
+    optional: tuple[str, ...] = (),
+) -> dict[str, Any]:
     """The fields of a document beyond the envelope; unknown and missing keys are problems."""
-    allowed = {"format_version", "type", *required}
+    allowed = {"format_version", "type", *required, *optional}
     extra = sorted(k if isinstance(k, str) else _kind(k) for k in data if k not in allowed)
     if extra:
         problems.append(f"unknown key{'s' if len(extra) > 1 else ''} {', '.join(extra[:10])}")
     for key in required:
         if key not in data:
             problems.append(f"{key}: missing")
-    return {key: data[key] for key in required if key in data}
+    return {key: data[key] for key in (*required, *optional) if key in data}
 
 
 def _envelope(what: str, **fields: Any) -> JSONDict:
@@ -628,7 +653,7 @@ def _action_fields(action: Action) -> JSONDict:
     if isinstance(action, Play):
         suit = None if action.suit is None else action.suit.letter
         return {"kind": "play", "card": str(action.card), "suit": suit}
-    raise InvalidStateError([f"{type(action).__name__} is not an action"])
+    raise TypeError(f"{type(action).__name__} is not an action")
 
 
 def action_to_dict(action: Action) -> JSONDict:
@@ -661,10 +686,15 @@ def _read_action(value: object, path: str, problems: list[str]) -> Action | None
         return None
     keys = _ACTION_KEYS[kind]
     before = len(problems)
-    fields = _fields({"format_version": 1, "type": "", **value}, ("kind", *keys), problems)
-    problems[before:] = [f"{path}: {p}" for p in problems[before:]]
+    extra = sorted(k if isinstance(k, str) else _kind(k) for k in value if k not in ("kind", *keys))
+    if extra:
+        problems.append(
+            f"{path}: unknown key{'s' if len(extra) > 1 else ''} {', '.join(extra[:10])}"
+        )
+    problems += [f"{path}.{key}: missing" for key in keys if key not in value]
     if len(problems) > before:
         return None
+    fields = value
     got: dict[str, Any] = {}
     for key in keys:
         try:
@@ -808,8 +838,9 @@ def view_from_json(text: str | bytes) -> PlayerView:
 
 
 def _record_fields(game: GameRecord) -> JSONDict:
-    return {
-        "dealer": game.dealer,
+    first = game.hands[0].dealer if game.dealer is None and game.hands else game.dealer
+    fields: JSONDict = {
+        "dealer": first,
         "hands": [
             {
                 "dealer": hand.dealer,
@@ -819,6 +850,9 @@ def _record_fields(game: GameRecord) -> JSONDict:
             for hand in game.hands
         ],
     }
+    if game.scores is not None and any(game.scores):  # optional: a game from 0 leaves it out
+        fields["scores"] = list(game.scores)
+    return fields
 
 
 def record_to_dict(game: GameRecord) -> JSONDict:
@@ -833,15 +867,29 @@ def _read_record(
     """Read and replay a record (under ``rules``, if they could be read); problems go to
     ``problems``."""
     before = len(problems)
+    scores: tuple[int, ...] | None = None
+    if type(record_data) is dict and "scores" in record_data:  # the optional field
+        record_data = dict(record_data)
+        scores = _structure(record_data.pop("scores"), tuple[int, ...], f"{prefix}scores", problems)
+        if scores is not None and not any(scores):
+            problems.append(f"{prefix}scores: a game started at 0 leaves the scores out")
     doc = _structure(record_data, _RecordDoc, prefix.rstrip("."), problems)
     if rules is None or doc is None or len(problems) > before:
         return None
-    hands = [(hand.dealer, hand.deck, hand.actions) for hand in doc.hands]
-    state, done, problem = _replay(rules, doc.dealer, hands, strict=True)
-    if problem is not None:
-        problems.append(f"{prefix}hands: {problem}")
+    if len(doc.hands) > MAX_HANDS:
+        problems.append(f"{prefix}hands: {len(doc.hands)} hands, at most {MAX_HANDS}")
         return None
-    return GameRecord(rules, doc.dealer, done), state
+    if doc.dealer is None and doc.hands:  # one document per state: the dealer is known
+        first = doc.hands[0].dealer
+        problems.append(f"{prefix}dealer: null, but hand 1 is dealt by seat {first}: write {first}")
+        return None
+    hands = [(hand.dealer, hand.deck, hand.actions) for hand in doc.hands]
+    state, done, problem = _replay(rules, doc.dealer, hands, strict=True, scores=scores)
+    if problem is not None:
+        where = "scores" if problem.startswith("the game cannot start") else "hands"
+        problems.append(f"{prefix}{where}: {problem}")
+        return None
+    return GameRecord(rules, doc.dealer, done, scores), state
 
 
 def record_from_dict(data: object) -> GameRecord:
@@ -852,12 +900,15 @@ def record_from_dict(data: object) -> GameRecord:
     """
     doc = _document(data, "game_record")
     problems: list[str] = []
-    fields = _fields(doc, ("rules", "dealer", "hands"), problems)
+    fields = _fields(doc, ("rules", "dealer", "hands"), problems, optional=("scores",))
     if problems:
         raise InvalidStateError(problems)
     rules = _structure(fields["rules"], Rules, "rules", problems)
     found = _read_record(
-        rules, {"dealer": fields["dealer"], "hands": fields["hands"]}, problems, ""
+        rules,
+        {key: fields[key] for key in ("dealer", "hands", "scores") if key in fields},
+        problems,
+        "",
     )
     if problems or found is None:
         raise InvalidStateError(problems)
@@ -949,7 +1000,7 @@ def from_json(text: str | bytes) -> GameState:
 
 def _need(obj: object, cls: type) -> None:
     if not isinstance(obj, cls):
-        raise InvalidStateError([f"a {cls.__name__} is needed, not {type(obj).__name__}"])
+        raise TypeError(f"a {cls.__name__} is needed, not {type(obj).__name__}")
 
 
 # -- checking a snapshot ------------------------------------------------------------------
@@ -1060,7 +1111,12 @@ def _card_problems(snap: _Snapshot, rules: Rules) -> list[str]:
     deck = set(rules.deck)
     for card, found in where.items():
         if len(found) > 1:
-            problems.append(f"snapshot: {card} is in more than one place ({', '.join(found)})")
+            unique = list(dict.fromkeys(found))
+            shown = ", ".join(unique[:6]) + (
+                f" and {len(unique) - 6} more" if len(unique) > 6 else ""
+            )
+            times = f"{len(found)} times, " if len(unique) < len(found) else ""
+            problems.append(f"snapshot: {card} is in more than one place ({times}{shown})")
         if card not in deck:
             problems.append(f"snapshot: {card} is not a card of this deck (in {found[0]})")
     missing = sorted(deck - set(where))

@@ -52,7 +52,7 @@ def contract_context(contract: ContractLike, joker_suit: Suit | None = None) -> 
     family), a :class:`Strain`, a trump :class:`Suit`, or ``None`` for No Trumps."""
     if isinstance(contract, Call):
         if not contract.is_bid:
-            raise ValueError("a pass is not a contract")
+            raise FiveHundredError("a pass is not a contract")
         trump = contract.trump
     elif isinstance(contract, Strain):
         trump = contract.suit
@@ -60,6 +60,8 @@ def contract_context(contract: ContractLike, joker_suit: Suit | None = None) -> 
         trump = contract
     else:
         raise TypeError(f"a contract is a Call, a Strain, a Suit or None, not {contract!r}")
+    if joker_suit is not None and not isinstance(joker_suit, Suit):
+        raise TypeError(f"joker_suit is a Suit or None, not {joker_suit!r}")
     return context(trump, joker_suit)
 
 
@@ -80,6 +82,8 @@ def effective_suit(
     >>> effective_suit(fh.JOKER, fh.MISERE, joker_suit=fh.Suit.HEARTS)
     <Suit.HEARTS: 3>
     """
+    if not isinstance(card, Card):
+        raise TypeError(f"a Card is needed, not {card!r}")
     suit = contract_context(contract, joker_suit).suit_of(card.index)
     return None if suit < 0 else Suit(suit)
 
@@ -107,6 +111,10 @@ def trick_winner(
     >>> trick_winner(fh.parse_cards("KD Jo AD"), fh.Strain.NO_TRUMPS, joker_suit=fh.Suit.HEARTS)
     2
     """
+    if not isinstance(cards, Sequence) or not all(isinstance(card, Card) for card in cards):
+        raise TypeError(f"a trick is a sequence of Cards, not {cards!r}")
+    if led_suit is not None and not isinstance(led_suit, Suit):
+        raise TypeError(f"led_suit is a Suit or None, not {led_suit!r}")
     if not cards or len(cards) > MAX_TRICK:
         raise FiveHundredError(
             f"a trick has 1 to {MAX_TRICK} cards (one a player), not {len(cards)}"

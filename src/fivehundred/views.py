@@ -50,6 +50,12 @@ class PlayerView:
     hand_sizes: tuple[int, ...]
     #: The auction so far, as ``(seat, call)`` pairs.
     auction: tuple[tuple[int, Call], ...]
+    #: Seats whose last call in this auction is a pass (R3.7): under V-REBID a seat
+    #: that passed and bid again is not among them.
+    passed: frozenset[int]
+    #: V-SELF-RAISE: the high bidder is offered one raise now, everyone else having
+    #: passed; it may bid higher or pass (public: the auction shows it).
+    raise_offered: bool
     contract: Call | None
     contractor: int | None
     #: The kitty: only for the contractor, only while discarding (R4.1).
@@ -127,6 +133,8 @@ def observe(state: GameState, seat: int) -> PlayerView:
         hand=hands[seat],
         hand_sizes=tuple(len(h) for h in hands),
         auction=state.auction,
+        passed=_passed(state),
+        raise_offered=_raise_offered(state),
         contract=state.contract,
         contractor=contractor,
         kitty=kitty,
@@ -145,6 +153,23 @@ def observe(state: GameState, seat: int) -> PlayerView:
         result=state.result,
         legal_actions=legal_actions(state) if state.to_act == seat else (),
     )
+
+
+def _passed(state: GameState) -> frozenset[int]:
+    """Seats whose last call in the auction is a pass (R3.7, V-REBID)."""
+    last: dict[int, Call] = dict(state.auction)
+    return frozenset(seat for seat, call in last.items() if call.is_pass)
+
+
+def _raise_offered(state: GameState) -> bool:
+    """The V-SELF-RAISE offer: in the auction, the high bidder is to act again.
+
+    Only the offer brings the auction back to the high bidder: otherwise the
+    bidder's turn comes round only after every other seat has passed, which ends
+    the auction (R3.8) or makes the offer.
+    """
+    bidder = state.high_bidder
+    return state.phase is Phase.BIDDING and bidder is not None and state.to_act == bidder
 
 
 def _partner_known(state: GameState, seat: int) -> bool:

@@ -1,0 +1,177 @@
+"""Canonical and consistent (issue 11): one document per state, unknown keys refused,
+one meaning of ``seat``, notation that reads back, and the error policy (bad data:
+library errors; wrong Python types: ``TypeError``, never ``AttributeError``)."""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import itertools
+import json
+from collections.abc import Callable
+from typing import Any, Final
+
+import pytest
+from hypothesis import given, settings
+
+import fivehundred as fh
+from rules_strategy import states
+
+
+def _action_doc(**fields: object) -> dict[str, Any]:
+    return {"format_version": 1, "type": "action", "action": fields}
+
+
+@pytest.mark.parametrize("key", ["type", "format_version", "seat", "extra"])
+def test_unknown_keys_inside_an_action_object_are_refused(key: str) -> None:
+    with pytest.raises(fh.InvalidStateError, match=f"unknown key {key}"):
+        fh.action_from_dict(_action_doc(kind="call", call="7H", **{key: 1}))
+    with pytest.raises(fh.InvalidStateError, match=r"action\.call: missing"):
+        fh.action_from_dict(_action_doc(kind="call"))
+
+
+def test_a_record_with_a_null_first_dealer_and_dealt_hands_is_refused_R2_1() -> None:
+    state = fh.deal(fh.new_game(), seed=3)
+    doc = fh.to_dict(state)
+    assert doc["record"]["dealer"] == state.dealer
+    doc["record"]["dealer"] = None
+    with pytest.raises(fh.InvalidStateError, match=f"write {state.dealer}"):
+        fh.from_dict(doc)
+
+
+SEATS: Final = [True, False, 1.0, 1 + 0j, -1, 99, "1", None, 1, 2]
+
+
+@pytest.mark.parametrize("seat", SEATS, ids=repr)
+def test_apply_is_legal_and_check_action_agree_on_every_seat_R3_1(seat: object) -> None:
+    state = fh.deal(fh.new_game(dealer=0), seed=5)
+    assert state.to_act == 1
+    legal = fh.is_legal(state, fh.PASS, seat=seat)  # type: ignore[arg-type]  # on purpose
+    try:
+        fh.check_action(state, fh.PASS, seat=seat)  # type: ignore[arg-type]  # on purpose
+        checked = True
+    except fh.IllegalActionError as err:
+        assert err.reason is fh.Reason.NOT_YOUR_TURN
+        checked = False
+    try:
+        fh.apply(state, fh.PASS, seat=seat)  # type: ignore[arg-type]  # on purpose
+        applied = True
+    except fh.IllegalActionError as err:
+        assert err.reason is fh.Reason.NOT_YOUR_TURN
+        applied = False
+    assert legal == checked == applied
+    assert legal == (seat is None or (type(seat) is int and seat == 1))
+
+
+@settings(max_examples=60, deadline=None)
+@given(states(max_steps=120))
+def test_parse_action_reads_every_action_format_action_writes(state: fh.GameState) -> None:
+    for action in fh.legal_actions(state):
+        text = fh.format_action(action)
+        assert fh.parse_action(text, phase=state.phase) == action
+        try:
+            guessed = fh.parse_action(text)
+        except fh.NotationError as err:  # only a bid and a card play look alike
+            assert "give the phase" in str(err)
+        else:
+            assert guessed == action
+        assert fh.format_action(fh.parse_action(text, phase=state.phase)) == text
+
+
+def test_the_issue_round_trip_reads_back_with_the_phase() -> None:
+    play = fh.parse_action("TH")
+    assert play == fh.Play(fh.parse_card("10H"))
+    assert fh.parse_action(fh.format_action(play), phase=fh.Phase.PLAY) == play
+
+
+# -- wrong Python types --------------------------------------------------------------
+
+JUNK: Final = [None, "x", 1.5, True, object(), [], {}, -1, b"x", (1,), 1 + 0j]
+
+
+def _good() -> dict[str, object]:
+    state = fh.deal(fh.new_game(dealer=0), seed=1)
+    return {
+        "state": state,
+        "call": fh.parse_call("7H"),
+        "card": fh.parse_card("AS"),
+        "cards": fh.parse_cards("AS KS"),
+        "contract": fh.parse_call("7H"),
+        "rules": fh.Rules(),
+        "text": "7H",
+        "game": fh.record(state),
+        "action": fh.PASS,
+        "seat": 1,
+        "obj": state,
+        "data": fh.to_dict(state),
+        "options": {},
+        "tricks": (4, 6),
+        "contractor": 0,
+        "index": 0,
+        "contracting": (0,),
+        "made": True,
+        "scores": (0, 0),
+        "view": fh.observe(state, 1),
+    }
+
+
+def _public_functions() -> list[tuple[str, Callable[..., object]]]:
+    found: list[tuple[str, Callable[..., object]]] = []
+    for name in sorted(fh.__all__):
+        obj = getattr(fh, name)
+        if inspect.isfunction(obj) or inspect.isbuiltin(obj):
+            found.append((name, obj))
+    return found
+
+
+def _call(function: Callable[..., object], *args: object, **kwargs: object) -> None:
+    with contextlib.suppress(TypeError, fh.FiveHundredError):
+        function(*args, **kwargs)
+
+
+@pytest.mark.parametrize(("name", "function"), _public_functions(), ids=lambda v: str(v)[:30])
+def test_public_functions_answer_wrong_types_with_type_error_or_a_library_error(
+    name: str, function: Callable[..., object]
+) -> None:
+    """Every argument, alone and in pairs, replaced by junk: never AttributeError & co."""
+    good = _good()
+    try:
+        signature = inspect.signature(function)
+    except ValueError:  # a compiled function may carry no signature: junk in 1 to 3 places
+        for count in (1, 2, 3):
+            for args in itertools.product(JUNK, repeat=count):
+                _call(function, *args)
+        return
+    params = [
+        p for p in signature.parameters.values() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+    required = [p for p in params if p.default is p.empty]
+    base = {p.name: good[p.name] for p in required}
+    calls = 0
+    for pair in itertools.product(JUNK, repeat=min(len(required), 2)):
+        _call(function, *pair)
+        calls += 1
+    for p in params:
+        for junk in JUNK:
+            _call(function, **{**base, p.name: junk})
+            calls += 1
+    assert calls >= len(JUNK), name
+
+
+def test_the_examples_of_the_errors_page_raise_type_error() -> None:
+    cases: list[tuple[Callable[..., object], tuple[object, ...]]] = [
+        (fh.observe, (None, 0)),
+        (fh.to_json, (None,)),
+        (fh.legal_actions, ("x",)),
+        (fh.score_hand, ("x", 0, (5, 5))),
+        (fh.record, (None,)),
+        (fh.bid_value, (None,)),
+        (fh.rules_options, (None,)),
+        (fh.effective_suit, (None, None)),
+    ]
+    for function, args in cases:
+        with pytest.raises(TypeError):
+            function(*args)
+    with pytest.raises(fh.FiveHundredError, match="a trick has 1 to 6 cards"):
+        fh.trick_winner([], None)
+    assert json.loads(fh.to_json(fh.Rules()))["type"] == "rules"
