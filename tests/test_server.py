@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -440,3 +441,38 @@ def test_the_browser_table_is_served(client: TestClient) -> None:
     assert "legal_actions" in script.text
     style = client.get("/static/style.css")
     assert "@media" in style.text
+
+
+# -- the command line and the package --------------------------------------------------------
+
+
+def test_serve_without_the_extra_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fivehundred import cli
+
+    for name in ("fivehundred.server.serve", "fivehundred.server.app"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    assert cli.main(["serve", "--db", ":memory:"]) == 2
+    err = capsys.readouterr().err
+    assert 'pip install "fivehundred[server]"' in err
+
+
+def test_serve_reraises_an_unrelated_import_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fivehundred import cli
+
+    monkeypatch.delitem(sys.modules, "fivehundred.server.serve", raising=False)
+    monkeypatch.setitem(sys.modules, "sqlite3", None)
+    monkeypatch.delitem(sys.modules, "fivehundred.server.tables", raising=False)
+    monkeypatch.delitem(sys.modules, "fivehundred.server", raising=False)
+    with pytest.raises(ImportError):
+        cli.main(["serve"])
+
+
+def test_the_package_imports_the_web_layer_on_first_use() -> None:
+    from fivehundred import server
+
+    assert server.create_app is create_app
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        _ = server.nothing
