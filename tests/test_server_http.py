@@ -13,6 +13,7 @@ import random
 import signal
 import socket
 import sqlite3
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -205,3 +206,49 @@ def test_a_table_survives_kill_9_mid_hand_with_every_action_and_its_tokens(
     finally:
         server.terminate()
         server.communicate(timeout=10)
+
+
+# -- the load measurement (its figures are printed by the bench, never asserted on) ------------
+
+
+def test_the_server_measurement_reports_its_figures_and_no_lost_action() -> None:
+    from fivehundred.bench import BenchConfig
+    from fivehundred.server.bench import measure_server
+
+    (result,) = measure_server(BenchConfig(), seconds=1.0, clients=2)
+    figures = {figure.key: figure for figure in result.figures}
+    assert set(figures) == {
+        "moves_per_second",
+        "requests_per_second",
+        "p50_ms",
+        "p99_ms",
+        "max_ms",
+        "lost_actions",
+    }
+    assert result.skipped is None and result.count > 0
+    assert figures["lost_actions"].value == 0
+    assert figures["p99_ms"].target == 50.0
+    assert result.notes["errors"] == "0"
+
+
+def test_the_server_measurement_is_skipped_without_the_extra(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from fivehundred.bench import BenchConfig
+    from fivehundred.server.bench import measure_server
+
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    (result,) = measure_server(BenchConfig())
+    assert result.skipped is not None and "fivehundred[server]" in result.skipped
+
+
+def test_bench_server_runs_only_the_server_measurement(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from fivehundred import bench
+
+    assert bench.main(["--server", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert list(report["results"]) == ["server"]
+    with pytest.raises(SystemExit):
+        bench.main(["--server", "31"])

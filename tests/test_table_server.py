@@ -69,10 +69,11 @@ def test_r3_an_illegal_bid_is_422_with_its_reason_and_changes_nothing(client: Te
     before = client.get(f"/games/{game}", headers=auth).json()
     auction = before["view"]["view"]["auction"]
     bids = [call for _, call in auction if call != "pass"]
-    text = "6S" if bids else "AH"  # below a standing bid, or a card in the auction
+    text = "6S" if bids else "M"  # below a standing bid, or misère before any seven
     refused = move(client, game, auth, text)
     assert refused.status_code == 422
-    assert refused.json()["error"] in {fh.Reason.BID_TOO_LOW.value, fh.Reason.WRONG_PHASE.value}
+    reasons = {fh.Reason.BID_TOO_LOW.value, fh.Reason.MISERE_NEEDS_SEVEN.value}
+    assert refused.json()["error"] in reasons
     assert client.get(f"/games/{game}", headers=auth).json() == before
 
 
