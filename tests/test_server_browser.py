@@ -202,3 +202,22 @@ def test_the_table_fits_a_phone_screen(browser: WebDriver, server: str) -> None:
     cards = browser.find_elements(By.CSS_SELECTOR, "#hand .card")
     assert len(cards) == 10
     assert all(c.rect["x"] >= 0 and c.rect["x"] + c.rect["width"] <= inner for c in cards)
+
+
+def test_a_second_person_joins_by_the_link(browser: WebDriver, server: str) -> None:
+    browser.get(server)
+    browser.find_element(
+        By.CSS_SELECTOR, "#seat-kinds select[data-seat='2'] option[value='human']"
+    ).click()
+    browser.find_element(By.ID, "create-button").click()
+    link = wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#links input"))[0]
+    url = link.get_attribute("value") or ""
+    assert "#table=" in url and "token=" in url
+    mine = view(browser)
+    assert mine["seat"] == 0 and mine["seats"][2] == "human"
+    browser.get(url)
+    browser.refresh()  # a new page load, as the friend who opens the link
+    wait_for(browser, lambda d: d.execute_script("return shown !== null && shown.seat === 2"))
+    theirs = view(browser)
+    assert theirs["table"] == mine["table"]
+    assert not set(theirs["view"]["view"]["hand"]) & set(mine["view"]["view"]["hand"])

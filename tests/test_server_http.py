@@ -89,6 +89,12 @@ def test_headers_over_the_limit_are_431_json(port: int) -> None:
     assert (status, body["error"]) == (431, "HEADERS_TOO_LARGE")
 
 
+def test_an_unknown_transfer_encoding_is_501_json(port: int) -> None:
+    head = b"POST /tables HTTP/1.1\r\nhost: x\r\ntransfer-encoding: gzip\r\n\r\n"
+    status, _, body = parse(raw(port, head))
+    assert (status, body["error"]) == (501, "NOT_IMPLEMENTED")
+
+
 def test_connections_over_the_limit_are_503_json(port: int) -> None:
     idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(4)]
     try:

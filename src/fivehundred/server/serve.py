@@ -40,10 +40,23 @@ class _Connection(h11.Connection):
             raise
 
 
+#: uvicorn's refusals of a request it cannot read, by the status h11 hints.
+REFUSALS: Final = {
+    400: "a malformed HTTP request",
+    431: "the request head is too large",
+    501: "this transfer encoding is not supported: send chunked or a content-length",
+}
+
+
 def raw_response(status: int, message: str) -> bytes:
     """A whole HTTP/1.1 JSON refusal that closes the connection."""
     body = error_body(status, message)
-    reason = {400: "Bad Request", 431: "Request Header Fields Too Large", 503: "Busy"}
+    reason = {
+        400: "Bad Request",
+        431: "Request Header Fields Too Large",
+        501: "Not Implemented",
+        503: "Service Unavailable",
+    }
     head = (
         f"HTTP/1.1 {status} {reason.get(status, 'Error')}\r\n"
         "content-type: application/json\r\n"
@@ -70,8 +83,10 @@ class JsonH11Protocol(H11Protocol):
             self.transport.close()
 
     def send_400_response(self, msg: str) -> None:
-        status = 431 if getattr(self.conn, "hint", 400) == 431 else 400
-        text = "the request head is too large" if status == 431 else "a malformed HTTP request"
+        status = getattr(self.conn, "hint", 400)
+        text = REFUSALS.get(status)
+        if text is None:  # pragma: no cover - h11 hints only 400, 431 and 501
+            status, text = 400, REFUSALS[400]
         self.transport.write(raw_response(status, text))
         self.transport.close()
 
