@@ -1,9 +1,11 @@
 """Development sessions for fivehundred.
 
-``nox`` runs the default sessions (lint, typecheck, tests, tests_compiled, docs);
-CI runs exactly that through ``.ci/run``. ``nox -s bench``, ``nox -s
-bench_compiled``, ``nox -s bench_openspiel``, ``nox -s build`` and ``nox -s
-fuzz`` are opt-in. Sessions use the interpreter nox itself runs under.
+``nox`` runs the default sessions (lint, typecheck, tests, tests_compiled,
+browser, docs); CI runs exactly that through ``.ci/run``, which first installs
+Debian's ``chromium`` and ``chromium-driver`` for ``browser``. ``nox -s bench``,
+``nox -s bench_compiled``, ``nox -s bench_openspiel``, ``nox -s bench_server``,
+``nox -s build`` and ``nox -s fuzz`` are opt-in. The sessions that import the
+game server install the ``server`` extra. Sessions use the interpreter nox itself runs under.
 
 Tool versions come from ``[dependency-groups]`` in pyproject.toml.
 
@@ -35,7 +37,7 @@ from pathlib import Path
 import nox
 
 nox.needs_version = ">=2025.2.9"  # for nox.project.dependency_groups
-nox.options.sessions = ["lint", "typecheck", "tests", "tests_compiled", "docs"]
+nox.options.sessions = ["lint", "typecheck", "tests", "tests_compiled", "browser", "docs"]
 
 ROOT = Path(__file__).parent
 PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
@@ -61,6 +63,11 @@ TEST_COMPILED: dict[str, str] = {
 def group(name: str) -> tuple[str, ...]:
     """Requirements of one PEP 735 dependency group in pyproject.toml."""
     return tuple(nox.project.dependency_groups(PYPROJECT, name))
+
+
+def extra(name: str) -> tuple[str, ...]:
+    """Requirements of one extra (``[project.optional-dependencies]``) in pyproject.toml."""
+    return tuple(PYPROJECT["project"]["optional-dependencies"][name])
 
 
 def compiled_modules() -> list[str]:
@@ -129,7 +136,7 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def typecheck(session: nox.Session) -> None:
     """mypy --strict over src, tests and examples (those that hold Python files)."""
-    session.install("-e", ".", *group("typecheck"))
+    session.install("-e", ".[server]", *group("typecheck"))
     targets = [
         name
         for name in TYPECHECK_DIRS
@@ -141,7 +148,7 @@ def typecheck(session: nox.Session) -> None:
 @nox.session
 def tests(session: nox.Session) -> None:
     """pytest + Hypothesis under branch coverage, gated by fail_under in pyproject."""
-    session.install("-e", ".", *group("test"))
+    session.install("-e", ".[server]", *group("test"))
     session.run("coverage", "erase")
     # pytest's own exit code is kept: 5 ("no tests collected") fails the session.
     session.run("coverage", "run", "-m", "pytest", *session.posargs)
@@ -177,8 +184,30 @@ def tests_compiled(session: nox.Session) -> None:
     No coverage: ``tests`` measures that on the source.
     """
     install_compiled(session)
-    session.install(*group("test"))
+    session.install(*extra("server"), *group("test"))
     session.run("pytest", *session.posargs, env=TEST_COMPILED)
+
+
+@nox.session
+def browser(session: nox.Session) -> None:
+    """The browser table end to end: headless Chromium plays a hand through the page.
+
+    Needs Debian's ``chromium`` and ``chromium-driver`` (``.ci/run`` installs
+    them under CI); fails rather than skips when they are missing, so CI cannot
+    pass without the browser. The test's screenshot goes to its temporary folder; with
+    ``FIVEHUNDRED_SCREENSHOT=docs/_static/server-table.png`` it refreshes the docs picture.
+    """
+    if not shutil.which("chromium") or not shutil.which("chromedriver"):
+        session.error("install chromium and chromium-driver (apt-get install -y ...) first")
+    session.install("-e", ".[server]", *group("test"))
+    session.run(
+        "pytest",
+        "tests/test_server_browser.py",
+        "-p",
+        "no:cacheprovider",
+        *session.posargs,
+        env={"FIVEHUNDRED_BROWSER_REQUIRED": "1"},
+    )
 
 
 @nox.session
@@ -221,6 +250,18 @@ def bench(session: nox.Session) -> None:
     """
     session.install("-e", ".")
     session.run("python", "-m", "fivehundred.bench", *session.posargs)
+
+
+@nox.session
+def bench_server(session: nox.Session) -> None:
+    """The game server under load (opt-in): python -m fivehundred.bench --server.
+
+    Starts ``fivehundred serve`` on a free loopback port with a fresh database,
+    runs 16 concurrent clients for at most 30 s, prints moves/s and latency
+    percentiles, and checks every accepted action is in the database.
+    """
+    session.install("-e", ".[server]")
+    session.run("python", "-m", "fivehundred.bench", "--server", *session.posargs)
 
 
 @nox.session

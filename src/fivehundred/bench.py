@@ -1222,7 +1222,28 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--json", action="store_true", help="print a JSON summary instead of the text report"
     )
+    parser.add_argument(
+        "--server",
+        type=float,
+        nargs="?",
+        const=20.0,
+        default=None,
+        metavar="SECONDS",
+        help="measure only the game server under 16 clients (default 20 s, at most 30; "
+        'needs pip install "fivehundred[server]")',
+    )
     return parser
+
+
+def _server_measurement(seconds: float) -> Measurement:
+    """The game server's load measurement (fivehundred.server.bench), run for ``seconds``."""
+
+    def measure(config: BenchConfig, done: Mapping[str, Result]) -> Sequence[Result]:
+        from fivehundred.server.bench import measure_server
+
+        return measure_server(config, done, seconds=seconds)
+
+    return measure
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -1233,16 +1254,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--seconds must be positive")
     if args.rounds < MIN_ROUNDS:
         parser.error(f"--rounds must be at least {MIN_ROUNDS}")
+    if args.server is not None and not 0 < args.server <= 30:
+        parser.error("--server takes 0 to 30 seconds")
     config = BenchConfig(seconds=args.seconds, seed=args.seed, rounds=args.rounds)
+    measurements = MEASUREMENTS if args.server is None else [_server_measurement(args.server)]
     if args.json:
-        print(render_json(config, run(config)))
+        print(render_json(config, run(config, measurements)))
         return 0
     print(render_header(config), flush=True)
 
     def show(result: Result) -> None:
         print(f"\n{render_result(result)}", flush=True)
 
-    run(config, progress=show)
+    run(config, measurements, progress=show)
     return 0
 
 

@@ -7,7 +7,8 @@ Commands:
 - ``simulate --games N``: many games between computer players, with a summary;
 - ``score CONTRACT TRICKS``: a scorekeeper for a game played with real cards;
 - ``rules``: the bid ladder and the scoring table;
-- ``demo``: one seeded hand, narrated.
+- ``demo``: one seeded hand, narrated;
+- ``serve``: the game server and its browser table (needs ``pip install "fivehundred[server]"``).
 
 ``--rules PRESET`` and ``--players K`` choose the rules (:data:`RULE_PRESETS`).
 Bad input, at a prompt or in a flag, gets a one-line explanation; end of input
@@ -1118,13 +1119,54 @@ def _parser() -> argparse.ArgumentParser:
 
     table = commands.add_parser("rules", help="the bid ladder and the scoring table")
     _add_rules(table)
+
+    server = commands.add_parser(
+        "serve", help='the game server and browser table (pip install "fivehundred[server]")'
+    )
+    server.add_argument(
+        "--db",
+        default="fivehundred.db",
+        metavar="PATH",
+        help="SQLite database (default %(default)s)",
+    )
+    server.add_argument("--host", default="127.0.0.1", help="address (default %(default)s)")
+    server.add_argument("--port", type=_number, default=8500, help="port (default %(default)s)")
+    server.add_argument(
+        "--max-connections",
+        type=_count,
+        default=256,
+        metavar="N",
+        help="open connections at once; more get 503 (default %(default)s)",
+    )
     return parser
+
+
+#: What ``fivehundred serve`` says when the server extra is not installed.
+SERVER_MISSING: Final = (
+    'the game server needs its extra: pip install "fivehundred[server]" (Starlette and uvicorn)'
+)
+
+
+def serve(db: str, host: str, port: int, max_connections: int = 256) -> int:
+    """``fivehundred serve``: imports the server only now, so the CLI works without the extra."""
+    try:
+        from fivehundred.server.serve import serve as run_server
+    except ImportError as err:
+        if err.name not in {"starlette", "uvicorn", "h11", "anyio"}:
+            raise
+        raise UsageError(SERVER_MISSING) from None
+    run_server(
+        db, host, port, max_connections=max_connections
+    )  # pragma: no cover - runs until interrupted (tests/test_server.py)
+    return 0  # pragma: no cover
 
 
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.command == "demo":
         demo(args.seed, ascii_only=args.ascii)
         return 0
+    if args.command == "serve":
+        return serve(args.db, args.host, args.port, args.max_connections)
     rules = rules_for(args.rules, args.players)
     sides = len(rules.sides)
     if args.command == "rules":

@@ -1,0 +1,315 @@
+"""The web layer of the game server: a Starlette application over :class:`~.tables.Tables`.
+
+Routes (every answer is JSON, except the browser table's files)::
+
+    GET  /                       the browser table (static/index.html)
+    GET  /static/...             its script and style sheet
+    POST /tables                 {"rules": {...}, "seats": ["human", "heuristic", ...]}
+                                 -> 201 {"table", "tokens": {"0": TOKEN}, "version", "seats"}
+    GET  /tables/{id}            Authorization: Bearer TOKEN -> the seat's view
+    POST /tables/{id}/actions    {"action": "7H", "version": N} -> {"version": M}
+
+Every refusal is ``{"error": CODE, "message": TEXT}`` with a stable ``CODE``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+import anyio
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from fivehundred.server.tables import Refused, Tables
+
+__all__ = [
+    "DEADLINE",
+    "MAX_BODY",
+    "MAX_DEPTH",
+    "MAX_IN_FLIGHT",
+    "create_app",
+]
+
+#: The largest request body, in bytes.
+MAX_BODY: Final = 4096
+#: The deepest nesting of objects and lists in a request body.
+MAX_DEPTH: Final = 4
+#: Seconds a client has to send its whole request body.
+DEADLINE: Final = 10.0
+#: Requests handled at once; more are answered 503 ``BUSY``.
+MAX_IN_FLIGHT: Final = 64
+
+#: The stable error code of each HTTP status the server answers by itself.
+STATUS_CODES: Final = {
+    400: "BAD_REQUEST",
+    401: "UNAUTHORIZED",
+    404: "NOT_FOUND",
+    405: "METHOD_NOT_ALLOWED",
+    408: "REQUEST_TIMEOUT",
+    413: "TOO_LARGE",
+    415: "UNSUPPORTED_MEDIA_TYPE",
+    431: "HEADERS_TOO_LARGE",
+    500: "INTERNAL_ERROR",
+    501: "NOT_IMPLEMENTED",
+    503: "BUSY",
+}
+
+STATIC: Final = resources.files("fivehundred.server") / "static"
+
+
+def error(status: int, code: str, message: str) -> JSONResponse:
+    """A JSON refusal."""
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+def error_body(status: int, message: str) -> bytes:
+    """The body of a refusal by status (for the layers below the application)."""
+    code = STATUS_CODES.get(status, "ERROR")
+    return json.dumps({"error": code, "message": message}).encode()
+
+
+class _BodyLimit(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of ``[`` and ``{`` in JSON text (outside strings)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+class Limits:
+    """ASGI middleware: requests in flight, body size and the body's deadline.
+
+    Bodies are counted as they arrive (a ``Content-Length`` over the limit is
+    refused before any is read), and the whole body must arrive within
+    ``deadline`` seconds of the request's start.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        max_body: int = MAX_BODY,
+        deadline: float = DEADLINE,
+        max_in_flight: int = MAX_IN_FLIGHT,
+    ) -> None:
+        self.app = app
+        self.max_body = max_body
+        self.deadline = deadline
+        self.max_in_flight = max_in_flight
+        self.in_flight = 0
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if self.in_flight >= self.max_in_flight:
+            await error(503, "BUSY", "too many requests at once: try again")(scope, receive, send)
+            return
+        for name, value in scope["headers"]:
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.max_body):
+                answer = error(413, "TOO_LARGE", f"the request body is over {self.max_body} bytes")
+                answer.headers["connection"] = "close"
+                await answer(scope, receive, send)
+                return
+        received = 0
+        end = anyio.current_time() + self.deadline
+
+        async def limited() -> Message:
+            nonlocal received
+            try:
+                with anyio.fail_after(max(0.0, end - anyio.current_time())):
+                    message = await receive()
+            except TimeoutError:
+                raise _BodyLimit(408, f"the request body took over {self.deadline} s") from None
+            received += len(message.get("body", b""))
+            if received > self.max_body:
+                raise _BodyLimit(413, f"the request body is over {self.max_body} bytes")
+            return message
+
+        self.in_flight += 1
+        try:
+            await self.app(scope, limited, send)
+        finally:
+            self.in_flight -= 1
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    try:
+        raw = await request.body()
+    except _BodyLimit as err:
+        raise Refused(err.status, STATUS_CODES[err.status], str(err)) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Refused(400, "BAD_JSON", "the body is not UTF-8") from None
+    if json_depth(text) > MAX_DEPTH:
+        raise Refused(400, "BAD_JSON", f"the body is nested over {MAX_DEPTH} deep")
+    try:
+        body = json.loads(text)
+    except ValueError as err:
+        raise Refused(400, "BAD_JSON", f"the body is not JSON: {err}"[:200]) from None
+    if not isinstance(body, dict):
+        raise Refused(400, "BAD_REQUEST", "the body must be a JSON object")
+    return body
+
+
+def _tables(request: Request) -> Tables:
+    tables: Tables = request.app.state.tables
+    return tables
+
+
+def _seat(request: Request, table_id: str) -> tuple[Any, int]:
+    kind, _, token = request.headers.get("authorization", "").partition(" ")
+    table = _tables(request).get(table_id)
+    seat = table.seat_of(token.strip()) if kind.lower() == "bearer" else None
+    if seat is None:
+        raise Refused(401, "UNAUTHORIZED", "send Authorization: Bearer TOKEN of a seat")
+    return table, seat
+
+
+async def index(request: Request) -> Response:
+    """The browser table."""
+    with resources.as_file(STATIC / "index.html") as path:
+        return FileResponse(Path(path), media_type="text/html")
+
+
+async def create_table(request: Request) -> Response:
+    """``POST /tables``: a new table; the only answer that holds the seats' tokens."""
+    body = await _json_body(request)
+    unknown = set(body) - {"rules", "seats"}
+    if unknown:
+        raise Refused(400, "BAD_REQUEST", f"unknown keys: {', '.join(sorted(unknown))}"[:200])
+    options = body.get("rules", {})
+    if not isinstance(options, dict):
+        raise Refused(422, "BAD_RULES", "rules must be an object of rules options")
+    seats = body.get("seats")
+    if seats is None:
+        players = options.get("players", 4)
+        seats = ["human"] + ["heuristic"] * (players - 1 if isinstance(players, int) else 3)
+    slow = isinstance(seats, list) and "search" in seats
+    create = _tables(request).create
+    table, tokens = (
+        await run_in_threadpool(create, options, seats) if slow else create(options, seats)
+    )
+    return JSONResponse(
+        {
+            "table": table.id,
+            "seats": list(table.seats),
+            "version": table.version,
+            "tokens": {str(seat): token for seat, token in tokens.items()},
+        },
+        status_code=201,
+        headers={"cache-control": "no-store", "location": f"/tables/{table.id}"},
+    )
+
+
+async def get_table(request: Request) -> Response:
+    """``GET /tables/{id}``: the seat's view, its legal actions and the version."""
+    table, seat = _seat(request, request.path_params["table_id"])
+    return Response(
+        table.answer(seat), media_type="application/json", headers={"cache-control": "no-store"}
+    )
+
+
+async def post_action(request: Request) -> Response:
+    """``POST /tables/{id}/actions``: apply the seat's action at the version it saw."""
+    table, seat = _seat(request, request.path_params["table_id"])
+    body = await _json_body(request)
+    action, version = body.get("action"), body.get("version")
+    if (
+        set(body) != {"action", "version"}
+        or not isinstance(action, str)
+        or not isinstance(version, int)
+        or isinstance(version, bool)
+    ):
+        raise Refused(400, "BAD_REQUEST", 'send {"action": NOTATION, "version": N} only')
+    if len(action) > 100:
+        raise Refused(400, "BAD_NOTATION", "an action is at most 100 characters")
+    tables = _tables(request)
+    if table.slow:  # a search player thinks in a worker thread, not in the event loop
+        new = await run_in_threadpool(tables.act, table, seat, action, version)
+    else:  # a few quick moves: done in the loop, no thread hand-offs under the GIL
+        new = tables.act(table, seat, action, version)
+    return JSONResponse({"version": new})
+
+
+async def _refused(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, Refused)
+    answer = error(exc.status, exc.code, exc.message)
+    if exc.status in {408, 413}:  # the rest of the body is not read: the connection is done
+        answer.headers["connection"] = "close"
+    return answer
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    code = STATUS_CODES.get(exc.status_code, "ERROR")
+    message = exc.detail if exc.status_code != 404 else "there is nothing here"
+    return JSONResponse(
+        {"error": code, "message": message}, status_code=exc.status_code, headers=exc.headers
+    )
+
+
+async def _crash(request: Request, exc: Exception) -> Response:
+    return error(500, "INTERNAL_ERROR", "the server failed on this request")
+
+
+def create_app(
+    db: str | Path = ":memory:",
+    *,
+    max_body: int = MAX_BODY,
+    deadline: float = DEADLINE,
+    max_in_flight: int = MAX_IN_FLIGHT,
+) -> Starlette:
+    """The server's ASGI application, storing its tables in the SQLite database ``db``.
+
+    Embed it in another ASGI app, or serve it with uvicorn (``fivehundred serve``).
+    """
+    handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
+        Refused: _refused,
+        HTTPException: _http_error,
+        Exception: _crash,
+    }
+    app = Starlette(
+        routes=[
+            Route("/", index, methods=["GET"]),
+            Route("/tables", create_table, methods=["POST"]),
+            Route("/tables/{table_id}", get_table, methods=["GET"]),
+            Route("/tables/{table_id}/actions", post_action, methods=["POST"]),
+            Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+        ],
+        exception_handlers=handlers,
+    )
+    app.state.tables = Tables(db)
+    app.add_middleware(Limits, max_body=max_body, deadline=deadline, max_in_flight=max_in_flight)
+    return app

@@ -1,0 +1,133 @@
+"""``fivehundred serve``: the game server under uvicorn, with its connection limits.
+
+uvicorn's own refusals (a malformed request, headers over the limit, a
+connection over the limit, a crash) are plain text; :class:`JsonH11Protocol`
+answers them as JSON with a stable code, as the application does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any, Final
+
+import h11
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from fivehundred.server.app import DEADLINE, MAX_IN_FLIGHT, create_app, error_body
+
+__all__ = ["MAX_CONNECTIONS", "MAX_HEADER_BYTES", "KEEP_ALIVE", "JsonH11Protocol", "serve"]
+
+#: Open connections at once; one more is answered 503 ``BUSY`` and closed.
+MAX_CONNECTIONS: Final = 256
+#: The largest request head (request line and headers), in bytes: 431 beyond.
+MAX_HEADER_BYTES: Final = 8192
+#: Seconds an idle keep-alive connection is kept open.
+KEEP_ALIVE: Final = 5
+
+
+class _Connection(h11.Connection):
+    """An h11 connection that remembers the status hint of the last protocol error."""
+
+    hint = 400
+
+    def next_event(self) -> Any:
+        try:
+            return super().next_event()
+        except h11.RemoteProtocolError as err:
+            self.hint = err.error_status_hint
+            raise
+
+
+#: uvicorn's refusals of a request it cannot read, by the status h11 hints.
+REFUSALS: Final = {
+    400: "a malformed HTTP request",
+    431: "the request head is too large",
+    501: "this transfer encoding is not supported: send chunked or a content-length",
+}
+
+
+def raw_response(status: int, message: str) -> bytes:
+    """A whole HTTP/1.1 JSON refusal that closes the connection."""
+    body = error_body(status, message)
+    reason = {
+        400: "Bad Request",
+        431: "Request Header Fields Too Large",
+        501: "Not Implemented",
+        503: "Service Unavailable",
+    }
+    head = (
+        f"HTTP/1.1 {status} {reason.get(status, 'Error')}\r\n"
+        "content-type: application/json\r\n"
+        f"content-length: {len(body)}\r\n"
+        "connection: close\r\n\r\n"
+    )
+    return head.encode("ascii") + body
+
+
+class JsonH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with JSON refusals and a connection limit."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.conn = _Connection(h11.SERVER, self.config.h11_max_incomplete_event_size or 16384)
+        self.max_connections = self.limit_concurrency or MAX_CONNECTIONS
+        self.limit_concurrency = None  # the application limits requests in flight itself
+
+    # uvicorn narrows BaseProtocol.connection_made to a Transport; so does this override
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > self.max_connections:
+            self.transport.write(raw_response(503, "too many connections: try again"))
+            self.transport.close()
+
+    def send_400_response(self, msg: str) -> None:
+        status = getattr(self.conn, "hint", 400)
+        text = REFUSALS.get(status)
+        if text is None:  # pragma: no cover - h11 hints only 400, 431 and 501
+            status, text = 400, REFUSALS[400]
+        self.transport.write(raw_response(status, text))
+        self.transport.close()
+
+
+def config(
+    db: str | Path,
+    host: str = "127.0.0.1",
+    port: int = 8500,
+    *,
+    max_connections: int = MAX_CONNECTIONS,
+    max_in_flight: int = MAX_IN_FLIGHT,
+    deadline: float = DEADLINE,
+) -> uvicorn.Config:
+    """The uvicorn configuration of ``fivehundred serve``."""
+    return uvicorn.Config(
+        create_app(db, max_in_flight=max_in_flight, deadline=deadline),
+        host=host,
+        port=port,
+        http=JsonH11Protocol,
+        ws="none",
+        lifespan="off",
+        interface="asgi3",
+        server_header=False,
+        date_header=False,
+        access_log=False,
+        log_level="warning",
+        limit_concurrency=max_connections,
+        timeout_keep_alive=KEEP_ALIVE,
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+        backlog=1024,
+    )
+
+
+def serve(
+    db: str | Path,
+    host: str = "127.0.0.1",
+    port: int = 8500,
+    *,
+    max_connections: int = MAX_CONNECTIONS,
+) -> None:  # pragma: no cover - runs until killed (the restart test runs it in a child)
+    """Serve until interrupted; prints the address once, never a token."""
+    server = uvicorn.Server(config(db, host, port, max_connections=max_connections))
+    print(f"fivehundred: serving on http://{host}:{port}/ (database {db})", flush=True)
+    server.run()

@@ -1,0 +1,398 @@
+"""Tables of the game server: the games, their seats' tokens, and their SQLite storage.
+
+This module knows nothing of HTTP (the web layer is :mod:`fivehundred.server.app`).
+A :class:`Table` is one game; :class:`Tables` holds many, each stored in SQLite
+as the rules, the seats, the hash of each person's token, the deck of every hand
+and every accepted action in order. An accepted action (with the computer moves
+that follow it, and the next deal) is written in one transaction before it is
+answered, so a crash loses nothing that was answered; a restarted server
+rebuilds each table by dealing the stored decks and applying the stored actions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import random
+import secrets
+import sqlite3
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+import attrs
+
+import fivehundred as fh
+from fivehundred.tournament import DEFAULT_BUDGET, PLAYER_TYPES, make_player
+
+__all__ = [
+    "HUMAN",
+    "MAX_TABLES",
+    "Refused",
+    "Table",
+    "Tables",
+    "hash_token",
+]
+
+#: The seat kind of a person; every other kind is a computer player (:data:`PLAYER_TYPES`).
+HUMAN: Final = "human"
+#: Tables one server holds (a table is created only below this many).
+MAX_TABLES: Final = 10_000
+#: Bytes of randomness in a seat token (written as 43 URL-safe characters).
+TOKEN_BYTES: Final = 32
+#: The search player's deals per decision on a server (small: it answers within a request).
+SEARCH_BUDGET: Final = min(DEFAULT_BUDGET, 8)
+
+_SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS game (
+    id TEXT PRIMARY KEY,
+    rules TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    dealer INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS token (
+    game TEXT NOT NULL REFERENCES game(id),
+    seat INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (game, seat)
+);
+CREATE TABLE IF NOT EXISTS deal (
+    game TEXT NOT NULL REFERENCES game(id),
+    hand INTEGER NOT NULL,
+    deck TEXT NOT NULL,
+    PRIMARY KEY (game, hand)
+);
+CREATE TABLE IF NOT EXISTS action (
+    game TEXT NOT NULL REFERENCES game(id),
+    n INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (game, n)
+);
+"""
+
+
+class Refused(Exception):
+    """A request the tables refuse: an HTTP status, a stable code and a sentence."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat token: its SHA-256, in hex (tokens are random, not passwords)."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def _read_action(text: str, state: fh.GameState) -> fh.Action:
+    """An action in notation, read in the game's phase (``7H`` is a bid or a card).
+
+    Text that is an action of another phase is still read, so that the rules
+    refuse it (``WRONG_PHASE``) rather than the notation.
+    """
+    try:
+        return fh.parse_action(text, phase=state.phase)
+    except fh.NotationError:
+        try:
+            return fh.parse_action(text)
+        except fh.NotationError:
+            pass
+        raise
+
+
+@attrs.define(eq=False)
+class Table:
+    """One game: its seats (a person or a computer player kind) and its state.
+
+    ``hashes[seat]`` is the SHA-256 of the seat's token (people's seats only).
+    The random source of each deal and each computer decision is derived from
+    ``seed`` and the hand number or the move number, so a rebuilt table goes on
+    exactly as the lost one would have.
+    """
+
+    id: str
+    seats: tuple[str, ...]
+    seed: str
+    hashes: dict[int, str]
+    state: fh.GameState
+    #: The number of actions accepted so far, computer moves included.
+    version: int = 0
+    lock: threading.Lock = attrs.field(factory=threading.Lock)
+    #: Each seat's last answer to GET, as JSON bytes, with the version it is of.
+    _answers: dict[int, tuple[int, bytes]] = attrs.field(factory=dict)
+
+    @property
+    def slow(self) -> bool:
+        """Whether a computer seat searches (its moves are worked out in a worker thread)."""
+        return "search" in self.seats
+
+    def seat_of(self, token: str) -> int | None:
+        """The person's seat a token belongs to (compared in constant time), or ``None``."""
+        digest = hash_token(token)
+        found = None
+        for seat, known in self.hashes.items():
+            if hmac.compare_digest(known, digest):
+                found = seat
+        return found
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """The seat's answer to ``GET /tables/{id}``: view, legal actions, version."""
+        state = self.state
+        view = fh.observe(state, seat)
+        return {
+            "table": self.id,
+            "seat": seat,
+            "seats": list(self.seats),
+            "sides": [list(side) for side in state.rules.sides],
+            "version": self.version,
+            "legal_actions": [fh.format_action(a) for a in view.legal_actions],
+            "view": fh.view_to_dict(view),
+        }
+
+    def answer(self, seat: int) -> bytes:
+        """:meth:`view` as JSON bytes, made once per version (polling costs nothing)."""
+        version, cached = self._answers.get(seat, (-1, b""))
+        if version != self.version:
+            version = self.version
+            cached = json.dumps(self.view(seat), separators=(",", ":")).encode()
+            self._answers[seat] = (version, cached)
+        return cached
+
+    def _deal(self, state: fh.GameState) -> tuple[fh.GameState, str]:
+        deck = list(state.rules.deck)
+        random.Random(f"{self.seed}/deal/{state.hand_number + 1}").shuffle(deck)
+        return fh.deal(state, cards=deck), " ".join(map(str, deck))
+
+    def _computer(self, state: fh.GameState, seat: int) -> fh.Action:
+        rng = random.Random(f"{self.seed}/move/{self.version}")
+        player = make_player(self.seats[seat], rng, SEARCH_BUDGET)
+        return player.choose(fh.observe(state, seat))
+
+    def advance(
+        self, state: fh.GameState, moves: list[tuple[int, fh.Action]], decks: list[str]
+    ) -> fh.GameState:
+        """Deal and let computer seats move until a person is to act or the game is over."""
+        while state.result is None:
+            if state.phase is fh.Phase.DEAL:
+                state, deck = self._deal(state)
+                decks.append(deck)
+                continue
+            seat = state.to_act
+            if seat is None or self.seats[seat] == HUMAN:
+                break
+            action = self._computer(state, seat)
+            state = fh.apply(state, action, seat=seat)
+            moves.append((seat, action))
+            self.version += 1
+        return state
+
+    def act(
+        self, seat: int, text: str, version: int
+    ) -> tuple[list[tuple[int, fh.Action]], list[str]]:
+        """Apply ``seat``'s action and the computer moves after it; the caller holds ``lock``.
+
+        Answers the moves made (the person's first) and the decks dealt, for
+        storage. Raises :class:`Refused`: 409 ``STALE_VERSION``, ``GAME_OVER`` or
+        ``NOT_YOUR_TURN``; 400 ``BAD_NOTATION``; 422 with the rules' reason.
+        """
+        state = self.state
+        if version != self.version:
+            raise Refused(
+                409,
+                "STALE_VERSION",
+                f"the table is at version {self.version}, not {version}: read it again",
+            )
+        if state.result is not None:
+            raise Refused(409, "GAME_OVER", "the game is over")
+        if state.to_act != seat:
+            raise Refused(409, "NOT_YOUR_TURN", f"it is not seat {seat}'s turn")
+        try:
+            action = _read_action(text, state)
+        except fh.NotationError as err:
+            raise Refused(400, "BAD_NOTATION", str(err)) from None
+        try:
+            state = fh.apply(state, action, seat=seat)
+        except fh.IllegalActionError as err:
+            raise Refused(422, err.reason.name, str(err)) from None
+        self.version += 1
+        moves = [(seat, action)]
+        decks: list[str] = []
+        self.state = self.advance(state, moves, decks)
+        return moves, decks
+
+
+def _check_seats(seats: object, players: int) -> tuple[str, ...]:
+    kinds = (HUMAN, *PLAYER_TYPES)
+    if not isinstance(seats, list) or len(seats) != players:
+        raise Refused(
+            422, "BAD_SEATS", f"seats must be a list of {players} seat kinds: {', '.join(kinds)}"
+        )
+    if not all(isinstance(kind, str) and kind in kinds for kind in seats):
+        raise Refused(422, "BAD_SEATS", f"every seat must be one of {', '.join(kinds)}")
+    if HUMAN not in seats:
+        raise Refused(422, "BAD_SEATS", "at least one seat must be a person ('human')")
+    return tuple(seats)
+
+
+class Tables:
+    """Every table of one server, kept in memory and stored in one SQLite database.
+
+    ``path`` is a file (``":memory:"`` for a database that dies with the
+    process). The connection is shared by the server's threads under a lock;
+    the database is in WAL mode with ``synchronous=FULL``, so a committed move
+    survives a crash of the process and of the machine.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db_lock = threading.Lock()
+        self._tables: dict[str, Table] = {}
+        self._lock = threading.Lock()
+        with self._db_lock:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        """Close the database."""
+        with self._db_lock:
+            self._db.close()
+
+    def __len__(self) -> int:
+        with self._db_lock:
+            (count,) = self._db.execute("SELECT COUNT(*) FROM game").fetchone()
+        return int(count)
+
+    def create(self, options: Mapping[str, object], seats: object) -> tuple[Table, dict[int, str]]:
+        """A new table, dealt, computer seats moved: the table and each person's token.
+
+        The tokens are answered here only; the database keeps their hashes.
+        """
+        try:
+            rules = fh.rules_from_options(options)
+        except fh.InvalidStateError as err:
+            raise Refused(422, "BAD_RULES", str(err)) from None
+        kinds = _check_seats(seats, rules.players)
+        if len(self) >= MAX_TABLES:
+            raise Refused(503, "TOO_MANY_TABLES", "this server holds no more tables")
+        tokens = {
+            seat: secrets.token_urlsafe(TOKEN_BYTES)
+            for seat, kind in enumerate(kinds)
+            if kind == HUMAN
+        }
+        seed = secrets.token_hex(16)
+        dealer = random.Random(f"{seed}/dealer").randrange(rules.players)
+        table = Table(
+            id=secrets.token_urlsafe(9),
+            seats=kinds,
+            seed=seed,
+            hashes={seat: hash_token(token) for seat, token in tokens.items()},
+            state=fh.new_game(rules, dealer=dealer),
+        )
+        moves: list[tuple[int, fh.Action]] = []
+        decks: list[str] = []
+        table.state = table.advance(table.state, moves, decks)
+        with self._db_lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(
+                "INSERT INTO game VALUES (?, ?, ?, ?, ?)",
+                (table.id, json.dumps(fh.rules_options(rules)), json.dumps(kinds), seed, dealer),
+            )
+            self._db.executemany(
+                "INSERT INTO token VALUES (?, ?, ?)",
+                [(table.id, seat, digest) for seat, digest in table.hashes.items()],
+            )
+            self._store(table, 0, moves, decks)
+        with self._lock:
+            self._tables[table.id] = table
+        return table, tokens
+
+    def get(self, table_id: str) -> Table:
+        """The table of an id (loaded from the database if need be); 404 ``NO_SUCH_TABLE``."""
+        with self._lock:
+            table = self._tables.get(table_id)
+            if table is None:
+                table = self._load(table_id)
+                self._tables[table_id] = table
+        return table
+
+    def act(self, table: Table, seat: int, text: str, version: int) -> int:
+        """Apply a person's action; store it before answering the new version."""
+        with table.lock:
+            before, state = table.version, table.state
+            try:
+                moves, decks = table.act(seat, text, version)
+                hands = state.hand_number
+                with self._db_lock, self._db:
+                    self._db.execute("BEGIN IMMEDIATE")
+                    self._store(table, before, moves, decks, hands)
+            except BaseException:
+                table.version, table.state = before, state
+                raise
+            return table.version
+
+    def _store(
+        self,
+        table: Table,
+        first: int,
+        moves: Sequence[tuple[int, fh.Action]],
+        decks: Sequence[str],
+        hands: int = 0,
+    ) -> None:
+        self._db.executemany(
+            "INSERT INTO action VALUES (?, ?, ?, ?)",
+            [
+                (table.id, first + n, seat, fh.format_action(action))
+                for n, (seat, action) in enumerate(moves)
+            ],
+        )
+        self._db.executemany(
+            "INSERT INTO deal VALUES (?, ?, ?)",
+            [(table.id, hands + n + 1, deck) for n, deck in enumerate(decks)],
+        )
+
+    def _load(self, table_id: str) -> Table:
+        with self._db_lock:
+            row = self._db.execute(
+                "SELECT rules, seats, seed, dealer FROM game WHERE id = ?", (table_id,)
+            ).fetchone()
+            if row is None:
+                raise Refused(404, "NO_SUCH_TABLE", "there is no such table")
+            hashes = dict(
+                self._db.execute("SELECT seat, hash FROM token WHERE game = ?", (table_id,))
+            )
+            decks = [
+                deck
+                for (deck,) in self._db.execute(
+                    "SELECT deck FROM deal WHERE game = ? ORDER BY hand", (table_id,)
+                )
+            ]
+            actions = list(
+                self._db.execute(
+                    "SELECT seat, action FROM action WHERE game = ? ORDER BY n", (table_id,)
+                )
+            )
+        rules_text, seats_text, seed, dealer = row
+        state = fh.new_game(fh.rules_from_options(json.loads(rules_text)), dealer=dealer)
+        next_deck = iter(decks)
+        for seat, text in actions:
+            if state.phase is fh.Phase.DEAL:
+                state = fh.deal(state, cards=next(next_deck))
+            state = fh.apply(state, fh.parse_action(text, phase=state.phase), seat=seat)
+        for deck in next_deck:
+            state = fh.deal(state, cards=deck)
+        return Table(
+            id=table_id,
+            seats=tuple(json.loads(seats_text)),
+            seed=seed,
+            hashes=hashes,
+            state=state,
+            version=len(actions),
+        )

@@ -1,0 +1,260 @@
+"""The game server over real HTTP: uvicorn's layer (limits, JSON refusals) and a kill -9 restart.
+
+The first tests run uvicorn in a thread of this process, with the configuration
+``fivehundred serve`` uses; the restart test runs ``fivehundred serve`` itself in
+a child process and kills it with SIGKILL in the middle of a hand.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import socket
+import sqlite3
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("uvicorn", reason="the server extra is not installed")
+pytest.importorskip("starlette", reason="the server extra is not installed")
+
+import uvicorn
+
+from fivehundred.server.serve import MAX_HEADER_BYTES, config, raw_response
+from server_helpers import Client, free_port, start_server
+
+
+@pytest.fixture(scope="module")
+def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    """A server in a thread of this process, limited to 4 connections."""
+    number = free_port()
+    db = tmp_path_factory.mktemp("server") / "tables.db"
+    server = uvicorn.Server(config(db, port=number, max_connections=4, deadline=1.0))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert server.started
+    yield number
+    server.should_exit = True
+    thread.join(10)
+
+
+def raw(port: int, data: bytes, *, wait: float = 5) -> bytes:
+    """Send bytes on a new connection; everything answered until the server closes it."""
+    with socket.create_connection(("127.0.0.1", port), timeout=wait) as sock:
+        sock.sendall(data)
+        chunks = []
+        try:
+            while chunk := sock.recv(65536):
+                chunks.append(chunk)
+        except TimeoutError:
+            pass
+    return b"".join(chunks)
+
+
+def parse(answer: bytes) -> tuple[int, dict[str, str], dict[str, object]]:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.lower().split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), headers, json.loads(body)
+
+
+def test_answers_carry_no_version_banner(port: int) -> None:
+    client = Client(port)
+    status, body, response = client.request("GET", "/missing")
+    client.close()
+    assert (status, body["error"]) == (404, "NOT_FOUND")
+    assert response.getheader("server") is None
+    assert response.getheader("content-type") == "application/json"
+
+
+def test_a_malformed_request_is_400_json(port: int) -> None:
+    status, headers, body = parse(raw(port, b"NOT HTTP AT ALL\r\n\r\n"))
+    assert (status, body["error"]) == (400, "BAD_REQUEST")
+    assert headers["content-type"] == "application/json"
+
+
+def test_headers_over_the_limit_are_431_json(port: int) -> None:
+    # a head still unfinished beyond the limit (a whole head read at once is parsed)
+    big = b"x-filler: " + b"a" * (MAX_HEADER_BYTES + 100)
+    status, _, body = parse(raw(port, b"GET / HTTP/1.1\r\nhost: x\r\n" + big))
+    assert (status, body["error"]) == (431, "HEADERS_TOO_LARGE")
+
+
+def test_an_unknown_transfer_encoding_is_501_json(port: int) -> None:
+    head = b"POST /tables HTTP/1.1\r\nhost: x\r\ntransfer-encoding: gzip\r\n\r\n"
+    status, _, body = parse(raw(port, head))
+    assert (status, body["error"]) == (501, "NOT_IMPLEMENTED")
+
+
+def test_connections_over_the_limit_are_503_json(port: int) -> None:
+    idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(4)]
+    try:
+        time.sleep(0.2)
+        status, _, body = parse(raw(port, b""))
+        assert (status, body["error"]) == (503, "BUSY")
+    finally:
+        for sock in idle:
+            sock.close()
+    time.sleep(0.2)
+    client = Client(port)
+    assert client.request("GET", "/missing")[0] == 404  # the slots are free again
+    client.close()
+
+
+def test_a_body_slower_than_the_deadline_is_408_and_closed(port: int) -> None:
+    started = time.monotonic()
+    answer = raw(
+        port,
+        b"POST /tables HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+        b"content-length: 10\r\n\r\n{",
+        wait=10,
+    )
+    waited = time.monotonic() - started
+    status, headers, body = parse(answer)
+    assert (status, body["error"]) == (408, "REQUEST_TIMEOUT")
+    assert headers["connection"] == "close"
+    assert 0.9 <= waited < 5  # this server's deadline is 1 s from the request's start
+
+
+def test_raw_responses_are_whole_http_answers() -> None:
+    answer = raw_response(503, "busy")
+    status, headers, body = parse(answer)
+    assert (status, body) == (503, {"error": "BUSY", "message": "busy"})
+    assert int(headers["content-length"]) == len(json.dumps(body))
+    assert headers["connection"] == "close"
+
+
+# -- kill -9 and restart -----------------------------------------------------------------------
+
+
+def test_a_table_survives_kill_9_mid_hand_with_every_action_and_its_tokens(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "tables.db"
+    number = free_port()
+    server = start_server(db, number)
+    try:
+        client = Client(number)
+        status, created, _ = client.request(
+            "POST", "/tables", {"rules": {}, "seats": ["human", "heuristic", "human", "random"]}
+        )
+        assert status == 201
+        table, tokens = created["table"], created["tokens"]
+        rng = random.Random(7)
+        view = client.request("GET", f"/tables/{table}", token=tokens["0"])[1]
+        # both people play until the hand is well under way
+        while view["view"]["view"]["phase"] != "play" or len(view["view"]["view"]["tricks"]) < 3:
+            for token in tokens.values():
+                status, view, _ = client.request("GET", f"/tables/{table}", token=token)
+                if view["legal_actions"]:
+                    status, answer, _ = client.request(
+                        "POST",
+                        f"/tables/{table}/actions",
+                        {"action": rng.choice(view["legal_actions"]), "version": view["version"]},
+                        token=token,
+                    )
+                    assert status == 200, answer
+        before = {
+            seat: client.request("GET", f"/tables/{table}", token=t)[1]
+            for seat, t in tokens.items()
+        }
+        client.close()
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait(10)
+        assert server.returncode == -signal.SIGKILL
+    finally:
+        server.kill()
+        out, err = server.communicate()
+    assert not any(token in out + err for token in tokens.values())  # never printed
+
+    with sqlite3.connect(db) as connection:
+        (stored,) = connection.execute("SELECT COUNT(*) FROM action").fetchone()
+    assert stored == before["0"]["version"]  # 0 lost actions
+
+    server = start_server(db, number)
+    try:
+        client = Client(number)
+        after = {
+            seat: client.request("GET", f"/tables/{table}", token=t)[1]
+            for seat, t in tokens.items()
+        }
+        assert after == before  # every accepted action, the same tokens
+        assert 0 < len(after["0"]["view"]["view"]["tricks"]) < 10  # it was killed mid-hand
+        # finish the game with the same tokens
+        while True:
+            views = {
+                s: client.request("GET", f"/tables/{table}", token=t)[1] for s, t in tokens.items()
+            }
+            if views["0"]["view"]["view"]["result"] is not None:
+                break
+            for seat, view in views.items():
+                if view["legal_actions"]:
+                    status, answer, _ = client.request(
+                        "POST",
+                        f"/tables/{table}/actions",
+                        {"action": rng.choice(view["legal_actions"]), "version": view["version"]},
+                        token=tokens[seat],
+                    )
+                    assert status == 200, answer
+                    break
+        assert views["0"]["view"]["view"]["result"]["winners"]
+        assert views["0"]["version"] > before["0"]["version"]
+        client.close()
+    finally:
+        server.terminate()
+        server.communicate(timeout=10)
+
+
+# -- the load measurement (its figures are printed by the bench, never asserted on) ------------
+
+
+def test_the_server_measurement_reports_its_figures_and_no_lost_action() -> None:
+    from fivehundred.bench import BenchConfig
+    from fivehundred.server.bench import measure_server
+
+    (result,) = measure_server(BenchConfig(), seconds=1.0, clients=2)
+    figures = {figure.key: figure for figure in result.figures}
+    assert set(figures) == {
+        "moves_per_second",
+        "requests_per_second",
+        "p50_ms",
+        "p99_ms",
+        "max_ms",
+        "lost_actions",
+    }
+    assert result.skipped is None and result.count > 0
+    assert figures["lost_actions"].value == 0
+    assert figures["p99_ms"].target == 50.0
+    assert result.notes["errors"] == "0"
+
+
+def test_the_server_measurement_is_skipped_without_the_extra(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from fivehundred.bench import BenchConfig
+    from fivehundred.server.bench import measure_server
+
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    (result,) = measure_server(BenchConfig())
+    assert result.skipped is not None and "fivehundred[server]" in result.skipped
+
+
+def test_bench_server_runs_only_the_server_measurement(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from fivehundred import bench
+
+    assert bench.main(["--server", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert list(report["results"]) == ["server"]
+    with pytest.raises(SystemExit):
+        bench.main(["--server", "31"])
