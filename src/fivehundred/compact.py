@@ -106,9 +106,15 @@ class _Tables:
     """Lookup tables of the compact encoding for one ``Rules``, built once."""
 
     __slots__ = (
+        "after_partners",
+        "after_plays",
+        "before_discards",
+        "before_partners",
+        "before_plays",
         "cache",
         "calls",
         "deck",
+        "deck_size",
         "discards",
         "false",
         "joker_bit",
@@ -117,6 +123,7 @@ class _Tables:
         "partner_by_seat",
         "partners",
         "plays",
+        "position",
         "size",
     )
 
@@ -134,7 +141,14 @@ class _Tables:
         )
         self.size = self.layout.size
         self.deck = deck
+        self.deck_size = len(deck)
+        self.position = {card: p for p, card in enumerate(deck)}
         self.false = [False] * self.size
+        self.before_plays = (False,) * full.plays.start
+        self.after_plays = (False,) * (self.size - full.plays.stop)
+        self.before_partners = (False,) * full.partners.start
+        self.after_partners = (False,) * (self.size - full.partners.stop)
+        self.before_discards = (False,) * start
         self.calls = {call: full.calls.start + i for i, call in enumerate(full.call_list)}
         self.plays = full.plays.start
         self.nominations = full.nominations.start if len(full.nominations) else -1
@@ -238,11 +252,16 @@ def compact_decode(index: int, rules: Rules) -> CompactAction:
     return decode_action(index, rules)
 
 
-def _bits(mask: int, offset: int, out: list[bool]) -> None:
-    while mask:
-        low = mask & -mask
-        out[offset + low.bit_length() - 1] = True
-        mask ^= low
+#: ``_BYTES[b]``: the eight bits of ``b``, lowest first, as booleans.
+_BYTES: Final = tuple(tuple(bool(b >> i & 1) for i in range(8)) for b in range(256))
+
+
+def _expand(mask: int, size: int) -> tuple[bool, ...]:
+    """The lowest ``size`` bits of ``mask`` as booleans, lowest first."""
+    out: tuple[bool, ...] = ()
+    for shift in range(0, size, 8):
+        out += _BYTES[(mask >> shift) & 255]
+    return out[:size]
 
 
 def compact_mask(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[bool, ...]:
@@ -261,32 +280,24 @@ def compact_mask(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[bool
     tables = _tables(h.t.rules)
     phase = h.phase
     if phase == _core.DISCARD:
-        out = tables.false.copy()
         pool = state._hands[h.contractor] | h.kitty
+        position = tables.position
         for card in pending:
-            pool &= ~(1 << tables.deck.index(card))
-        _bits(pool, tables.discards, out)
-        return tuple(out)
+            pool &= ~(1 << position[card])
+        return tables.before_discards + _expand(pool, tables.deck_size)
     if phase == _core.PLAY:
         mask = _core.play_mask(state)
-        out = tables.false.copy()
         joker = tables.joker_bit
         if mask & joker:
             names = _core.play_names(state)
             if names >= 0:
-                mask &= ~joker
-                _bits(names, tables.plays + len(tables.deck), out)
-        _bits(mask, tables.plays, out)
-        return tuple(out)
+                mask = (mask & ~joker) | (names << tables.deck_size)
+        return tables.before_plays + _expand(mask, tables.deck_size + 4) + tables.after_plays
     if phase == _core.PARTNER and not tables.partner_by_seat:
-        out = tables.false.copy()
-        own = state._hands[h.contractor] | tables.joker_bit
-        start = tables.partners
-        joker_pos = tables.joker_bit.bit_length() - 1
-        for pos in range(len(tables.deck)):
-            if not (own >> pos) & 1:
-                out[start + pos - (pos > joker_pos)] = True
-        return tuple(out)
+        free = ~(state._hands[h.contractor] | tables.joker_bit)
+        at = tables.joker_bit.bit_length() - 1
+        free = (free & (tables.joker_bit - 1)) | ((free >> (at + 1)) << at)
+        return tables.before_partners + _expand(free, tables.deck_size - 1) + tables.after_partners
     legal = legal_actions(state)
     known = tables.cache.get(id(legal))
     if known is not None and known[0] is legal:
