@@ -83,7 +83,7 @@ def test_compact_default_size_and_refusals() -> None:
     with pytest.raises(fh.IllegalActionError):
         compact_decode(124, rules)
     with pytest.raises(fh.IllegalActionError):
-        compact_encode(fh.Discard(fh.parse_cards("4S 5S 6S")), rules)
+        compact_encode(fh.Discard(fh.parse_cards("5S 6S 7S")), rules)
     with pytest.raises(fh.IllegalActionError):
         compact_encode(DiscardCard(fh.parse_card("2S")), rules)
     assert compact_ids(fh.parse_call("6S"), rules) == (1,)

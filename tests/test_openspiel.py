@@ -125,3 +125,30 @@ def test_ismcts_and_mcts_bots_play_a_game() -> None:
     )
     returns = _play(game, [planner, random_bot, planner, random_bot], seed=2)
     assert returns[0] == returns[2]
+
+
+def test_parameters_are_checked_and_bound_the_game() -> None:
+    for params, message in (
+        ({"max_hands": 0}, "max_hands"),
+        ({"returns": "money"}, "returns"),
+    ):
+        with pytest.raises(Exception, match=message):
+            pyspiel.load_game("python_five_hundred", params)
+    capped = pyspiel.load_game("python_five_hundred", {"score_cap": 250, "max_hands": 5})
+    assert capped.max_utility() == 750.0
+    american = pyspiel.load_game("python_five_hundred", {"preset": "american"})
+    default = pyspiel.load_game("python_five_hundred")
+    assert american.max_game_length() < default.max_game_length()  # one round of calls
+    with pytest.raises(ValueError, match="not supported"):
+        default.make_py_observer(None, {"detail": 1})
+
+
+def test_chance_nodes_show_the_deal_under_way() -> None:
+    game = pyspiel.load_game("python_five_hundred")
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 43
+    state.apply_action(5)
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 6).startswith("Deal:")
+    assert "dealing 1" in state.information_state_string(0)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    assert str(state.resample_from_infostate(0, sampler)) == str(state)

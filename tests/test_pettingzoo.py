@@ -45,12 +45,13 @@ def _run(table: Any, seed: int) -> tuple[int, dict[str, float]]:
 
 
 def test_r8_rewards_are_the_sides_score_changes() -> None:
-    table = env(max_hands=2)
+    long_game = {"target": 10_000, "losing_score": -10_000}  # random bids lose 520 a hand
+    table = env(max_hands=3, **long_game)
     _, totals = _run(table, 4)
     scores = table.state.scores
     for seat, agent in enumerate(table.possible_agents):
         assert totals[agent] == scores[fh.Rules().side_of(seat)]
-    assert table.hands == 2 or table.state.is_over
+    assert table.hands == 3 and not table.state.is_over
 
 
 def test_max_cycles_truncates_every_agent() -> None:
@@ -72,3 +73,32 @@ def test_render_and_refusals() -> None:
         env(max_hands=0)
     with pytest.raises(fh.InvalidStateError):
         env(player=5)
+
+
+def test_r4_1_a_discard_in_progress_is_observed_and_rendered() -> None:
+    table = env(render_mode="ansi", max_hands=3, target=10_000, losing_score=-10_000)
+    table.reset(seed=6)
+    rng = np.random.default_rng(1)
+    seen_pending = False
+    rendered = []
+    for agent in table.agent_iter():
+        obs, _, termination, truncation, _ = table.last()
+        if termination or truncation:
+            table.step(None)
+            continue
+        if table.pending:
+            seen_pending = True
+            layout = fh.tensors.observation_layout(table.rules)
+            offset, _ = layout.sections["discards"]
+            assert obs["observation"][offset : offset + 43].sum() == len(table.pending)
+            rendered.append(table.render())
+        if table.state.trick or table.state.contract is not None:
+            rendered.append(table.render())
+        mask = obs["action_mask"]
+        other = table.possible_agents[(table.possible_agents.index(agent) + 1) % 4]
+        assert table.observe(other)["action_mask"].sum() == 0
+        table.step(int(rng.choice(np.flatnonzero(mask))))
+    assert seen_pending
+    assert any("discarding" in text for text in rendered if text)
+    assert any("trick" in text and "contract" in text for text in rendered if text)
+    assert table.hands == 3

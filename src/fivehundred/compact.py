@@ -196,7 +196,8 @@ COMPACT_NUM_ACTIONS: Final = compact_num_actions(Rules())
 
 
 def compact_encode(action: CompactAction, rules: Rules) -> int:
-    """The compact id of a library action (not a whole discard) or of a :class:`DiscardCard`.
+    """The compact id of a library action (not a whole discard), or of one discard card
+    (:class:`~fivehundred.compact.DiscardCard`).
 
     A whole :class:`~fivehundred.Discard` is several ids: see :func:`compact_ids`.
 
@@ -224,7 +225,7 @@ def compact_ids(action: Action, rules: Rules) -> tuple[int, ...]:
     """The compact ids of a library action: one, or one per card of a discard (card order).
 
     >>> import fivehundred as fh
-    >>> fh.compact_ids(fh.Discard(fh.parse_cards("4S 5S 6S")), fh.Rules())
+    >>> fh.compact_ids(fh.Discard(fh.parse_cards("5S 6S 7S")), fh.Rules())
     (81, 82, 83)
     """
     if type(action) is Discard:
@@ -237,7 +238,7 @@ def compact_decode(index: int, rules: Rules) -> CompactAction:
 
     >>> import fivehundred as fh
     >>> fh.compact_decode(75, fh.Rules()), fh.compact_decode(81, fh.Rules())
-    (Play(card=Card.parse('Jo'), suit=<Suit.HEARTS: 3>), DiscardCard(card=Card.parse('4S')))
+    (Play(card=Card.parse('Jo'), suit=Suit.HEARTS), DiscardCard(card=Card.parse('5S')))
     """
     tables = _tables(rules)
     if type(index) is not int or not 0 <= index < tables.size:
@@ -272,7 +273,7 @@ def compact_mask(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[bool
     >>> import fivehundred as fh
     >>> mask = fh.compact_mask(fh.deal(fh.new_game(dealer=3), seed=7))
     >>> len(mask), sum(mask)
-    (124, 29)
+    (124, 28)
     """
     if type(state) is not GameState:
         legal_actions(state)  # raises the library's TypeError

@@ -25,7 +25,8 @@ The game:
 
 Parameters: ``preset`` (``"australian"`` or ``"american"``), ``max_hands``,
 ``returns``, and every :class:`~fivehundred.Rules` option by its name
-(``team_size`` and ``score_cap`` take 0 for their default ``None``).
+(``team_size`` and ``score_cap`` take 0 for their default ``None``). An option left
+at its default value leaves the preset's choice.
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ def rules_of(params: dict[str, Any]) -> Rules:
     options: dict[str, Any] = {
         name: (None if name in _NONE_AS_ZERO and value == 0 else value)
         for name, value in params.items()
-        if name in _OPTIONS
+        if name in _OPTIONS and value != _PARAMETERS[name]
     }
     preset = params.get("preset", "australian")
     if preset == "american":
@@ -267,19 +268,6 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyp
 
     def __str__(self) -> str:
         return repr(self.state) + (f" pending {self.pending}" if self.pending else "")
-
-    def __deepcopy__(self, memo: dict[int, object]) -> FiveHundredState:
-        new = FiveHundredState.__new__(FiveHundredState)
-        pyspiel.State.__init__(new, self.get_game())
-        new.rules = self.rules
-        new.max_hands = self.max_hands
-        new.returns_kind = self.returns_kind
-        new.state = self.state
-        new.pending = self.pending
-        new.dealt = list(self.dealt)
-        new.hands = self.hands
-        new.start_scores = self.start_scores
-        return new
 
 
 class FiveHundredObserver:

@@ -301,7 +301,7 @@ def sample_deal(view: PlayerView, rng: random.Random) -> GameState:
     who nominated it (R7.1; making none reveals nothing) and not with a void
     misère player who played another card (R7.3); the five-player called card
     not with its caller (P5); the exposed open-misère hand (R6.3). Unlike
-    :func:`sample_state`, the auction does not bias the deal. The state has the
+    ``fivehundred.search.sample_state``, the auction does not bias the deal. The state has the
     view's scores, hand number and last hand, and the hand's public actions
     replayed, so ``observe(state, view.seat) == view``.
 

@@ -71,6 +71,7 @@ from fivehundred.views import PlayerView
 
 __all__ = [
     "TENSOR_VERSION",
+    "Buffer",
     "TensorLayout",
     "information_state_layout",
     "information_state_string",
@@ -103,7 +104,7 @@ class TensorLayout:
     >>> import fivehundred as fh
     >>> layout = observation_layout(fh.Rules())
     >>> layout.size, layout.sections["hand"]
-    (1217, (15, (43,)))
+    (883, (15, (43,)))
     """
 
     version: int
@@ -194,7 +195,7 @@ def observation_tensor_size(rules: Rules) -> int:
 
     >>> import fivehundred as fh
     >>> observation_tensor_size(fh.Rules()), observation_tensor_size(fh.Rules(players=5))
-    (1217, 2102)
+    (883, 1194)
     """
     return observation_layout(rules).size
 
@@ -204,7 +205,7 @@ def information_state_tensor_size(rules: Rules) -> int:
 
     >>> import fivehundred as fh
     >>> information_state_tensor_size(fh.Rules())
-    3000
+    2726
     """
     return information_state_layout(rules).size
 

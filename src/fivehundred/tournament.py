@@ -33,7 +33,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any, Final, ParamSpec, TextIO, TypeVar
+from typing import Any, Final, TextIO
 
 import attrs
 
@@ -248,10 +248,6 @@ def _some_games(tasks: list[tuple[tuple[str, ...], int, int, int, Rules]]) -> li
     return [_one_game(task) for task in tasks]
 
 
-_P = ParamSpec("_P")
-_T = TypeVar("_T")
-
-
 class RayExecutor(Executor):
     """A :class:`concurrent.futures.Executor` whose calls run as Ray tasks.
 
@@ -270,12 +266,12 @@ class RayExecutor(Executor):
             ray.init(address=address, **options)
         self._remotes: dict[object, Any] = {}
 
-    def submit(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> Future[_T]:
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         """Run ``fn(*args, **kwargs)`` as a Ray task."""
         remote = self._remotes.get(fn)
         if remote is None:
             remote = self._remotes[fn] = self._ray.remote(fn)
-        future: Future[_T] = remote.remote(*args, **kwargs).future()
+        future: Future[Any] = remote.remote(*args, **kwargs).future()
         return future
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
