@@ -1,11 +1,12 @@
 """Development sessions for fivehundred.
 
 ``nox`` runs the default sessions (lint, typecheck, tests, tests_compiled,
-browser, docs); CI runs exactly that through ``.ci/run``, which first installs
-Debian's ``chromium`` and ``chromium-driver`` for ``browser``. ``nox -s bench``,
-``nox -s bench_compiled``, ``nox -s bench_openspiel``, ``nox -s bench_server``,
-``nox -s build`` and ``nox -s fuzz`` are opt-in. The sessions that import the
-game server install the ``server`` extra. Sessions use the interpreter nox itself runs under.
+browser, docs, adapters); CI runs exactly that through ``.ci/run``, which first
+installs Debian's ``chromium`` and ``chromium-driver`` for ``browser``.
+``nox -s bench``, ``nox -s bench_compiled``, ``nox -s bench_openspiel``,
+``nox -s bench_server``, ``nox -s build``, ``nox -s fuzz`` and ``nox -s ray`` are
+opt-in. The sessions that import the game server install the ``server`` extra.
+Sessions use the interpreter nox itself runs under.
 
 Tool versions come from ``[dependency-groups]`` in pyproject.toml.
 
@@ -27,6 +28,7 @@ which ``tests_compiled`` and cibuildwheel set:
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import tarfile
@@ -37,7 +39,15 @@ from pathlib import Path
 import nox
 
 nox.needs_version = ">=2025.2.9"  # for nox.project.dependency_groups
-nox.options.sessions = ["lint", "typecheck", "tests", "tests_compiled", "browser", "docs"]
+nox.options.sessions = [
+    "lint",
+    "typecheck",
+    "tests",
+    "tests_compiled",
+    "browser",
+    "docs",
+    "adapters",
+]
 
 ROOT = Path(__file__).parent
 PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
@@ -213,11 +223,65 @@ def browser(session: nox.Session) -> None:
 @nox.session
 def docs(session: nox.Session) -> None:
     """Sphinx HTML build; nitpicky, warnings are errors."""
-    session.install("-e", ".", *group("docs"))
+    # the extras too: the adapters' pages document fivehundred.openspiel and .pettingzoo
+    session.install("-e", ".[openspiel,pettingzoo]", *group("docs"))
     shutil.rmtree(ROOT / "docs" / "_build", ignore_errors=True)
     session.run(
         "sphinx-build", "-n", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html"
     )
+
+
+#: The tests of the adapters (the extras openspiel and pettingzoo), and the adapter modules.
+#: The docs first: docs/howto/variants.md checks `game.rules is american`, which holds
+#: only while no equal Rules was met before (the core keeps one table per equal Rules).
+ADAPTER_TESTS = (
+    "tests/test_docs.py",
+    "tests/test_doctests.py",
+    "tests/test_openspiel.py",
+    "tests/test_pettingzoo.py",
+)
+#: Coverage settings of the adapter modules alone (the main settings omit them).
+ADAPTER_COVERAGE = "tests/adapters-coverage.toml"
+
+
+@nox.session
+def adapters(session: nox.Session) -> None:
+    """The OpenSpiel and PettingZoo adapters, with the extras installed, under coverage.
+
+    ``tests`` runs without the extras (their tests skip there, and coverage omits the
+    two modules); this session installs ``.[openspiel,pettingzoo]`` and runs the
+    adapters' tests, the docs pages that need them and the module doctests, with
+    the same 95% branch-coverage gate on the adapter modules. Where the extras
+    cannot be installed (no wheel for the platform) the session is skipped,
+    except under CI (``CI=true``), where that fails.
+    """
+    try:
+        session.install("-e", ".[openspiel,pettingzoo]", *group("test"))
+    except nox.command.CommandFailed:
+        if os.environ.get("CI") == "true":
+            raise
+        session.skip("the openspiel and pettingzoo extras cannot be installed here")
+    session.run("coverage", "erase")
+    session.run(
+        "coverage", "run", "--rcfile", ADAPTER_COVERAGE, "-m", "pytest",
+        *(session.posargs or ADAPTER_TESTS),
+    )  # fmt: skip
+    session.run("coverage", "report", "--rcfile", ADAPTER_COVERAGE)
+
+
+@nox.session
+def ray(session: nox.Session) -> None:
+    """Tournaments on a local Ray instance (opt-in: Ray is large), with the speed-up.
+
+    Installs ``.[ray]`` and runs ``tests/test_ray.py`` with ``FIVEHUNDRED_TEST_RAY=1``:
+    the same games on Ray (``ray.init(num_cpus=2)``) as in one process, and the
+    speed-up printed.
+    """
+    session.install("-e", ".[ray]", *group("test"))
+    session.run(
+        "pytest", "-s", "-p", "no:cacheprovider", "tests/test_ray.py",
+        env={"FIVEHUNDRED_TEST_RAY": "1"},
+    )  # fmt: skip
 
 
 @nox.session

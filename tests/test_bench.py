@@ -523,6 +523,8 @@ def test_main_json_has_every_result_and_figure(
         "random_hands_5p",
         "random_hands_6p",
         "apply",
+        "compact_mask",
+        "pettingzoo",
         "targets",
     }
     hands = results["random_hands"]["figures"]["hands_per_second"]
@@ -565,3 +567,16 @@ def test_an_unknown_open_spiel_version_is_said_so(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(importlib.metadata, "version", version)
     assert bench._open_spiel_version() == "unknown"
+
+
+def test_the_adapters_are_measured_or_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    mask, zoo = bench.measure_adapters(TINY, {})
+    phases = {f.key for f in mask.figures}
+    assert {"us_per_call_bidding", "us_per_call_discard_pending", "us_per_call_play"} <= phases
+    assert "us_per_call_partner" in phases  # five players (P5)
+    assert all(f.value > 0 and f.target == bench.MASK_TARGET_US for f in mask.figures)
+    if zoo.skipped is None:
+        assert zoo.figure("steps_per_second").value > 0
+    monkeypatch.setitem(sys.modules, "pettingzoo", None)  # as if not installed
+    _, missing = bench.measure_adapters(TINY, {})
+    assert missing.skipped is not None and "fivehundred[pettingzoo]" in missing.skipped

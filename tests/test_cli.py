@@ -271,6 +271,17 @@ def test_simulate_prints_progress_and_a_summary(
     assert "contracts made overall" in lines[4]
 
 
+def test_simulate_on_threads_gives_the_same_summary(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    here = run_cli(monkeypatch, capsys, "simulate", "--games", "3", "--seed", "5")
+    threads = run_cli(
+        monkeypatch, capsys, "simulate", "--games", "3", "--seed", "5", "--backend", "thread"
+    )
+    assert here.status == threads.status == 0
+    assert here.out == threads.out
+
+
 def test_simulate_under_other_rules(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -79,8 +79,22 @@ def example_blocks(path: Path) -> list[tuple[int, str, str]]:
     ]
 
 
+#: A page whose examples need optional packages says so on its first line, e.g.
+#: ``<!-- requires: pyspiel pettingzoo -->``; without them its examples are skipped
+#: (``nox -s adapters`` installs the extras and runs them).
+REQUIRES: Final = re.compile(r"\A<!-- requires: ([\w. ]+) -->")
+
+
+def required(path: Path) -> list[str]:
+    """The packages a page's examples need (its ``requires`` line)."""
+    found = REQUIRES.match(path.read_text(encoding="utf-8"))
+    return found.group(1).split() if found else []
+
+
 @pytest.mark.parametrize("path", PAGES, ids=page_id)
 def test_python_examples_run(path: Path, in_tmp: Path) -> None:
+    for package in required(path):
+        pytest.importorskip(package, reason=f"{page_id(path)} needs {package} (an extra)")
     namespace: dict[str, object] = {"__name__": "__docs__"}
     failures: list[str] = []
     for line, language, body in example_blocks(path):
@@ -251,6 +265,8 @@ MODULE_PAGES: Final = {
     "encoding": "encoding",
     "playout": "playout",
     "errors": "errors",
+    "compact": "compact",
+    "tensors": "tensors",
 }
 DIRECTIVE: Final = re.compile(
     r"^\.\. (?:auto(?:class|function|data|exception)|py:data):: (\S+)", re.MULTILINE

@@ -90,11 +90,15 @@ def test_every_public_name_resolves_and_is_listed() -> None:
 
 
 def test_lazy_names_are_the_modules_own_objects() -> None:
+    import fivehundred.compact
     import fivehundred.encoding
     import fivehundred.records
+    import fivehundred.search
     import fivehundred.serialize
 
     modules = {
+        "fivehundred.compact": fivehundred.compact,
+        "fivehundred.search": fivehundred.search,
         "fivehundred.encoding": fivehundred.encoding,
         "fivehundred.records": fivehundred.records,
         "fivehundred.serialize": fivehundred.serialize,

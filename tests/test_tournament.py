@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import random
 
 import pytest
@@ -110,3 +111,27 @@ def test_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert "heuristic" in captured.out and "2/2" in captured.err
     with pytest.raises(SystemExit):
         main(["heuristic", "random", "--games", "0"])
+
+
+def test_matches_on_any_executor_give_the_same_games() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from fivehundred.tournament import make_executor
+
+    alone = list(play_games(("heuristic", "random"), 5, seed=4))
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        threaded = list(play_games(("heuristic", "random"), 5, seed=4, executor=pool, chunk=2))
+    assert alone == threaded
+    with make_executor("thread", 2) as pool:
+        result = run_match("heuristic", "random", games=5, seed=4, executor=pool)
+    assert result.wins == summarize(("heuristic", "random"), alone).wins
+    with pytest.raises(ValueError, match="unknown backend"):
+        make_executor("cluster", 2)
+    assert isinstance(make_executor("process", 1), concurrent.futures.ProcessPoolExecutor)
+
+
+def test_the_command_line_takes_a_backend(capsys: pytest.CaptureFixture[str]) -> None:
+    from fivehundred.tournament import main
+
+    assert main(["heuristic", "random", "--games", "2", "--backend", "thread", "--jobs", "2"]) == 0
+    assert "heuristic" in capsys.readouterr().out

@@ -60,6 +60,18 @@ from fivehundred.tricks import effective_suit, trick_winner
 from fivehundred.views import PlayerView, observe
 
 if TYPE_CHECKING:  # resolved on first use by __getattr__ below (PEP 562)
+    from fivehundred.compact import (
+        COMPACT_NUM_ACTIONS,
+        CompactLayout,
+        compact_apply,
+        compact_decode,
+        compact_encode,
+        compact_ids,
+        compact_layout,
+        compact_legal,
+        compact_mask,
+        compact_num_actions,
+    )
     from fivehundred.encoding import (
         NUM_ACTIONS,
         ActionLayout,
@@ -82,6 +94,7 @@ if TYPE_CHECKING:  # resolved on first use by __getattr__ below (PEP 562)
         rules_from_options,
         rules_options,
     )
+    from fivehundred.search import sample_deal
     from fivehundred.serialize import (
         FORMAT_VERSION,
         action_from_dict,
@@ -203,6 +216,19 @@ __all__ = [
     "num_actions",
     "legal_action_mask",
     "legal_action_indices",
+    # the compact encoding, one card of a discard at a time (compact)
+    "COMPACT_NUM_ACTIONS",
+    "CompactLayout",
+    "compact_layout",
+    "compact_num_actions",
+    "compact_encode",
+    "compact_decode",
+    "compact_ids",
+    "compact_mask",
+    "compact_legal",
+    "compact_apply",
+    # the public determinization (search)
+    "sample_deal",
 ]
 
 #: The public names that load their module (and, for JSON, cattrs) only when first used,
@@ -221,6 +247,22 @@ _LAZY: Final[dict[str, str]] = {
         ),
         "fivehundred.encoding",
     ),
+    **dict.fromkeys(
+        (
+            "COMPACT_NUM_ACTIONS",
+            "CompactLayout",
+            "compact_apply",
+            "compact_decode",
+            "compact_encode",
+            "compact_ids",
+            "compact_layout",
+            "compact_legal",
+            "compact_mask",
+            "compact_num_actions",
+        ),
+        "fivehundred.compact",
+    ),
+    "sample_deal": "fivehundred.search",
     **dict.fromkeys(
         (
             "GameRecord",

@@ -61,6 +61,8 @@ __all__ = [
     "Result",
     "Sample",
     "collect_apply_pairs",
+    "collect_compact_states",
+    "compact_mask_probe",
     "collect_kitty_steps",
     "collect_play_states",
     "collect_play_steps",
@@ -72,6 +74,7 @@ __all__ = [
     "kitty_probe",
     "legal_plays_probe",
     "main",
+    "measure_adapters",
     "measure_apply",
     "measure_hands",
     "measure_import",
@@ -79,6 +82,7 @@ __all__ = [
     "measure_legal_plays",
     "measure_tables",
     "median_figure",
+    "pettingzoo_probe",
     "playout_probe",
     "python_probe",
     "random_hands",
@@ -1059,6 +1063,130 @@ def summarize(config: BenchConfig, done: Mapping[str, Result]) -> tuple[Result, 
     )
 
 
+#: How many random hands give the states the compact mask is timed over.
+MASK_HANDS: Final = 20
+#: The compact mask's level (issue 12), µs per call in the slowest phase, either build.
+MASK_TARGET_US: Final = 10.0
+#: The PettingZoo environment's level (issue 12), agent steps per second.
+PETTINGZOO_TARGET: Final = 1000.0
+
+
+def collect_compact_states(
+    seed: int, hands: int = MASK_HANDS
+) -> dict[str, list[tuple[fh.GameState, tuple[fh.Card, ...]]]]:
+    """States of random hands on compact ids, with any discard in progress, by phase
+    (``"discard+pending"`` for the second and later card of a discard)."""
+    from fivehundred.compact import compact_apply, compact_legal
+
+    rng = random.Random(seed)
+    found: dict[str, list[tuple[fh.GameState, tuple[fh.Card, ...]]]] = {}
+    for players in (4, 5):
+        rules = fh.Rules(players=players)
+        for _ in range(hands):
+            state = fh.deal(fh.new_game(rules, dealer=rng.randrange(players)), rng=rng)
+            pending: tuple[fh.Card, ...] = ()
+            while state.phase not in _HAND_OVER:
+                phase = state.phase.value + ("+pending" if pending else "")
+                found.setdefault(phase, []).append((state, pending))
+                move = rng.choice(compact_legal(state, pending))
+                state, pending = compact_apply(state, move, pending)
+    return found
+
+
+def compact_mask_probe(states: Sequence[tuple[fh.GameState, tuple[fh.Card, ...]]]) -> Probe:
+    """``compact_mask`` once on each of ``states``, in turn."""
+    from fivehundred.compact import compact_mask
+
+    def step() -> int:
+        for state, pending in states:
+            compact_mask(state, pending)
+        return len(states)
+
+    def probe(seconds: float) -> Sample:
+        return _time_for(seconds, step)
+
+    return probe
+
+
+def pettingzoo_probe(seed: int) -> Probe:
+    """Random legal agent steps of the PettingZoo environment, observations included."""
+    from fivehundred.pettingzoo import env
+
+    table = env(max_hands=1_000_000)
+    table.reset(seed=seed)
+    rng = random.Random(seed)
+
+    def step() -> int:
+        for _ in range(100):
+            agent = table.agent_selection
+            if table.terminations[agent] or table.truncations[agent]:
+                table.reset(seed=rng.randrange(1 << 30))
+                agent = table.agent_selection
+            mask = table.observe(agent)["action_mask"]
+            table.step(rng.choice([i for i, ok in enumerate(mask) if ok]))
+        return 100
+
+    def probe(seconds: float) -> Sample:
+        return _time_for(seconds, step)
+
+    return probe
+
+
+def measure_adapters(config: BenchConfig, done: Mapping[str, Result]) -> tuple[Result, ...]:
+    """The compact mask (µs per call, each phase) and the PettingZoo env (agent steps/s)."""
+    by_phase = collect_compact_states(config.seed)
+    phases = sorted(by_phase)
+    probes = [compact_mask_probe(by_phase[phase]) for phase in phases]
+    samples = interleave(probes, config.rounds, config.seconds / len(phases))
+    figures = [
+        median_figure(
+            f"us_per_call_{phase.replace('+', '_')}",
+            f"µs/call, {phase}",
+            [s.us_per_unit for s in taken],
+            target=MASK_TARGET_US,
+            lower_is_better=True,
+            digits=2,
+        )
+        for phase, taken in zip(phases, samples, strict=True)
+    ]
+    results = [
+        Result(
+            name="compact_mask",
+            title="compact_mask over random 4- and 5-player hands, by phase",
+            figures=tuple(figures),
+            **_totals([s for taken in samples for s in taken]),
+        )
+    ]
+    try:
+        import pettingzoo  # noqa: F401
+    except ImportError:
+        results.append(
+            Result(
+                "pettingzoo",
+                "PettingZoo env: random legal agent steps",
+                skipped="pettingzoo is not importable: `pip install fivehundred[pettingzoo]`",
+            )
+        )
+        return tuple(results)
+    (steps,) = interleave([pettingzoo_probe(config.seed)], config.rounds, config.seconds)
+    results.append(
+        Result(
+            name="pettingzoo",
+            title="PettingZoo env: random legal agent steps (observe, mask, step)",
+            figures=(
+                median_figure(
+                    "steps_per_second",
+                    "agent steps/s",
+                    [s.rate for s in steps],
+                    target=PETTINGZOO_TARGET,
+                ),
+            ),
+            **_totals(steps),
+        )
+    )
+    return tuple(results)
+
+
 #: Every measurement, in the order it runs (``summarize`` last: it reads the others).
 MEASUREMENTS: Final[list[Measurement]] = [
     measure_hands,
@@ -1067,6 +1195,7 @@ MEASUREMENTS: Final[list[Measurement]] = [
     measure_import,
     measure_tables,
     measure_apply,
+    measure_adapters,
     summarize,
 ]
 

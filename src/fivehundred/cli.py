@@ -22,6 +22,7 @@ import os
 import random
 import sys
 from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 from typing import Any, Final, NoReturn, TextIO
 
 import fivehundred as fh
@@ -29,8 +30,10 @@ from fivehundred._tables import BID_TRICKS, MAX_PLAYERS, MIN_PLAYERS, TRICKS_PER
 from fivehundred.bots import HeuristicPlayer, Player
 from fivehundred.scoring import contract_made, game_result
 from fivehundred.tournament import (
+    BACKENDS,
     DEFAULT_BUDGET,
     PLAYER_TYPES,
+    make_executor,
     make_player,
     play_games,
     summarize,
@@ -783,13 +786,20 @@ def simulate(
     jobs: int,
     out: TextIO,
     err: TextIO,
+    executor: Executor | None = None,
 ) -> None:
-    """Many games between computer players: a progress bar on ``err``, a summary on ``out``."""
+    """Many games between computer players: a progress bar on ``err``, a summary on ``out``.
+
+    The games run here, on ``jobs`` processes, or on ``executor`` (any
+    :class:`concurrent.futures.Executor`); each has its own seed, so the summary
+    is the same either way."""
     sides = len(rules.sides)
     kinds = [bots[s % len(bots)] for s in range(sides)]
     records = []
     width = 30
-    for record in play_games(kinds, games, seed=seed, budget=budget, rules=rules, jobs=jobs):
+    for record in play_games(
+        kinds, games, seed=seed, budget=budget, rules=rules, jobs=jobs, executor=executor
+    ):
         records.append(record)
         done = len(records)
         filled = width * done // games
@@ -1105,7 +1115,14 @@ def _parser() -> argparse.ArgumentParser:
     many = commands.add_parser("simulate", help="many games between computer players")
     many.add_argument("--games", type=_count, default=100, help="games to play (default 100)")
     many.add_argument("--seed", type=_number, default=1, help="random seed (default 1)")
-    many.add_argument("--jobs", type=_count, default=1, help="worker processes (default 1)")
+    many.add_argument("--jobs", type=_count, default=1, help="workers (default 1)")
+    many.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="process",
+        help="where the games run: processes, threads or Ray (default process)",
+    )
+    many.add_argument("--address", default=None, help="a Ray cluster's address (--backend ray)")
     _add_rules(many)
     _add_bots(many, many=True)
 
@@ -1193,16 +1210,24 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.command == "simulate":
         if len(args.bots) not in (1, sides):
             raise UsageError(f"--bots takes one player type, or one per side ({sides})")
-        simulate(
-            games=args.games,
-            rules=rules,
-            bots=args.bots,
-            seed=args.seed,
-            budget=args.budget,
-            jobs=args.jobs,
-            out=sys.stdout,
-            err=sys.stderr,
-        )
+        executor = None
+        if args.backend != "process" or args.address is not None:
+            executor = make_executor(args.backend, args.jobs, args.address)
+        try:
+            simulate(
+                games=args.games,
+                rules=rules,
+                bots=args.bots,
+                seed=args.seed,
+                budget=args.budget,
+                jobs=args.jobs,
+                out=sys.stdout,
+                err=sys.stderr,
+                executor=executor,
+            )
+        finally:
+            if executor is not None:
+                executor.shutdown()
         return 0
     if not 0 <= args.seat < rules.players:
         raise UsageError(f"--seat {args.seat} is not a seat: seats are 0 to {rules.players - 1}")

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import math
 import random
 import time
 from collections.abc import Iterator, Sequence
@@ -82,7 +83,7 @@ from fivehundred.state import GameState, Phase
 from fivehundred.tricks import Context, context, contract_context
 from fivehundred.views import PlayerView
 
-__all__ = ["SearchPlayer", "World", "sample_hands", "sample_state"]
+__all__ = ["SearchPlayer", "World", "sample_deal", "sample_hands", "sample_state"]
 
 #: Redraws of a sampled deal that does not fit the auction before accepting it.
 _FIT_TRIES: Final = 12
@@ -287,7 +288,139 @@ def sample_state(view: PlayerView, rng: random.Random) -> GameState:
     >>> fh.observe(fake, 2).hand == view.hand and fake.hand(0) != state.hand(0)
     True
     """
-    world = sample_hands(view, rng)
+    return _state_of(view, sample_hands(view, rng), rng)
+
+
+def sample_deal(view: PlayerView, rng: random.Random) -> GameState:
+    """A full game state drawn uniformly from those ``view.seat`` cannot tell from the real one.
+
+    The public determinization: every deal of the hidden cards consistent with
+    the view is equally likely. Consistent means: the seat's own hand, kitty
+    (while discarding) and discards; every card played and the voids shown by
+    not following (R5.3, effective suits, R5.2); the Joker with the contractor
+    who nominated it (R7.1; making none reveals nothing) and not with a void
+    misère player who played another card (R7.3); the five-player called card
+    not with its caller (P5); the exposed open-misère hand (R6.3). Unlike
+    ``fivehundred.search.sample_state``, the auction does not bias the deal. The state has the
+    view's scores, hand number and last hand, and the hand's public actions
+    replayed, so ``observe(state, view.seat) == view``.
+
+    >>> import random
+    >>> import fivehundred as fh
+    >>> state = fh.deal(fh.new_game(dealer=1), seed=3)
+    >>> view = fh.observe(state, 2)
+    >>> fh.observe(fh.sample_deal(view, random.Random(1)), 2) == view
+    True
+    """
+    if view.phase in (Phase.DEAL, Phase.GAME_OVER):
+        raise ValueError(f"there is no hand in progress to sample ({view.phase.value})")
+    problem = _problem(view)
+    masks = _uniform_assign(problem, rng)
+    hands = list(problem.fixed)
+    for holder, mask in zip(problem.holders, masks, strict=True):
+        if holder < view.rules.players:
+            hands[holder] = mask
+    state = _state_of(view, World(tuple(hands), masks[-1]), rng)
+    return _with_scores(state, view)
+
+
+def _with_scores(state: GameState, view: PlayerView) -> GameState:
+    """``state`` with the view's scores, hand number and last hand (its hand block copied)."""
+    restore, args = state.__reduce__()
+    h = args[0].copy()  # type: ignore[attr-defined]  # the core's Hand block
+    h.scores = view.scores
+    h.number = view.hand_number
+    h.last_hand = view.last_hand
+    out = restore(h, *args[1:])  # type: ignore[operator]  # the core's _restore
+    assert isinstance(out, GameState)
+    return out
+
+
+def _uniform_assign(problem: _Problem, rng: random.Random) -> list[int]:
+    """Deal the unseen cards to the holders uniformly among the deals that respect who may
+    hold what: cards with the same allowed holders form a group, and each group's split
+    among its holders is drawn with weight (ways to split it) x (ways to deal the rest)."""
+    count = len(problem.capacity)
+    groups: dict[int, list[int]] = {}
+    for card in problem.cards:
+        pattern = 0
+        for h in range(count):
+            if problem.allowed[h] >> card & 1:
+                pattern |= 1 << h
+        groups.setdefault(pattern, []).append(card)
+    order = sorted(groups.items(), key=lambda item: (len(item[1]), item[0]))
+    sizes = [len(cards) for _, cards in order]
+    holders = [[h for h in range(count) if pattern >> h & 1] for pattern, _ in order]
+    memo: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def splits(g: int, room: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        options = holders[g]
+
+        def go(at: int, left: int, taken: list[int]) -> Iterator[tuple[int, ...]]:
+            if at == len(options) - 1:
+                if left <= room[options[at]]:
+                    yield (*taken, left)
+                return
+            for k in range(min(left, room[options[at]]) + 1):
+                yield from go(at + 1, left - k, [*taken, k])
+
+        if options:
+            yield from go(0, sizes[g], [])
+
+    def ways(g: int, room: tuple[int, ...]) -> int:
+        if g == len(order):
+            return 1 if not any(room) else 0
+        key = (g, room)
+        found = memo.get(key)
+        if found is None:
+            found = 0
+            for split in splits(g, room):
+                found += _multinomial(sizes[g], split) * ways(g + 1, _less(room, holders[g], split))
+            memo[key] = found
+        return found
+
+    room = tuple(problem.capacity)
+    slots: list[list[int]] = [[] for _ in range(count)]
+    for g, (_, cards) in enumerate(order):
+        options = [
+            (split, _multinomial(sizes[g], split) * ways(g + 1, _less(room, holders[g], split)))
+            for split in splits(g, room)
+        ]
+        pick = rng.randrange(sum(weight for _, weight in options))
+        chosen = options[-1][0]
+        for split, weight in options:
+            if pick < weight:
+                chosen = split
+                break
+            pick -= weight
+        shuffled = list(cards)
+        rng.shuffle(shuffled)
+        at = 0
+        for h, k in zip(holders[g], chosen, strict=True):
+            slots[h] += shuffled[at : at + k]
+            at += k
+        room = _less(room, holders[g], chosen)
+    return [sum(1 << card for card in held) for held in slots]
+
+
+def _less(room: tuple[int, ...], holders: list[int], split: tuple[int, ...]) -> tuple[int, ...]:
+    out = list(room)
+    for h, k in zip(holders, split, strict=True):
+        out[h] -= k
+    return tuple(out)
+
+
+def _multinomial(n: int, split: tuple[int, ...]) -> int:
+    out = 1
+    for k in split:
+        out *= math.comb(n, k)
+        n -= k
+    return out
+
+
+def _state_of(view: PlayerView, world: World, rng: random.Random) -> GameState:
+    """A new game dealt so that the hand in progress holds ``world``, the view's public
+    actions replayed."""
     rules = view.rules
     assert view.dealer is not None
     players = rules.players

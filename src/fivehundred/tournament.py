@@ -3,7 +3,9 @@
 Two player types meet over many games, one type per side. Game ``i`` is dealt
 from its own seed (derived from the match seed and ``i``), and the sides swap
 seats every other game, so a match is reproducible and fair to both types;
-running it on several processes (``jobs``) gives the same figures.
+running it on several processes (``jobs``), or on any
+:class:`concurrent.futures.Executor` (``executor``: threads, processes, a Ray
+cluster through :class:`RayExecutor`), gives the same figures.
 
 >>> result = run_match("heuristic", "random", games=2, seed=1)
 >>> result.games, int(result.wins[0] + result.wins[1]) + result.unfinished
@@ -15,6 +17,11 @@ running it on several processes (``jobs``) gives the same figures.
 From the command line::
 
     python -m fivehundred.tournament heuristic random --games 400 --seed 1 --jobs 2
+    python -m fivehundred.tournament heuristic random --games 400 --backend ray --jobs 8
+
+With ``--backend ray`` the games run as Ray tasks (``pip install
+fivehundred[ray]``): on a local Ray instance, or on a cluster with ``--address``
+(``ray start --head`` there first; every node needs fivehundred installed).
 """
 
 from __future__ import annotations
@@ -25,8 +32,8 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from typing import Final, TextIO
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any, Final, TextIO
 
 import attrs
 
@@ -38,11 +45,14 @@ from fivehundred.state import GameState, Phase
 from fivehundred.views import observe
 
 __all__ = [
+    "BACKENDS",
     "PLAYER_TYPES",
+    "RayExecutor",
     "GameOutcome",
     "MatchResult",
     "format_match",
     "main",
+    "make_executor",
     "make_player",
     "play_game",
     "play_games",
@@ -202,12 +212,17 @@ def play_games(
     budget: int = DEFAULT_BUDGET,
     rules: Rules | None = None,
     jobs: int = 1,
+    executor: Executor | None = None,
+    chunk: int = 1,
 ) -> Iterator[GameOutcome]:
     """Play a match game by game; yields each game's record, in game order.
 
     ``kinds[k]`` names the player type of side ``k`` in even games; the sides
     rotate every game. Records are reported by type: index ``k`` is always
-    ``kinds[k]``.
+    ``kinds[k]``. Each game is dealt from its own seed, so the records are the
+    same however the games run: here (``jobs=1``), on ``jobs`` processes, or on
+    ``executor`` (any :class:`concurrent.futures.Executor`), ``chunk`` games
+    per task.
     """
     rules = rules if rules is not None else Rules()
     if len(kinds) != len(rules.sides):
@@ -215,12 +230,71 @@ def play_games(
     for kind in kinds:
         make_player(kind, random.Random(0), budget)  # validate the names up front
     tasks = [(tuple(kinds), seed, game, budget, rules) for game in range(games)]
+    if executor is not None:
+        chunks = [tasks[at : at + chunk] for at in range(0, len(tasks), max(1, chunk))]
+        for done in executor.map(_some_games, chunks):
+            yield from done
+        return
     if jobs <= 1 or games <= 1:
         for task in tasks:
             yield _one_game(task)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:  # pragma: no cover - subprocesses
         yield from pool.map(_one_game, tasks, chunksize=1)
+
+
+def _some_games(tasks: list[tuple[tuple[str, ...], int, int, int, Rules]]) -> list[GameOutcome]:
+    """Several games of a match, in order (one task of an executor)."""
+    return [_one_game(task) for task in tasks]
+
+
+class RayExecutor(Executor):
+    """A :class:`concurrent.futures.Executor` whose calls run as Ray tasks.
+
+    Connects to Ray on first use: ``ray.init(address=address, **options)``
+    unless Ray is already initialized (then that connection is used, and left
+    open by :meth:`shutdown`). Each call is one task; its result comes back
+    through ``ObjectRef.future()``.
+    """
+
+    def __init__(self, address: str | None = None, **options: Any) -> None:
+        import ray
+
+        self._ray = ray
+        self._owner = not ray.is_initialized()
+        if self._owner:
+            ray.init(address=address, **options)
+        self._remotes: dict[object, Any] = {}
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        """Run ``fn(*args, **kwargs)`` as a Ray task."""
+        remote = self._remotes.get(fn)
+        if remote is None:
+            remote = self._remotes[fn] = self._ray.remote(fn)
+        future: Future[Any] = remote.remote(*args, **kwargs).future()
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Disconnect from Ray if this executor connected."""
+        if self._owner and self._ray.is_initialized():
+            self._ray.shutdown()
+            self._owner = False
+
+
+#: The executor kinds of the command line: ``--backend``.
+BACKENDS: Final = ("process", "thread", "ray")
+
+
+def make_executor(backend: str, jobs: int, address: str | None = None) -> Executor:
+    """An executor of ``jobs`` workers: processes, threads, or Ray (``address``: a cluster)."""
+    if backend == "process":
+        return ProcessPoolExecutor(max_workers=jobs)
+    if backend == "thread":
+        return ThreadPoolExecutor(max_workers=jobs)
+    if backend == "ray":
+        options: dict[str, Any] = {} if address else {"num_cpus": jobs}
+        return RayExecutor(address, **options)
+    raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
 
 
 @attrs.frozen
@@ -281,12 +355,24 @@ def run_match(
     rules: Rules | None = None,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    executor: Executor | None = None,
+    chunk: int = 1,
 ) -> MatchResult:
-    """Play ``games`` seeded games of ``first`` against ``second`` and add them up."""
+    """Play ``games`` seeded games of ``first`` against ``second`` and add them up
+    (``jobs``, ``executor``, ``chunk``: as :func:`play_games`)."""
     kinds = (first, second)
     start = time.perf_counter()
     records = []
-    for record in play_games(kinds, games, seed=seed, budget=budget, rules=rules, jobs=jobs):
+    for record in play_games(
+        kinds,
+        games,
+        seed=seed,
+        budget=budget,
+        rules=rules,
+        jobs=jobs,
+        executor=executor,
+        chunk=chunk,
+    ):
         records.append(record)
         if progress is not None:
             progress(len(records), games)
@@ -338,7 +424,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("second", choices=sorted(PLAYER_TYPES), help="player type of side B")
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     parser.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--jobs", type=int, default=1, help="workers (default 1)")
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="process",
+        help="where the games run with --jobs > 1 or --address (default process)",
+    )
+    parser.add_argument("--address", default=None, help="a Ray cluster's address (--backend ray)")
+    parser.add_argument("--chunk", type=int, default=1, help="games per task (default 1)")
     parser.add_argument(
         "--budget",
         type=int,
@@ -346,17 +440,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         help=f"search player: sampled deals per decision (default {DEFAULT_BUDGET})",
     )
     args = parser.parse_args(argv)
-    if args.games < 1 or args.jobs < 1 or args.budget < 1:
-        parser.error("--games, --jobs and --budget must be at least 1")
-    result = run_match(
-        args.first,
-        args.second,
-        games=args.games,
-        seed=args.seed,
-        budget=args.budget,
-        jobs=args.jobs,
-        progress=_progress_bar(sys.stderr),
-    )
+    if args.games < 1 or args.jobs < 1 or args.budget < 1 or args.chunk < 1:
+        parser.error("--games, --jobs, --budget and --chunk must be at least 1")
+    executor = None
+    if args.backend != "process" or args.address is not None or args.jobs > 1:
+        executor = make_executor(args.backend, args.jobs, args.address)
+    try:
+        result = run_match(
+            args.first,
+            args.second,
+            games=args.games,
+            seed=args.seed,
+            budget=args.budget,
+            progress=_progress_bar(sys.stderr),
+            executor=executor,
+            chunk=args.chunk,
+        )
+    finally:
+        if executor is not None:
+            executor.shutdown()
     print(format_match(result))
     return 0
 

@@ -1,0 +1,368 @@
+"""A compact integer action encoding for learning agents: at most 200 ids, one card at a time.
+
+:mod:`fivehundred.encoding` numbers every *library* action, so a kitty exchange is
+one choice among C(13, 3) = 286 discards and the default game has 12,422 ids. This
+encoding splits the exchange into single-card choices instead: the contractor
+discards ``kitty_size`` cards one after the other, each its own decision. Every
+other block is the same as in :mod:`fivehundred.encoding`, with the same ids:
+
+1. **calls**: pass, then every bid of the ladder from low to high (then the
+   sans-kitty form of each bid, V-SANS-KITTY);
+2. **plays**: each card of the deck in card order, then the four Joker leads that
+   name a suit (spades, clubs, diamonds, hearts; R7.4);
+3. **nominations** (only when the rules allow them, R7.1): the four suits, then none;
+4. **partner calls** (five players, P5): each card of the deck but the Joker, or
+   each seat with ``partner_by_seat``;
+5. **discard one card**: each card of the deck in card order (R4.1).
+
+That is 29 + 47 + 5 + 0 + 43 = 124 ids in the default game, and 196 with five
+players (the largest game of the presets).
+
+A discard in progress is not a library state: the cards chosen so far are kept
+beside the state as ``pending``, a tuple of cards. Once ``kitty_size`` cards are
+chosen, :func:`compact_apply` applies the library's :class:`~fivehundred.Discard`.
+The mask for the second and later cards leaves out those already chosen.
+
+>>> import fivehundred as fh
+>>> from fivehundred.compact import compact_apply, compact_decode, compact_legal
+>>> fh.COMPACT_NUM_ACTIONS
+124
+>>> state = fh.deal(fh.new_game(dealer=3), seed=7)
+>>> [compact_decode(i, state.rules) for i in compact_legal(state)][:3]
+[Call.parse('pass'), Call.parse('6S'), Call.parse('6C')]
+>>> state, pending = compact_apply(state, 0)
+>>> pending
+()
+"""
+
+from __future__ import annotations
+
+from typing import Final, TypeAlias
+
+import attrs
+
+from fivehundred import _core
+from fivehundred._order import table as _rules_table
+from fivehundred.actions import Action, Discard, Nominate
+from fivehundred.calls import Call
+from fivehundred.cards import Card
+from fivehundred.encoding import action_layout, encode_action
+from fivehundred.engine import apply, legal_actions
+from fivehundred.errors import IllegalActionError, Reason
+from fivehundred.rules import Rules
+from fivehundred.state import GameState
+
+__all__ = [
+    "COMPACT_NUM_ACTIONS",
+    "CompactAction",
+    "CompactLayout",
+    "DiscardCard",
+    "compact_apply",
+    "compact_decode",
+    "compact_encode",
+    "compact_ids",
+    "compact_layout",
+    "compact_legal",
+    "compact_mask",
+    "compact_num_actions",
+]
+
+
+@attrs.frozen
+class DiscardCard:
+    """One card of a kitty discard (R4.1): the decoded form of a discard id."""
+
+    card: Card
+
+
+#: What a compact id stands for: a library action, or one card of a discard.
+CompactAction: TypeAlias = Action | DiscardCard
+
+
+@attrs.frozen
+class CompactLayout:
+    """Where each block of the compact encoding starts for one set of rules.
+
+    >>> import fivehundred as fh
+    >>> layout = fh.compact_layout(fh.Rules())
+    >>> layout.calls, layout.plays, layout.nominations, layout.partners, layout.discards
+    (range(0, 29), range(29, 76), range(76, 81), range(81, 81), range(81, 124))
+    """
+
+    rules: Rules = attrs.field(repr=False)
+    calls: range
+    plays: range
+    nominations: range
+    partners: range
+    discards: range
+
+    @property
+    def size(self) -> int:
+        """The number of ids: :func:`compact_num_actions`."""
+        return self.discards.stop
+
+
+class _Tables:
+    """Lookup tables of the compact encoding for one ``Rules``, built once."""
+
+    __slots__ = (
+        "after_partners",
+        "after_plays",
+        "before_discards",
+        "before_partners",
+        "before_plays",
+        "cache",
+        "calls",
+        "deck",
+        "deck_size",
+        "discards",
+        "false",
+        "joker_bit",
+        "layout",
+        "nominations",
+        "partner_by_seat",
+        "partners",
+        "plays",
+        "position",
+        "size",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        full = action_layout(rules)
+        deck = full.deck
+        start = full.partners.stop
+        self.layout = CompactLayout(
+            rules,
+            calls=full.calls,
+            plays=full.plays,
+            nominations=full.nominations,
+            partners=full.partners,
+            discards=range(start, start + len(deck)),
+        )
+        self.size = self.layout.size
+        self.deck = deck
+        self.deck_size = len(deck)
+        self.position = {card: p for p, card in enumerate(deck)}
+        self.false = [False] * self.size
+        self.before_plays = (False,) * full.plays.start
+        self.after_plays = (False,) * (self.size - full.plays.stop)
+        self.before_partners = (False,) * full.partners.start
+        self.after_partners = (False,) * (self.size - full.partners.stop)
+        self.before_discards = (False,) * start
+        self.calls = {call: full.calls.start + i for i, call in enumerate(full.call_list)}
+        self.plays = full.plays.start
+        self.nominations = full.nominations.start if len(full.nominations) else -1
+        self.partners = full.partners.start
+        self.partner_by_seat = rules.partner_by_seat
+        self.discards = start
+        self.joker_bit = _rules_table(rules).joker_bit
+        #: Masks of legal-action tuples already met, by the tuple's identity: the core
+        #: hands out the same tuples again (the calls over a standing bid, the plays of a
+        #: hand). Each entry holds its tuple, so that the id cannot be reused meanwhile.
+        self.cache: dict[int, tuple[tuple[Action, ...], tuple[bool, ...]]] = {}
+
+
+_TABLES: dict[Rules, _Tables] = {}
+#: How many legal-action tuples one table remembers before it starts again.
+_CACHE_LIMIT: Final = 4096
+
+
+def _tables(rules: Rules) -> _Tables:
+    found = _TABLES.get(rules)
+    if found is None:
+        if not isinstance(rules, Rules):
+            raise IllegalActionError(
+                Reason.NOT_AN_ACTION,
+                f"rules must be a fivehundred.Rules, not {type(rules).__name__}",
+            )
+        if len(_TABLES) >= 64:
+            _TABLES.clear()
+        found = _TABLES[rules] = _Tables(rules)
+    return found
+
+
+def compact_layout(rules: Rules) -> CompactLayout:
+    """The block layout of the compact encoding for ``rules``."""
+    return _tables(rules).layout
+
+
+def compact_num_actions(rules: Rules) -> int:
+    """The number of compact ids for ``rules``."""
+    return _tables(rules).size
+
+
+#: The number of compact ids in the default game (``compact_num_actions(Rules())``).
+COMPACT_NUM_ACTIONS: Final = compact_num_actions(Rules())
+
+
+def compact_encode(action: CompactAction, rules: Rules) -> int:
+    """The compact id of a library action (not a whole discard), or of one discard card
+    (:class:`~fivehundred.compact.DiscardCard`).
+
+    A whole :class:`~fivehundred.Discard` is several ids: see :func:`compact_ids`.
+
+    >>> import fivehundred as fh
+    >>> fh.compact_encode(fh.compact.DiscardCard(fh.JOKER), fh.Rules())
+    123
+    """
+    tables = _tables(rules)
+    if type(action) is DiscardCard:
+        try:
+            return tables.discards + tables.deck.index(action.card)
+        except ValueError:
+            raise IllegalActionError(
+                Reason.NOT_AN_ACTION, f"{action!r} has no id: the card is not in the deck"
+            ) from None
+    if type(action) is Discard:
+        raise IllegalActionError(
+            Reason.NOT_AN_ACTION,
+            f"{action!r} is {rules.kitty_size} compact ids, one per card: use compact_ids",
+        )
+    return encode_action(action, rules)  # type: ignore[arg-type]  # anything else is refused there
+
+
+def compact_ids(action: Action, rules: Rules) -> tuple[int, ...]:
+    """The compact ids of a library action: one, or one per card of a discard (card order).
+
+    >>> import fivehundred as fh
+    >>> fh.compact_ids(fh.Discard(fh.parse_cards("5S 6S 7S")), fh.Rules())
+    (81, 82, 83)
+    """
+    if type(action) is Discard:
+        return tuple(sorted(compact_encode(DiscardCard(card), rules) for card in action.cards))
+    return (compact_encode(action, rules),)
+
+
+def compact_decode(index: int, rules: Rules) -> CompactAction:
+    """What a compact id stands for; the inverse of :func:`compact_encode`.
+
+    >>> import fivehundred as fh
+    >>> fh.compact_decode(75, fh.Rules()), fh.compact_decode(81, fh.Rules())
+    (Play(card=Card.parse('Jo'), suit=Suit.HEARTS), DiscardCard(card=Card.parse('5S')))
+    """
+    tables = _tables(rules)
+    if type(index) is not int or not 0 <= index < tables.size:
+        raise IllegalActionError(
+            Reason.NOT_AN_ACTION,
+            f"{index!r} is not a compact id: ids are 0 to {tables.size - 1} for these rules",
+        )
+    if index >= tables.discards:
+        return DiscardCard(tables.deck[index - tables.discards])
+    from fivehundred.encoding import decode_action
+
+    return decode_action(index, rules)
+
+
+#: ``_BYTES[b]``: the eight bits of ``b``, lowest first, as booleans.
+_BYTES: Final = tuple(tuple(bool(b >> i & 1) for i in range(8)) for b in range(256))
+
+
+def _expand(mask: int, size: int) -> tuple[bool, ...]:
+    """The lowest ``size`` bits of ``mask`` as booleans, lowest first."""
+    out: tuple[bool, ...] = ()
+    for shift in range(0, size, 8):
+        out += _BYTES[(mask >> shift) & 255]
+    return out[:size]
+
+
+def compact_mask(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[bool, ...]:
+    """For each compact id, whether it is legal now (``pending``: a discard's cards so far).
+
+    All ``False`` while waiting for a deal and when the game is over.
+
+    >>> import fivehundred as fh
+    >>> mask = fh.compact_mask(fh.deal(fh.new_game(dealer=3), seed=7))
+    >>> len(mask), sum(mask)
+    (124, 28)
+    """
+    if type(state) is not GameState:
+        legal_actions(state)  # raises the library's TypeError
+    h = state._h
+    tables = _tables(h.t.rules)
+    phase = h.phase
+    if phase == _core.DISCARD:
+        pool = state._hands[h.contractor] | h.kitty
+        position = tables.position
+        for card in pending:
+            pool &= ~(1 << position[card])
+        return tables.before_discards + _expand(pool, tables.deck_size)
+    if phase == _core.PLAY:
+        mask = _core.play_mask(state)
+        joker = tables.joker_bit
+        if mask & joker:
+            names = _core.play_names(state)
+            if names >= 0:
+                mask = (mask & ~joker) | (names << tables.deck_size)
+        return tables.before_plays + _expand(mask, tables.deck_size + 4) + tables.after_plays
+    if phase == _core.PARTNER and not tables.partner_by_seat:
+        free = ~(state._hands[h.contractor] | tables.joker_bit)
+        at = tables.joker_bit.bit_length() - 1
+        free = (free & (tables.joker_bit - 1)) | ((free >> (at + 1)) << at)
+        return tables.before_partners + _expand(free, tables.deck_size - 1) + tables.after_partners
+    legal = legal_actions(state)
+    known = tables.cache.get(id(legal))
+    if known is not None and known[0] is legal:
+        return known[1]
+    out = tables.false.copy()
+    for index in _indices(legal, tables):
+        out[index] = True
+    mask_tuple = tuple(out)
+    if len(tables.cache) >= _CACHE_LIMIT:
+        tables.cache.clear()
+    tables.cache[id(legal)] = (legal, mask_tuple)
+    return mask_tuple
+
+
+def _indices(legal: tuple[Action, ...], tables: _Tables) -> list[int]:
+    rules = tables.layout.rules
+    out = []
+    for action in legal:
+        if type(action) is Call:
+            out.append(tables.calls[action])
+        elif type(action) is Nominate and tables.nominations >= 0:
+            suit = action.suit
+            out.append(tables.nominations + (4 if suit is None else int(suit)))
+        else:
+            out.append(encode_action(action, rules))
+    return out
+
+
+def compact_legal(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[int, ...]:
+    """The legal compact ids now, ascending (the sparse form of :func:`compact_mask`)."""
+    mask = compact_mask(state, pending)
+    return tuple(i for i, legal in enumerate(mask) if legal)
+
+
+def compact_apply(
+    state: GameState, index: int, pending: tuple[Card, ...] = ()
+) -> tuple[GameState, tuple[Card, ...]]:
+    """Take the action with compact id ``index``: the new state and the new ``pending``.
+
+    A discard id adds its card to ``pending``; the last one applies the whole
+    :class:`~fivehundred.Discard` (R4.1) and ``pending`` is empty again. Any
+    other id applies its action (refused, as by :func:`~fivehundred.apply`, when
+    illegal, or with ``Reason.NOT_AN_ACTION`` during a discard in progress).
+
+    >>> import fivehundred as fh
+    >>> state = fh.deal(fh.new_game(dealer=3), seed=7)
+    >>> fh.compact_apply(state, 1)[0].auction
+    ((0, Call.parse('6S')),)
+    """
+    action = compact_decode(index, state.rules)
+    if type(action) is DiscardCard:
+        mask = compact_mask(state, pending)
+        if not mask[index]:
+            raise IllegalActionError(
+                Reason.NOT_AN_ACTION, f"discarding {action.card} is not legal now (R4.1)"
+            )
+        chosen = (*pending, action.card)
+        if len(chosen) < state.rules.kitty_size:
+            return state, chosen
+        return apply(state, Discard(chosen)), ()
+    if pending:
+        raise IllegalActionError(
+            Reason.NOT_AN_ACTION,
+            f"a discard is in progress ({len(pending)} of {state.rules.kitty_size} cards)",
+        )
+    assert not isinstance(action, DiscardCard)
+    return apply(state, action), ()

@@ -1,0 +1,195 @@
+"""The compact action encoding, the observation tensors and the public determinization."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+import fivehundred as fh
+from fivehundred.compact import (
+    DiscardCard,
+    compact_apply,
+    compact_decode,
+    compact_encode,
+    compact_ids,
+    compact_layout,
+    compact_legal,
+    compact_mask,
+    compact_num_actions,
+)
+from fivehundred.search import sample_deal
+from fivehundred.tensors import (
+    information_state_layout,
+    information_state_string,
+    information_state_tensor,
+    information_state_tensor_size,
+    observation_layout,
+    observation_string,
+    observation_tensor,
+    observation_tensor_size,
+)
+
+RULES = [fh.Rules(), fh.Rules(players=5), fh.Rules(players=3), fh.Rules(players=6)]
+
+
+def _games(
+    rules: fh.Rules, games: int, seed: int
+) -> list[tuple[fh.GameState, tuple[fh.Card, ...]]]:
+    """States met in random games on compact ids, with the discard in progress."""
+    rng = random.Random(seed)
+    seen: list[tuple[fh.GameState, tuple[fh.Card, ...]]] = []
+    for _ in range(games):
+        state = fh.deal(fh.new_game(rules, dealer=0), rng=rng)
+        pending: tuple[fh.Card, ...] = ()
+        while state.phase is not fh.Phase.DEAL and not state.is_over:
+            seen.append((state, pending))
+            state, pending = compact_apply(
+                state, rng.choice(compact_legal(state, pending)), pending
+            )
+    return seen
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p")
+def test_compact_sizes_and_round_trip(rules: fh.Rules) -> None:
+    size = compact_num_actions(rules)
+    assert size <= 200
+    assert compact_layout(rules).size == size
+    for index in range(size):
+        decoded = compact_decode(index, rules)
+        assert compact_encode(decoded, rules) == index
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p")
+def test_r4_1_compact_mask_matches_library_actions(rules: fh.Rules) -> None:
+    for state, pending in _games(rules, 3, seed=rules.players):
+        legal = compact_legal(state, pending)
+        mask = compact_mask(state, pending)
+        assert len(mask) == compact_num_actions(rules)
+        assert legal == tuple(i for i, ok in enumerate(mask) if ok)
+        if state.phase is fh.Phase.DISCARD:
+            pool = set(state.hand(state.contractor or 0)) | set(state.kitty)
+            cards = {compact_decode(i, rules) for i in legal}
+            assert cards == {DiscardCard(c) for c in pool - set(pending)}
+        else:
+            library = sorted(i for a in fh.legal_actions(state) for i in compact_ids(a, rules))
+            assert list(legal) == library
+
+
+def test_compact_default_size_and_refusals() -> None:
+    assert fh.COMPACT_NUM_ACTIONS == 124
+    rules = fh.Rules()
+    with pytest.raises(fh.IllegalActionError):
+        compact_decode(124, rules)
+    with pytest.raises(fh.IllegalActionError):
+        compact_encode(fh.Discard(fh.parse_cards("5S 6S 7S")), rules)
+    with pytest.raises(fh.IllegalActionError):
+        compact_encode(DiscardCard(fh.parse_card("2S")), rules)
+    assert compact_ids(fh.parse_call("6S"), rules) == (1,)
+    assert compact_mask(fh.new_game(dealer=0)) == (False,) * 124
+
+
+def test_r4_1_discard_one_card_at_a_time() -> None:
+    rng = random.Random(4)
+    state = fh.deal(fh.new_game(dealer=3), seed=7)
+    while state.phase is fh.Phase.BIDDING:
+        bids = [a for a in fh.legal_actions(state) if a != fh.PASS]
+        state = fh.apply(state, bids[0] if state.to_act == 0 else fh.PASS)
+    assert state.phase is fh.Phase.DISCARD
+    pending: tuple[fh.Card, ...] = ()
+    first = rng.choice(compact_legal(state))
+    state2, pending = compact_apply(state, first, pending)
+    assert state2 is state and len(pending) == 1
+    assert first not in compact_legal(state, pending)
+    with pytest.raises(fh.IllegalActionError):
+        compact_apply(state, first, pending)
+    with pytest.raises(fh.IllegalActionError):
+        compact_apply(state, 0, pending)  # a call during a discard in progress
+    for _ in range(2):
+        state, pending = compact_apply(state, compact_legal(state, pending)[0], pending)
+    assert pending == () and state.phase is not fh.Phase.DISCARD
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p")
+def test_tensor_sizes_and_layouts(rules: fh.Rules) -> None:
+    for state, _ in _games(rules, 1, seed=2)[::7]:
+        for seat in range(rules.players):
+            view = fh.observe(state, seat)
+            obs = observation_tensor(view)
+            info = information_state_tensor(view)
+            assert len(obs) == observation_tensor_size(rules) == observation_layout(rules).size
+            assert len(info) == information_state_tensor_size(rules)
+            assert info[: len(obs)] == obs
+            assert information_state_layout(rules).sections["seat"] == (0, (rules.players,))
+            assert obs[seat] == 1.0
+            offset, _ = observation_layout(rules).sections["hand"]
+            assert sum(obs[offset : offset + len(rules.deck)]) == len(view.hand)
+            buffer = [0.0] * len(obs)
+            assert observation_tensor(view, out=buffer) == buffer == obs
+            assert observation_string(view) in information_state_string(view)
+
+
+def _swap_hidden(state: fh.GameState, seat: int, rng: random.Random) -> fh.GameState:
+    """Another state with the same view for ``seat``: a public determinization."""
+    return sample_deal(fh.observe(state, seat), rng)
+
+
+def test_r5_3_tensors_ignore_hidden_cards() -> None:
+    rng = random.Random(9)
+    changed = 0
+    for state, _ in _games(fh.Rules(), 2, seed=5)[::5]:
+        for seat in range(4):
+            other = _swap_hidden(state, seat, rng)
+            changed += other.hands != state.hands
+            view, other_view = fh.observe(state, seat), fh.observe(other, seat)
+            assert observation_tensor(view) == observation_tensor(other_view)
+            assert information_state_tensor(view) == information_state_tensor(other_view)
+            assert information_state_string(view) == information_state_string(other_view)
+    assert changed > 0
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p")
+def test_r5_3_sample_deal_is_consistent_with_the_view(rules: fh.Rules) -> None:
+    rng = random.Random(3)
+    for state, _ in _games(rules, 2, seed=11)[::3]:
+        for seat in range(rules.players):
+            view = fh.observe(state, seat)
+            assert fh.observe(fh.sample_deal(view, rng), seat) == view
+    with pytest.raises(ValueError, match="no hand in progress"):
+        fh.sample_deal(fh.observe(fh.new_game(dealer=0), 0), rng)
+
+
+def _late_state(seed: int) -> fh.GameState:
+    """A state late in a hand, with voids shown, few hidden cards left."""
+    rng = random.Random(seed)
+    while True:
+        state = fh.deal(fh.new_game(dealer=0), rng=rng)
+        while not state.is_over and state.phase is not fh.Phase.DEAL:
+            if state.phase is fh.Phase.PLAY and len(state.tricks) == 9 and not state.trick:
+                return state
+            state = fh.apply(state, rng.choice(fh.legal_actions(state)))
+
+
+def test_r5_3_sample_deal_is_uniform_chi_square() -> None:
+    scipy_stats = pytest.importorskip("scipy.stats")
+    rng = random.Random(12)
+    tested = 0
+    for seed in (1, 2, 3):
+        state = _late_state(seed)
+        seat = state.to_act
+        assert seat is not None
+        view = fh.observe(state, seat)
+        counts: Counter[tuple[tuple[fh.Card, ...], ...]] = Counter()
+        draws = 3000
+        for _ in range(draws):
+            sampled = fh.sample_deal(view, rng)
+            counts[(*tuple(sampled.hands), tuple(sorted(sampled.kitty)))] += 1
+        # every consistent deal is found (tiny spaces), and they come equally often
+        assert len(counts) >= 2
+        expected = draws / len(counts)
+        if expected >= 5:
+            _, p = scipy_stats.chisquare(list(counts.values()))
+            assert p > 0.001
+            tested += 1
+    assert tested == 3

@@ -1,0 +1,154 @@
+"""The OpenSpiel game ``python_five_hundred`` (needs the ``openspiel`` extra)."""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import pytest
+
+pyspiel: Any = pytest.importorskip("pyspiel")
+np: Any = pytest.importorskip("numpy")
+
+import fivehundred as fh  # noqa: E402
+import fivehundred.openspiel as fos  # noqa: E402
+
+
+def test_game_constants() -> None:
+    game = pyspiel.load_game("python_five_hundred")
+    assert game.num_distinct_actions() == fh.COMPACT_NUM_ACTIONS == 124
+    assert game.max_chance_outcomes() == 43
+    assert game.num_players() == 4
+    assert game.max_utility() == 520.0 and game.min_utility() == -520.0
+    two = pyspiel.load_game("python_five_hundred", {"max_hands": 2})
+    assert two.max_game_length() == 2 * game.max_game_length()
+    assert game.observation_tensor_size() == fh.tensors.observation_tensor_size(fh.Rules())
+    assert fos.rules_of({"preset": "american"}) == fh.Rules.american()
+    with pytest.raises(ValueError, match="preset"):
+        fos.rules_of({"preset": "euchre"})
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{}, {"players": 5}, {"players": 3, "returns": "win"}, {"max_hands": 3, "rebid": True}],
+    ids=["default", "5p", "3p-win", "rebid"],
+)
+def test_random_sim_test(params: dict[str, Any]) -> None:
+    game = pyspiel.load_game("python_five_hundred", params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_serialization_round_trip() -> None:
+    game = pyspiel.load_game("python_five_hundred", {"max_hands": 2})
+    state = game.new_initial_state()
+    rng = np.random.RandomState(3)
+    length = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        length += 1
+        if length % 17 == 0:
+            text = pyspiel.serialize_game_and_state(game, state)
+            _, state2 = pyspiel.deserialize_game_and_state(text)
+            assert str(state2) == str(state)
+            assert state2.history() == state.history()
+    assert length <= game.max_game_length()
+    assert pickle.loads(pickle.dumps(game)).num_players() == 4
+
+
+def test_r4_1_resample_keeps_the_information_state() -> None:
+    game = pyspiel.load_game("python_five_hundred")
+    state = game.new_initial_state()
+    rng = np.random.RandomState(5)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    checked = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+            continue
+        player = state.current_player()
+        other = state.resample_from_infostate(player, sampler)
+        assert other.information_state_string(player) == state.information_state_string(player)
+        assert np.array_equal(
+            other.information_state_tensor(player), state.information_state_tensor(player)
+        )
+        assert other.legal_actions() == state.legal_actions()
+        checked += 1
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert checked > 40
+
+
+class _RandomBot:
+    """A uniformly random player (OpenSpiel's C++ random bot is for one seat only)."""
+
+    def __init__(self, rng: Any) -> None:
+        self.rng = rng
+
+    def step(self, state: Any) -> int:
+        return int(self.rng.choice(state.legal_actions()))
+
+
+def _play(game: Any, bots: list[Any], seed: int) -> list[float]:
+    rng = np.random.RandomState(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(int(bots[state.current_player()].step(state)))
+    returns: list[float] = state.returns()
+    return returns
+
+
+def test_ismcts_and_mcts_bots_play_a_game() -> None:
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game("python_five_hundred")
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
+    random_bot = _RandomBot(np.random.RandomState(7))
+    searcher = ismcts.ISMCTSBot(
+        game, evaluator, uct_c=2.0, max_simulations=10, random_state=np.random.RandomState(2)
+    )
+    returns = _play(game, [searcher, random_bot, searcher, random_bot], seed=1)
+    assert len(returns) == 4 and returns[0] == returns[2] and returns[1] == returns[3]
+    planner = mcts.MCTSBot(
+        game,
+        uct_c=2.0,
+        max_simulations=5,
+        evaluator=evaluator,
+        random_state=np.random.RandomState(3),
+    )
+    returns = _play(game, [planner, random_bot, planner, random_bot], seed=2)
+    assert returns[0] == returns[2]
+
+
+def test_parameters_are_checked_and_bound_the_game() -> None:
+    for params, message in (
+        ({"max_hands": 0}, "max_hands"),
+        ({"returns": "money"}, "returns"),
+    ):
+        with pytest.raises(Exception, match=message):
+            pyspiel.load_game("python_five_hundred", params)
+    capped = pyspiel.load_game("python_five_hundred", {"score_cap": 250, "max_hands": 5})
+    assert capped.max_utility() == 750.0
+    american = pyspiel.load_game("python_five_hundred", {"preset": "american"})
+    default = pyspiel.load_game("python_five_hundred")
+    assert american.max_game_length() < default.max_game_length()  # one round of calls
+    with pytest.raises(ValueError, match="not supported"):
+        default.make_py_observer(None, {"detail": 1})
+
+
+def test_chance_nodes_show_the_deal_under_way() -> None:
+    game = pyspiel.load_game("python_five_hundred")
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 43
+    state.apply_action(5)
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 6).startswith("Deal:")
+    assert "dealing 1" in state.information_state_string(0)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    assert str(state.resample_from_infostate(0, sampler)) == str(state)
