@@ -8,6 +8,7 @@ import contextlib
 import inspect
 import itertools
 import json
+import random
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -112,6 +113,8 @@ def _good() -> dict[str, object]:
         "made": True,
         "scores": (0, 0),
         "view": fh.observe(state, 1),
+        "rng": random.Random(0),
+        "pending": (),
     }
 
 

@@ -762,6 +762,20 @@ def new_game(rules: Rules, dealer: int, scores: tuple[int, ...] | None = None) -
     return GameState(h)
 
 
+def with_scores(
+    state: GameState, scores: tuple[int, ...], number: int, last_hand: HandResult | None
+) -> GameState:
+    """``state`` with other running scores, hand number and last hand (for a sampled deal
+    that must look like the game it stands for)."""
+    h = state._h.copy()
+    h.scores = scores
+    h.number = number
+    h.last_hand = last_hand
+    new = state._copy()
+    new._h = h
+    return new
+
+
 def start_scores(state: GameState) -> tuple[int, ...]:
     """The scores the game of ``state`` started from."""
     return state._h.start

@@ -182,12 +182,22 @@ def _tables(rules: Rules) -> _Tables:
 
 
 def compact_layout(rules: Rules) -> CompactLayout:
-    """The block layout of the compact encoding for ``rules``."""
+    """The block layout of the compact encoding for ``rules``.
+
+    >>> import fivehundred as fh
+    >>> fh.compact_layout(fh.Rules()).size
+    124
+    """
     return _tables(rules).layout
 
 
 def compact_num_actions(rules: Rules) -> int:
-    """The number of compact ids for ``rules``."""
+    """The number of compact ids for ``rules``.
+
+    >>> import fivehundred as fh
+    >>> fh.compact_num_actions(fh.Rules(players=5))
+    196
+    """
     return _tables(rules).size
 
 
@@ -281,7 +291,7 @@ def compact_mask(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[bool
     tables = _tables(h.t.rules)
     phase = h.phase
     if phase == _core.DISCARD:
-        pool = state._hands[h.contractor] | h.kitty
+        pool = _core.hand_of(state, h.contractor) | h.kitty
         position = tables.position
         for card in pending:
             pool &= ~(1 << position[card])
@@ -295,7 +305,7 @@ def compact_mask(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[bool
                 mask = (mask & ~joker) | (names << tables.deck_size)
         return tables.before_plays + _expand(mask, tables.deck_size + 4) + tables.after_plays
     if phase == _core.PARTNER and not tables.partner_by_seat:
-        free = ~(state._hands[h.contractor] | tables.joker_bit)
+        free = ~(_core.hand_of(state, h.contractor) | tables.joker_bit)
         at = tables.joker_bit.bit_length() - 1
         free = (free & (tables.joker_bit - 1)) | ((free >> (at + 1)) << at)
         return tables.before_partners + _expand(free, tables.deck_size - 1) + tables.after_partners
@@ -328,7 +338,12 @@ def _indices(legal: tuple[Action, ...], tables: _Tables) -> list[int]:
 
 
 def compact_legal(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[int, ...]:
-    """The legal compact ids now, ascending (the sparse form of :func:`compact_mask`)."""
+    """The legal compact ids now, ascending (the sparse form of :func:`compact_mask`).
+
+    >>> import fivehundred as fh
+    >>> fh.compact_legal(fh.deal(fh.new_game(dealer=3), seed=7))[:3]
+    (0, 1, 2)
+    """
     mask = compact_mask(state, pending)
     return tuple(i for i, legal in enumerate(mask) if legal)
 
@@ -348,6 +363,10 @@ def compact_apply(
     >>> fh.compact_apply(state, 1)[0].auction
     ((0, Call.parse('6S')),)
     """
+    if type(state) is not GameState:
+        legal_actions(state)  # raises the library's TypeError
+    if not isinstance(pending, tuple) or not all(type(card) is Card for card in pending):
+        raise TypeError(f"pending is a tuple of Cards, not {pending!r}")
     action = compact_decode(index, state.rules)
     if type(action) is DiscardCard:
         mask = compact_mask(state, pending)

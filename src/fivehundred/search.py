@@ -77,6 +77,7 @@ from fivehundred.bots import (
 from fivehundred.calls import PASS, Call, CallKind
 from fivehundred.cards import CARDS, JOKER_INDEX, Card, Suit, indices, mask_of
 from fivehundred.engine import apply, deal, new_game
+from fivehundred.errors import FiveHundredError
 from fivehundred.rules import Rules
 from fivehundred.scoring import bid_value, score_hand
 from fivehundred.state import GameState, Phase
@@ -312,8 +313,12 @@ def sample_deal(view: PlayerView, rng: random.Random) -> GameState:
     >>> fh.observe(fh.sample_deal(view, random.Random(1)), 2) == view
     True
     """
+    if not isinstance(view, PlayerView):
+        raise TypeError(f"sample_deal needs a PlayerView (from fivehundred.observe), not {view!r}")
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random, not {rng!r}")
     if view.phase in (Phase.DEAL, Phase.GAME_OVER):
-        raise ValueError(f"there is no hand in progress to sample ({view.phase.value})")
+        raise FiveHundredError(f"there is no hand in progress to sample ({view.phase.value})")
     problem = _problem(view)
     masks = _uniform_assign(problem, rng)
     hands = list(problem.fixed)
@@ -325,15 +330,8 @@ def sample_deal(view: PlayerView, rng: random.Random) -> GameState:
 
 
 def _with_scores(state: GameState, view: PlayerView) -> GameState:
-    """``state`` with the view's scores, hand number and last hand (its hand block copied)."""
-    restore, args = state.__reduce__()
-    h = args[0].copy()  # type: ignore[attr-defined]  # the core's Hand block
-    h.scores = view.scores
-    h.number = view.hand_number
-    h.last_hand = view.last_hand
-    out = restore(h, *args[1:])  # type: ignore[operator]  # the core's _restore
-    assert isinstance(out, GameState)
-    return out
+    """``state`` with the view's scores, hand number and last hand."""
+    return _core.with_scores(state, view.scores, view.hand_number, view.last_hand)
 
 
 def _uniform_assign(problem: _Problem, rng: random.Random) -> list[int]:
