@@ -256,7 +256,7 @@ def adapters(session: nox.Session) -> None:
     except under CI (``CI=true``), where that fails.
     """
     try:
-        session.install("-e", ".[openspiel,pettingzoo]", *group("test"))
+        session.install("-e", ".[openspiel,pettingzoo,server]", *group("test"))
     except nox.command.CommandFailed:
         if os.environ.get("CI") == "true":
             raise

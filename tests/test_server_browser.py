@@ -38,6 +38,7 @@ if CHROMIUM is None or DRIVER is None:
 try:
     import starlette  # noqa: F401
     from selenium import webdriver
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.remote.webdriver import WebDriver
@@ -106,6 +107,17 @@ def legal_moves(driver: WebDriver) -> tuple[list[Any], list[Any]]:
     return cards, buttons
 
 
+def click(driver: WebDriver, selector: str, tries: int = 20) -> None:
+    """Click what ``selector`` finds, finding it again if the page redrew it meanwhile."""
+    for _ in range(tries):
+        try:
+            driver.find_element(By.CSS_SELECTOR, selector).click()
+            return
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    raise AssertionError(f"{selector} kept being redrawn")
+
+
 def view(driver: WebDriver) -> Any:
     return driver.execute_script("return shown")
 
@@ -159,9 +171,10 @@ def test_a_person_plays_a_whole_hand_in_chromium(
                 browser.save_screenshot(str(screenshot))  # mid-hand, trumps marked if any
             (cards or buttons)[0].click()
         elif v["phase"] == "discard":
-            for card in browser.find_elements(By.CSS_SELECTOR, "#hand .card.legal")[:3]:
-                card.click()
-            browser.find_element(By.ID, "discard").click()
+            chosen = [c.get_attribute("data-card") or "" for c in cards[:3]]
+            for name in chosen:  # each click draws the hand anew: find the card each time
+                click(browser, f'#hand .card[data-card="{name}"]')
+            click(browser, "#discard")
         else:
             labels = [b.get_attribute("data-action") for b in buttons]
             assert sorted(map(str, labels)) == sorted(legal)  # the moves shown are the legal ones

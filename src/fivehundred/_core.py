@@ -472,21 +472,7 @@ class GameState:
         return self
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        return (
-            _restore,
-            (
-                self._h,
-                self._to_act,
-                self._hands,
-                self._trick,
-                self._leader,
-                self._led,
-                self._suits_led,
-                self._won,
-                self._trick_tuple(),
-                _log_tuple(self),
-            ),
-        )
+        return (_restore, (self._h, *self._key()[1:]))
 
     def _trick_tuple(self) -> tuple[tuple[int, int, int, int, int], ...]:
         return tuple(
@@ -1713,7 +1699,7 @@ def _not_a_state(state: object) -> TypeError:
     )
 
 
-def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameState:
+def apply(state: object, action: object, *, seat: object = None) -> GameState:
     """The state after ``action`` by the seat to act. The input is never changed.
 
     Pass ``seat`` to check that the action comes from the seat whose turn it
@@ -1753,7 +1739,7 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         raise explain(state, action, refused.verdict) from None
 
 
-def legal_actions(state: GameState) -> tuple[Action, ...]:
+def legal_actions(state: object) -> tuple[Action, ...]:
     """Every legal action of the seat to act, in a canonical order.
 
     Bidding: pass, then bids up the ladder; discard: every choice of cards;

@@ -22,12 +22,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from fivehundred import _core, _order
-from fivehundred._core import GameState, apply, legal_actions
+from fivehundred._core import GameState
 from fivehundred._explain import explain
-from fivehundred.actions import Play
+from fivehundred.actions import Action, Play
 from fivehundred.calls import Call
 from fivehundred.cards import Card
 from fivehundred.errors import IllegalActionError, InvalidStateError, Reason
@@ -45,6 +45,19 @@ __all__ = [
 ]
 
 _DEFAULT_RULES: Final = Rules()
+
+if TYPE_CHECKING:  # the signatures users type-check against
+
+    def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameState:
+        """See :func:`fivehundred._core.apply`."""
+
+    def legal_actions(state: GameState) -> tuple[Action, ...]:
+        """See :func:`fivehundred._core.legal_actions`."""
+
+else:  # the engine core's functions themselves (compiled in the compiled build): they check
+    # their arguments at run time, so a wrong type gets the library's TypeError
+    apply = _core.apply
+    legal_actions = _core.legal_actions
 #: Starting scores lie strictly within ±MAX_START_SCORE.
 MAX_START_SCORE: Final = 10**6
 

@@ -128,7 +128,7 @@ class InvalidStateError(FiveHundredError):
     """A state (for example loaded from JSON) that breaks the rules' invariants.
 
     ``problems`` lists the problems found, each as a sentence: at most the first
-    :data:`MAX_PROBLEMS`, then one ``"and K more problems"``.
+    :data:`~fivehundred.errors.MAX_PROBLEMS`, then one ``"and K more problems"``.
     """
 
     def __init__(self, problems: Sequence[str]) -> None:
