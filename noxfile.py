@@ -330,8 +330,13 @@ def bench_server(session: nox.Session) -> None:
 
 @nox.session
 def bench_compiled(session: nox.Session) -> None:
-    """Benchmarks on the compiled wheel, installed (opt-in): the same as ``bench``."""
+    """Benchmarks on the compiled wheel, installed (opt-in), beside OpenSpiel's euchre.
+
+    The same as ``bench_openspiel`` for the compiled build: open_spiel is installed so
+    every ratio to euchre is printed.
+    """
     install_compiled(session)
+    session.install("open_spiel")
     session.run("python", "-m", "fivehundred.bench", *session.posargs)
 
 
