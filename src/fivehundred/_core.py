@@ -340,7 +340,7 @@ def _log_tuple(s: GameState) -> tuple[Action, ...]:
 def _restore(
     h: Hand,
     to_act: int,
-    hands: int,
+    hands: tuple[int, ...],
     trick: int,
     leader: int,
     led: int,
@@ -387,7 +387,7 @@ class GameState:
         self,
         h: Hand | None = None,
         to_act: int = -1,
-        hands: int = 0,
+        hands: tuple[int, ...] = (),
         trick: int = 0,
         leader: int = -1,
         led: int = -1,
@@ -401,7 +401,7 @@ class GameState:
             raise TypeError("GameState is made by fivehundred.new_game(), deal() and apply()")
         self._h = h
         self._to_act = to_act
-        #: Every seat's hand in one mask: seat ``s`` holds bits ``s * size`` upwards.
+        #: Every seat's hand, as a mask of positions; empty before the first deal.
         self._hands = hands
         #: The trick in progress, packed (see :func:`trick_cards`); 0 when none.
         self._trick = trick
@@ -715,8 +715,24 @@ def _pairs(h: Hand, trick: int, leader: int) -> tuple[tuple[int, Card], ...]:
 
 def hand_of(s: GameState, seat: int) -> int:
     """The position mask of one seat's hand."""
-    t = s._h.t
-    return (s._hands >> (seat * t.size)) & t.full
+    hands = s._hands
+    return hands[seat] if hands else 0
+
+
+def _replace_at(items: tuple[int, ...], at: int, value: int) -> tuple[int, ...]:
+    """``items`` with ``value`` at ``at`` (written out for the usual table sizes: a hot path)."""
+    n = len(items)
+    if n == 4:
+        if at == 0:
+            return (value, items[1], items[2], items[3])
+        if at == 1:
+            return (items[0], value, items[2], items[3])
+        if at == 2:
+            return (items[0], items[1], value, items[3])
+        return (items[0], items[1], items[2], value)
+    listed = list(items)
+    listed[at] = value
+    return tuple(listed)
 
 
 def won_by(s: GameState, seat: int) -> int:
@@ -798,12 +814,19 @@ def deal(state: GameState, order: list[int], dealer: int) -> GameState:
         at += kitty_packet
     h.kitty = kitty
     h.dead = masks[players]
-    packed = 0
-    for seat in range(players):
-        packed |= masks[seat] << (seat * t.size)
-    s = GameState(h, (dealer + 1) % players, packed)
+    s = GameState(h, (dealer + 1) % players, tuple(masks[:players]))
     s._legal = legal_calls(s)
     return s
+
+
+def deal_from(state: GameState, source: random.Random) -> GameState:
+    """Deal the next hand from a random source: the first dealer too, when the game left
+    it to chance (R2.1), then the deck order (R2.3)."""
+    t = state._h.t
+    dealer = state._h.dealer
+    if dealer < 0:
+        dealer = source.randrange(t.players)
+    return deal(state, shuffled(t, source), dealer)
 
 
 def shuffled(t: Table, source: random.Random) -> list[int]:
@@ -1032,10 +1055,8 @@ def apply_discard(s: GameState, action: Discard, mask: int) -> GameState:
     old = s._h
     seat = old.contractor
     h = old.copy()
-    t = old.t
     pool = hand_of(s, seat) | old.kitty
-    shift = seat * t.size
-    hands = (s._hands & ~(t.full << shift)) | ((pool & ~mask) << shift)
+    hands = _replace_at(s._hands, seat, pool & ~mask)
     new = GameState(h, seat, hands, 0, -1, -1, 0, 0, None, _logged(s, action), s._nlog + 1)
     h.kitty = 0
     h.discards = mask
@@ -1299,7 +1320,7 @@ def _prime(s: GameState) -> None:
     t = h.t
     ctx = h.ctx
     assert ctx is not None
-    hand = (s._hands >> (s._to_act * t.size)) & t.full
+    hand = s._hands[s._to_act]
     leading = not s._trick
     mask = playable(ctx, hand, leading, s._led, s._suits_led, h.misere, t.lead_last, t.name_any)
     names = -1
@@ -1327,7 +1348,8 @@ def play_card(s: GameState, pos: int, named: int) -> None:
     ctx = h.ctx
     assert ctx is not None
     seat = s._to_act
-    s._hands ^= 1 << (seat * h.t.size + pos)
+    hands = s._hands
+    s._hands = _replace_at(hands, seat, hands[seat] ^ (1 << pos))
     trick = s._trick
     n = trick & 7
     if n:
@@ -1774,10 +1796,10 @@ def random_step(s: GameState, rng: random.Random) -> GameState:
     if phase == DISCARD:
         t = h.t
         pool = bits(hand_of(s, h.contractor) | h.kitty)
-        chosen = sorted(rng.sample(pool, t.kitty_size))
         mask = 0
-        for pos in chosen:
-            mask |= 1 << pos
+        for _ in range(t.kitty_size):  # a uniform choice of kitty_size cards of the pool
+            mask |= 1 << pool.pop(int(pick() * len(pool)))
+        chosen = bits(mask)
         return apply_discard(s, _new_discard(tuple(t.cards[p] for p in chosen)), mask)
     if phase == NOMINATE:
         options = legal_nominations(s)
@@ -1860,10 +1882,7 @@ def simulation(
         h.out = out
         _set_seats(h)
     base = TrickNode(None, 0, -1, -1, -1, done) if done else None
-    packed = 0
-    for seat in range(t.players):
-        packed |= hands[seat] << (seat * t.size)
-    s = GameState(h, -1, packed, pack_trick(trick), leader, led, suits_led, 0, base)
+    s = GameState(h, -1, hands, pack_trick(trick), leader, led, suits_led, 0, base)
     if leader < 0:
         _start_play(s)
     else:
@@ -1882,7 +1901,7 @@ def to_act(s: GameState) -> int:
 
 def hands_of(s: GameState) -> tuple[int, ...]:
     """Every seat's hand as a position mask."""
-    return tuple(hand_of(s, seat) for seat in range(s._h.t.players))
+    return s._hands or (0,) * s._h.t.players
 
 
 def trick_of(s: GameState) -> list[tuple[int, int]]:

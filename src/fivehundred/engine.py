@@ -190,22 +190,17 @@ def deal(
         raise TypeError(f"seed must be an int, str or bytes, not {seed!r}")
     if rng is not None and not isinstance(rng, random.Random):
         raise TypeError(f"rng must be a random.Random, not {rng!r}")
+    if cards is None:
+        return _core.deal_from(s, rng if rng is not None else random.Random(seed))
     rules = s.rules
-    t = _order.table(rules)
+    order = _deck_order(cards, rules, _order.table(rules))
     dealer = s.dealer
-    if cards is not None:
-        order = _deck_order(cards, rules, t)
-        if dealer is None:
-            raise IllegalActionError(
-                Reason.BAD_DECK,
-                "the first dealer was left to the random source, but cards= gives none: "
-                "pass dealer= to new_game() (R2.1)",
-            )
-    else:
-        source = rng if rng is not None else random.Random(seed)
-        if dealer is None:
-            dealer = source.randrange(rules.players)
-        order = _core.shuffled(t, source)
+    if dealer is None:
+        raise IllegalActionError(
+            Reason.BAD_DECK,
+            "the first dealer was left to the random source, but cards= gives none: "
+            "pass dealer= to new_game() (R2.1)",
+        )
     return _core.deal(s, order, dealer)
 
 

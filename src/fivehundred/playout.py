@@ -25,7 +25,7 @@ from typing import Literal
 
 from fivehundred import _core
 from fivehundred.actions import Action
-from fivehundred.engine import apply, deal
+from fivehundred.engine import apply
 from fivehundred.errors import FiveHundredError
 from fivehundred.state import GameState
 
@@ -69,7 +69,7 @@ def playout(
         if phase == _core.DEAL:
             if until == "hand" and played:
                 break
-            state = deal(state, rng=source)
+            state = _core.deal_from(state, source)
             continue
         played = True
         if policy is not None:
