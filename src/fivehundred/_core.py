@@ -798,20 +798,11 @@ def deal(state: GameState, order: list[int], dealer: int) -> GameState:
     h.last_hand = old.last_hand
     h.order = tuple(order)
     players = t.players
-    slots = [(dealer + step) % players for step in range(1, players + 1)]
-    if t.dead:
-        slots.insert(1, players)  # the dead hand's slot (P2)
-    masks = [0] * (players + 1)
-    kitty = 0
-    at = 0
-    for packet, kitty_packet in t.packets:
-        for slot in slots:
-            for pos in order[at : at + packet]:
-                masks[slot] |= 1 << pos
-            at += packet
-        for pos in order[at : at + kitty_packet]:
-            kitty |= 1 << pos
-        at += kitty_packet
+    masks = [0] * (players + 2)  # the seats, the dead hand (P2), the kitty
+    receiver = t.receivers[dealer]
+    for at in range(len(order)):
+        masks[receiver[at]] |= 1 << order[at]
+    kitty = masks[players + 1]
     h.kitty = kitty
     h.dead = masks[players]
     s = GameState(h, (dealer + 1) % players, tuple(masks[:players]))

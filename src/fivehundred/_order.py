@@ -303,6 +303,11 @@ class Table:
         #: Rules has checked that they place every card of the deck.
         self.packets: tuple[tuple[int, int], ...] = rules.deal_packets
         self.dead = rules.has_dead_hand
+        #: For each dealer, who receives the n-th card dealt: a seat, ``players`` for the
+        #: dead hand (P2) or ``players + 1`` for the kitty, by the packets of R2.2.
+        self.receivers: tuple[tuple[int, ...], ...] = tuple(
+            _receivers(players, dealer, self.packets, self.dead) for dealer in range(players)
+        )
         # the ladder (R3.3) as parallel tuples, each bid followed by its sans-kitty form
         bids: list[Call] = []
         rung: list[int] = []
@@ -387,6 +392,23 @@ class Table:
             out.append(cards[low.bit_length() - 1])
             mask ^= low
         return tuple(out)
+
+
+def _receivers(
+    players: int, dealer: int, packets: tuple[tuple[int, int], ...], dead: bool
+) -> tuple[int, ...]:
+    """Who receives each card of a deal (R2.2): from the dealer's left, each round gives
+    every hand its packet, then the kitty its own; the two-player dead hand is dealt
+    between the non-dealer and the dealer (P2)."""
+    slots = [(dealer + step) % players for step in range(1, players + 1)]
+    if dead:
+        slots.insert(1, players)
+    out: list[int] = []
+    for packet, kitty_packet in packets:
+        for slot in slots:
+            out.extend([slot] * packet)
+        out.extend([players + 1] * kitty_packet)
+    return tuple(out)
 
 
 @final
