@@ -798,10 +798,12 @@ def deal(state: GameState, order: list[int], dealer: int) -> GameState:
     h.last_hand = old.last_hand
     h.order = tuple(order)
     players = t.players
-    masks = [0] * (players + 2)  # the seats, the dead hand (P2), the kitty
-    receiver = t.receivers[dealer]
-    for at in range(len(order)):
-        masks[receiver[at]] |= 1 << order[at]
+    masks: list[int] = []  # the seats, then the dead hand (P2), then the kitty
+    for dealt in t.dealt_to[dealer]:
+        mask = 0
+        for at in dealt:
+            mask |= 1 << order[at]
+        masks.append(mask)
     kitty = masks[players + 1]
     h.kitty = kitty
     h.dead = masks[players]
@@ -1398,12 +1400,15 @@ def _finish_hand(s: GameState) -> None:
             mask |= 1 << each
             taken += tricks[each]
         value = t.bid_value[old.high_bid]
-        bid = contract.tricks or 0
+        bid = t.bid_tricks[old.high_bid]
         made = _order.made(bid, old.misere, taken)
     changes = _order.score_changes(
         value, bid, old.misere, mask, tricks, old.scores, t.trick_points, t.score_cap, t.slam
     )
-    scores = tuple(a + b for a, b in zip(old.scores, changes, strict=True))
+    listed = list(old.scores)
+    for side in range(len(listed)):
+        listed[side] += changes[side]
+    scores = tuple(listed)
     end = _order.game_end(
         mask, -1 if made is None else int(made), scores, t.target, t.losing, t.defence_wins
     )
@@ -1411,17 +1416,17 @@ def _finish_hand(s: GameState) -> None:
     if end is not None:
         result = GameResult(end[1], contracting[0] if contracting else None, OUTCOMES[end[0]])
     h = old.copy()
-    h.last_hand = HandResult(
-        number=old.number,
-        dealer=old.dealer,
-        contract=contract,
-        contractor=None if old.contractor < 0 else old.contractor,
-        tricks=tricks,
-        made=made,
-        changes=changes,
-        scores=scores,
-        partner=old.partner if old.partner >= 0 else None,
-        all_pass=contract is None,
+    h.last_hand = HandResult(  # number, dealer, contract, contractor, tricks, made, changes,
+        old.number,  # scores, partner, all_pass: positionally (a keyword call costs more)
+        old.dealer,
+        contract,
+        None if old.contractor < 0 else old.contractor,
+        tricks,
+        made,
+        changes,
+        scores,
+        old.partner if old.partner >= 0 else None,
+        contract is None,
     )
     h.result = result
     h.scores = scores
@@ -1770,6 +1775,15 @@ def legal_actions(state: object) -> tuple[Action, ...]:
 # -- random play-outs on the same steps --------------------------------------------------
 
 
+def _popcount(mask: int) -> int:
+    """The number of set bits (``int.bit_count`` is a Python call from compiled code)."""
+    n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
+
+
 def _kth_bit(mask: int, k: int) -> int:
     for _ in range(k):
         mask &= mask - 1
@@ -1814,7 +1828,7 @@ def random_play_hand(s: GameState, rng: random.Random) -> GameState:
         mask = play_mask(s)
         names = play_names(s) if mask & jb else -1
         if names < 0:
-            pos = _kth_bit(mask, int(pick() * mask.bit_count()))
+            pos = _kth_bit(mask, int(pick() * _popcount(mask)))
             named = -1
             action = t.plays[pos]
         else:

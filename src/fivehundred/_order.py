@@ -303,10 +303,15 @@ class Table:
         #: Rules has checked that they place every card of the deck.
         self.packets: tuple[tuple[int, int], ...] = rules.deal_packets
         self.dead = rules.has_dead_hand
-        #: For each dealer, who receives the n-th card dealt: a seat, ``players`` for the
-        #: dead hand (P2) or ``players + 1`` for the kitty, by the packets of R2.2.
-        self.receivers: tuple[tuple[int, ...], ...] = tuple(
-            _receivers(players, dealer, self.packets, self.dead) for dealer in range(players)
+        # For each dealer, who receives the n-th card dealt (R2.2; see _receivers), and
+        # the other way round: for each receiver (the seats, the dead hand, the kitty)
+        # the indices in the deck order of the cards it gets.
+        receivers = [_receivers(players, d, self.packets, self.dead) for d in range(players)]
+        self.dealt_to: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+            tuple(
+                tuple(at for at in range(len(got)) if got[at] == who) for who in range(players + 2)
+            )
+            for got in receivers
         )
         # the ladder (R3.3) as parallel tuples, each bid followed by its sans-kitty form
         bids: list[Call] = []
@@ -328,6 +333,8 @@ class Table:
 
         #: The value of each bid (R8.1), beside ``bids``.
         self.bid_value: tuple[int, ...] = tuple(bid_value(call, rules) for call in bids)
+        #: The tricks each bid names (0 for misère), beside ``bids``.
+        self.bid_tricks: tuple[int, ...] = tuple(call.tricks or 0 for call in bids)
         self.bid_rung: tuple[int, ...] = tuple(rung)
         self.bid_kind: tuple[int, ...] = tuple(kind)
         self.bid_seven: tuple[bool, ...] = tuple(seven)
