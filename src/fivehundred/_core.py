@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Final, cast, final
+from typing import Final, TypeAlias, cast, final
 
 from fivehundred import _order
 from fivehundred._order import (
@@ -123,10 +123,19 @@ class Hand:
         self.active = t.players
         #: False only in a computer player's private play-out: the hand ends unscored.
         self.scored = True
-        self.last_hand: HandResult | None = None
+        #: The last finished hand, as the fields of a HandResult (made on demand, by
+        #: :meth:`last`: building the attrs value on every hand would cost play-outs).
+        self.last_raw: RawResult | None = None
+        self.last_obj: HandResult | None = None
         self.result: GameResult | None = None
         #: Finished hands: ``(dealer, deck order as positions, actions)``.
         self.history: tuple[tuple[int, tuple[int, ...], tuple[Action, ...]], ...] = ()
+
+    def last(self) -> HandResult | None:
+        """The last finished hand's result (built once, when first asked for)."""
+        if self.last_obj is None and self.last_raw is not None:
+            self.last_obj = HandResult(*self.last_raw)
+        return self.last_obj
 
     def copy(self) -> Hand:
         new = Hand(self.t)
@@ -158,7 +167,8 @@ class Hand:
         new.out = self.out
         new.nxt = self.nxt
         new.active = self.active
-        new.last_hand = self.last_hand
+        new.last_raw = self.last_raw
+        new.last_obj = self.last_obj
         new.result = self.result
         new.history = self.history
         return new
@@ -202,7 +212,7 @@ class Hand:
             self.partner_card,
             self.joker_suit,
             self.out,
-            self.last_hand,
+            self.last_raw,
             self.result,
             self.history,
         )
@@ -232,7 +242,7 @@ def _make_hand(
     partner_card: int,
     joker_suit: int,
     out: int,
-    last_hand: HandResult | None,
+    last_raw: RawResult | None,
     result: GameResult | None,
     history: tuple[tuple[int, tuple[int, ...], tuple[Action, ...]], ...],
 ) -> Hand:
@@ -258,7 +268,7 @@ def _make_hand(
     h.contract = contract
     h.partner = partner
     h.partner_card = partner_card
-    h.last_hand = last_hand
+    h.last_raw = last_raw
     h.result = result
     h.history = history
     if contract is not None or phase == PLAY:
@@ -322,6 +332,36 @@ def pack_trick(cards: Sequence[int]) -> int:
     for k in range(len(cards)):
         packed |= cards[k] << (3 + 7 * k)
     return packed
+
+
+#: The fields of a :class:`~fivehundred.HandResult`, in order.
+RawResult: TypeAlias = tuple[
+    int,
+    int,
+    Call | None,
+    int | None,
+    tuple[int, ...],
+    bool | None,
+    tuple[int, ...],
+    tuple[int, ...],
+    int | None,
+    bool,
+]
+
+
+def _raw_result(result: HandResult) -> RawResult:
+    return (
+        result.number,
+        result.dealer,
+        result.contract,
+        result.contractor,
+        result.tricks,
+        result.made,
+        result.changes,
+        result.scores,
+        result.partner,
+        result.all_pass,
+    )
 
 
 def _trick_list(node: TrickNode | None) -> list[TrickNode]:
@@ -533,7 +573,7 @@ class GameState:
     @property
     def last_hand(self) -> HandResult | None:
         """The result of the most recently finished hand."""
-        return self._h.last_hand
+        return self._h.last()
 
     # -- the hand ---------------------------------------------------------
 
@@ -772,7 +812,8 @@ def with_scores(
     h = state._h.copy()
     h.scores = scores
     h.number = number
-    h.last_hand = last_hand
+    h.last_raw = None if last_hand is None else _raw_result(last_hand)
+    h.last_obj = last_hand
     new = state._copy()
     new._h = h
     return new
@@ -795,7 +836,8 @@ def deal(state: GameState, order: list[int], dealer: int) -> GameState:
     h.start = old.start
     h.rules = old.rules
     h.history = old.history
-    h.last_hand = old.last_hand
+    h.last_raw = old.last_raw
+    h.last_obj = old.last_obj
     h.order = tuple(order)
     players = t.players
     masks: list[int] = []  # the seats, then the dead hand (P2), then the kitty
@@ -1002,16 +1044,9 @@ def _all_passed(s: GameState) -> None:
         _start_play(s)
         return
     nsides = t.nsides
-    h.last_hand = HandResult(
-        number=h.number,
-        dealer=h.dealer,
-        contract=None,
-        contractor=None,
-        tricks=(0,) * nsides,
-        made=None,
-        changes=(0,) * nsides,
-        scores=h.scores,
-    )
+    zero = (0,) * nsides
+    h.last_raw = (h.number, h.dealer, None, None, zero, None, zero, h.scores, None, False)
+    h.last_obj = None
     h.history = (*h.history, (h.dealer, h.order, _log_tuple(s)))
     h.phase = DEAL
     h.dealer = h.dealer if t.same_dealer else (h.dealer + 1) % t.players
@@ -1416,8 +1451,8 @@ def _finish_hand(s: GameState) -> None:
     if end is not None:
         result = GameResult(end[1], contracting[0] if contracting else None, OUTCOMES[end[0]])
     h = old.copy()
-    h.last_hand = HandResult(  # number, dealer, contract, contractor, tricks, made, changes,
-        old.number,  # scores, partner, all_pass: positionally (a keyword call costs more)
+    h.last_raw = (
+        old.number,
         old.dealer,
         contract,
         None if old.contractor < 0 else old.contractor,
@@ -1428,6 +1463,7 @@ def _finish_hand(s: GameState) -> None:
         old.partner if old.partner >= 0 else None,
         contract is None,
     )
+    h.last_obj = None
     h.result = result
     h.scores = scores
     h.history = (*old.history, (old.dealer, old.order, _log_tuple(s)))
