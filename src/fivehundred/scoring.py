@@ -26,14 +26,14 @@ if TYPE_CHECKING:
     from fivehundred.rules import Rules
 
 __all__ = [
+    "MISERE_VALUES",
+    "SCORE_TABLE",
     "GameResult",
     "HandResult",
     "Outcome",
     "bid_value",
     "game_result",
     "score_hand",
-    "SCORE_TABLE",
-    "MISERE_VALUES",
 ]
 
 #: Points of a trick bid by tricks (``MIN_BID`` to ``MAX_BID``: 6–10) and strain (R8.1,

@@ -47,9 +47,9 @@ from fivehundred.views import observe
 __all__ = [
     "BACKENDS",
     "PLAYER_TYPES",
-    "RayExecutor",
     "GameOutcome",
     "MatchResult",
+    "RayExecutor",
     "format_match",
     "main",
     "make_executor",

@@ -28,8 +28,8 @@ from fivehundred.errors import FiveHundredError
 MAX_TRICK = 6
 
 __all__ = [
-    "ContractLike",
     "Context",
+    "ContractLike",
     "context",
     "contract_context",
     "effective_suit",
