@@ -40,6 +40,7 @@ from fivehundred.engine import (
 )
 from fivehundred.errors import (
     FiveHundredError,
+    FiveHundredTypeError,
     IllegalActionError,
     InvalidStateError,
     NotationError,
@@ -139,6 +140,7 @@ __all__ = [
     "Discard",
     "FORMAT_VERSION",
     "FiveHundredError",
+    "FiveHundredTypeError",
     "GameRecord",
     "GameResult",
     "GameState",

@@ -42,7 +42,7 @@ from fivehundred._types import Phase, Trick
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import PASS, Call, CallKind
 from fivehundred.cards import CARDS, Card, Suit
-from fivehundred.errors import Reason
+from fivehundred.errors import FiveHundredTypeError, Reason
 from fivehundred.rules import Rules
 from fivehundred.scoring import OUTCOMES, GameResult, HandResult
 
@@ -438,7 +438,9 @@ class GameState:
         nlog: int = 0,
     ) -> None:
         if h is None:
-            raise TypeError("GameState is made by fivehundred.new_game(), deal() and apply()")
+            raise FiveHundredTypeError(
+                "GameState is made by fivehundred.new_game(), deal() and apply()"
+            )
         self._h = h
         self._to_act = to_act
         #: Every seat's hand, as a mask of positions; empty before the first deal.
@@ -1747,8 +1749,8 @@ def _legal_actions(s: GameState) -> tuple[Action, ...]:
 # -- the public entry points (re-exported by fivehundred.engine) ----------------------
 
 
-def _not_a_state(state: object) -> TypeError:
-    return TypeError(
+def _not_a_state(state: object) -> FiveHundredTypeError:
+    return FiveHundredTypeError(
         f"a fivehundred GameState is needed (from new_game, deal or apply), not {state!r}"
     )
 

@@ -18,35 +18,51 @@ import attrs
 
 from fivehundred.calls import Call
 from fivehundred.cards import Card, Suit
+from fivehundred.errors import FiveHundredTypeError
 
 __all__ = ["DECLINE", "Action", "CallPartner", "Discard", "Nominate", "Play"]
 
 
 def _sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
-    items = tuple(cards)
+    try:
+        items = tuple(cards)
+    except TypeError:
+        raise FiveHundredTypeError(f"a discard is a sequence of Cards, not {cards!r}") from None
     for card in items:
         if not isinstance(card, Card):
-            raise TypeError(f"a discard is made of Cards, not {card!r}")
+            raise FiveHundredTypeError(f"a discard is made of Cards, not {card!r}")
     return tuple(sorted(items))
 
 
 def _seat_number(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{attribute.name} must be a seat number, not {value!r}")
+        raise FiveHundredTypeError(f"{attribute.name} must be a seat number, not {value!r}")
+
+
+def _card(instance: object, attribute: attrs.Attribute[Card], value: object) -> None:
+    if not isinstance(value, Card):
+        raise FiveHundredTypeError(f"{attribute.name} must be a Card, not {value!r}")
+
+
+def _optional_card(
+    instance: object, attribute: attrs.Attribute[Card | None], value: object
+) -> None:
+    if value is not None and not isinstance(value, Card):
+        raise FiveHundredTypeError(f"{attribute.name} must be a Card or None, not {value!r}")
 
 
 def _optional_suit(
     instance: object, attribute: attrs.Attribute[Suit | None], value: object
 ) -> None:
     if value is not None and not isinstance(value, Suit):
-        raise TypeError(f"{attribute.name} must be a Suit or None, not {value!r}")
+        raise FiveHundredTypeError(f"{attribute.name} must be a Suit or None, not {value!r}")
 
 
 @attrs.frozen(repr=False)
 class Play:
     """Play a card. ``suit`` is named only when leading a suitless Joker (R7.4)."""
 
-    card: Card = attrs.field(validator=attrs.validators.instance_of(Card))
+    card: Card = attrs.field(validator=_card)
     suit: Suit | None = attrs.field(default=None, validator=_optional_suit)
 
     def __repr__(self) -> str:
@@ -89,9 +105,7 @@ class CallPartner:
     ('partner AH', 'partner seat 2')
     """
 
-    card: Card | None = attrs.field(
-        default=None, validator=attrs.validators.optional(attrs.validators.instance_of(Card))
-    )
+    card: Card | None = attrs.field(default=None, validator=_optional_card)
     seat: int | None = attrs.field(
         default=None,
         kw_only=True,
@@ -100,7 +114,7 @@ class CallPartner:
 
     def __attrs_post_init__(self) -> None:
         if (self.card is None) == (self.seat is None):
-            raise TypeError("a partner call names a card or a seat, not both or neither")
+            raise FiveHundredTypeError("a partner call names a card or a seat, not both or neither")
 
     def __str__(self) -> str:
         return f"partner seat {self.seat}" if self.card is None else f"partner {self.card}"

@@ -38,6 +38,7 @@ import attrs
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import PASS, Call, CallKind, Strain
 from fivehundred.cards import CARDS, JOKER_INDEX, Suit, indices, mask_of
+from fivehundred.errors import FiveHundredError
 from fivehundred.rules import Rules
 from fivehundred.tricks import Context, context, contract_context
 from fivehundred.views import PlayerView
@@ -77,7 +78,7 @@ class Player(Protocol):
 def _require_turn(view: PlayerView) -> tuple[Action, ...]:
     legal = view.legal_actions
     if not legal:
-        raise ValueError(f"seat {view.seat} has no action to take: it is not its turn")
+        raise FiveHundredError(f"seat {view.seat} has no action to take: it is not its turn")
     return legal
 
 

@@ -17,7 +17,13 @@ import attrs
 
 from fivehundred._tables import BID_TRICKS, MAX_BID, MIN_BID
 from fivehundred.cards import Suit
-from fivehundred.errors import FiveHundredError, NotationError, _quote, _too_long
+from fivehundred.errors import (
+    FiveHundredError,
+    FiveHundredTypeError,
+    NotationError,
+    _quote,
+    _too_long,
+)
 
 __all__ = [
     "BLIND_MISERE",
@@ -85,11 +91,25 @@ class CallKind(enum.Enum):
 _MISERE_KINDS: Final = frozenset({CallKind.MISERE, CallKind.OPEN_MISERE, CallKind.BLIND_MISERE})
 
 
+def _check_kind(instance: Call, attribute: attrs.Attribute[CallKind], value: object) -> None:
+    if not isinstance(value, CallKind):
+        raise FiveHundredTypeError(f"a call's kind is a CallKind, not {value!r}")
+
+
+def _check_flag(instance: Call, attribute: attrs.Attribute[bool], value: object) -> None:
+    if not isinstance(value, bool):
+        raise FiveHundredTypeError(f"{attribute.name} is True or False, not {value!r}")
+
+
 def _check_tricks(
     instance: Call, attribute: attrs.Attribute[int | None], value: int | None
 ) -> None:
     if instance.kind is CallKind.BID:
-        if not isinstance(value, int) or isinstance(value, bool) or not MIN_BID <= value <= MAX_BID:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise FiveHundredTypeError(
+                f"a trick bid names {MIN_BID} to {MAX_BID} tricks, not {value!r}"
+            )
+        if not MIN_BID <= value <= MAX_BID:
             raise FiveHundredError(
                 f"a trick bid names {MIN_BID} to {MAX_BID} tricks, not {value!r}"
             )
@@ -102,7 +122,7 @@ def _check_strain(
 ) -> None:
     if instance.kind is CallKind.BID:
         if not isinstance(value, Strain):
-            raise FiveHundredError(f"a trick bid names a Strain, not {value!r}")
+            raise FiveHundredTypeError(f"a trick bid names a Strain, not {value!r}")
     elif value is not None:
         raise FiveHundredError(f"only a trick bid names a strain ({instance.kind.value})")
 
@@ -124,12 +144,10 @@ class Call:
     True
     """
 
-    kind: CallKind
+    kind: CallKind = attrs.field(validator=_check_kind)
     tricks: int | None = attrs.field(default=None, validator=_check_tricks)
     strain: Strain | None = attrs.field(default=None, validator=_check_strain)
-    sans_kitty: bool = attrs.field(
-        default=False, kw_only=True, validator=attrs.validators.instance_of(bool)
-    )
+    sans_kitty: bool = attrs.field(default=False, kw_only=True, validator=_check_flag)
 
     def __attrs_post_init__(self) -> None:
         if self.sans_kitty and self.kind is CallKind.PASS:

@@ -22,7 +22,13 @@ from typing import Final
 
 import attrs
 
-from fivehundred.errors import NotationError, _quote, _too_long
+from fivehundred.errors import (
+    FiveHundredError,
+    FiveHundredTypeError,
+    NotationError,
+    _quote,
+    _too_long,
+)
 
 __all__ = [
     "JOKER",
@@ -150,9 +156,17 @@ class Card:
         if self.rank is None and self.suit is None:
             index = JOKER_INDEX
         elif self.rank is None or self.suit is None:
-            raise ValueError("a card has both a rank and a suit, or neither (the Joker)")
+            raise FiveHundredError("a card has both a rank and a suit, or neither (the Joker)")
         else:
-            index = Suit(self.suit) * RANKS_PER_SUIT + Rank(self.rank) - Rank.TWO
+            try:
+                index = Suit(self.suit) * RANKS_PER_SUIT + Rank(self.rank) - Rank.TWO
+            except ValueError:
+                kind = FiveHundredError
+                if not all(isinstance(v, int) for v in (self.rank, self.suit)):
+                    kind = FiveHundredTypeError
+                raise kind(
+                    f"a card is a Rank and a Suit, not {self.rank!r} and {self.suit!r}"
+                ) from None
         object.__setattr__(self, "index", index)
 
     @classmethod

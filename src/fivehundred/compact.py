@@ -48,7 +48,7 @@ from fivehundred.calls import Call
 from fivehundred.cards import Card
 from fivehundred.encoding import action_layout, encode_action
 from fivehundred.engine import apply, legal_actions
-from fivehundred.errors import IllegalActionError, Reason
+from fivehundred.errors import FiveHundredTypeError, IllegalActionError, Reason
 from fivehundred.rules import Rules
 from fivehundred.state import GameState
 
@@ -168,7 +168,10 @@ _CACHE_LIMIT: Final = 4096
 
 
 def _tables(rules: Rules) -> _Tables:
-    found = _TABLES.get(rules)
+    try:
+        found = _TABLES.get(rules)
+    except TypeError:  # unhashable junk: refused below as any other non-Rules
+        found = None
     if found is None:
         if not isinstance(rules, Rules):
             raise IllegalActionError(
@@ -366,7 +369,7 @@ def compact_apply(
     if type(state) is not GameState:
         legal_actions(state)  # raises the library's TypeError
     if not isinstance(pending, tuple) or not all(type(card) is Card for card in pending):
-        raise TypeError(f"pending is a tuple of Cards, not {pending!r}")
+        raise FiveHundredTypeError(f"pending is a tuple of Cards, not {pending!r}")
     action = compact_decode(index, state.rules)
     if type(action) is DiscardCard:
         mask = compact_mask(state, pending)

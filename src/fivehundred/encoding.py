@@ -92,13 +92,22 @@ class ActionLayout:
         return self.discards.stop
 
 
-@lru_cache(maxsize=64)
 def action_layout(rules: Rules) -> ActionLayout:
-    """The block layout of the action encoding for ``rules``."""
-    if not isinstance(rules, Rules):
+    """The block layout of the action encoding for ``rules``.
+
+    Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) when ``rules``
+    is not a :class:`~fivehundred.Rules`.
+    """
+    if not isinstance(rules, Rules):  # before the cache, which would hash any junk
         raise IllegalActionError(
             Reason.NOT_AN_ACTION, f"rules must be a fivehundred.Rules, not {type(rules).__name__}"
         )
+    return _layout(rules)
+
+
+@lru_cache(maxsize=64)
+def _layout(rules: Rules) -> ActionLayout:
+    """:func:`action_layout`, built once per ``Rules``."""
     bids = rules.ladder.calls
     calls: tuple[Call, ...] = (PASS, *bids)
     if rules.sans_kitty:

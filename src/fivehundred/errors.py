@@ -1,7 +1,10 @@
 """The exceptions the library raises, and the reason codes of illegal actions.
 
-Every exception is a :class:`FiveHundredError` and also a :class:`ValueError`, so
-code that already catches ``ValueError`` around user input keeps working.
+One taxonomy: every exception the library raises for an argument is a
+:class:`FiveHundredError`, and also the built-in error a Python user expects. A bad
+value is a ``ValueError`` (every :class:`FiveHundredError` is one); a value of the
+wrong Python type is a :class:`FiveHundredTypeError`, which is also a ``TypeError``.
+Every error carries its problems as data in ``err.problems``, one sentence each.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ __all__ = [
     "MAX_PROBLEMS",
     "MAX_QUOTE",
     "FiveHundredError",
+    "FiveHundredTypeError",
     "IllegalActionError",
     "InvalidStateError",
     "NotationError",
@@ -59,7 +63,40 @@ def _quote(value: object) -> str:
 
 
 class FiveHundredError(ValueError):
-    """Base class of every error raised by :mod:`fivehundred`."""
+    """Base class of every error raised by :mod:`fivehundred`; a ``ValueError``.
+
+    ``problems`` holds what was wrong, one sentence each, as data: code reads it
+    rather than splitting ``str(err)``. Raised with one message, it is that message;
+    raised with ``problems=``, the message joins them with ``"; "``.
+
+    >>> import fivehundred as fh
+    >>> fh.FiveHundredError(problems=["players=9: too many", "target=0: too low"]).problems
+    ('players=9: too many', 'target=0: too low')
+    """
+
+    def __init__(self, *args: object, problems: Sequence[str] | None = None) -> None:
+        if problems is not None and not args:
+            args = ("; ".join(problems),)
+        super().__init__(*args)
+        #: The problems found, each a sentence (one, the message, unless given).
+        self.problems: tuple[str, ...] = (
+            tuple(problems) if problems is not None else tuple(str(arg) for arg in args[:1])
+        )
+
+
+class FiveHundredTypeError(FiveHundredError, TypeError):
+    """An argument of the wrong Python type: a :class:`FiveHundredError` and a ``TypeError``.
+
+    As every library error, it is also a ``ValueError``, so ``except TypeError``,
+    ``except ValueError`` and ``except FiveHundredError`` all catch it.
+
+    >>> import fivehundred as fh
+    >>> try:
+    ...     fh.observe(None, 0)
+    ... except fh.FiveHundredTypeError as err:
+    ...     print(isinstance(err, TypeError), isinstance(err, fh.FiveHundredError), err)
+    True True a fivehundred GameState is needed, not None
+    """
 
 
 class NotationError(FiveHundredError):
@@ -74,7 +111,7 @@ class NotationError(FiveHundredError):
     """
 
     def __init__(self, message: str, *, text: str) -> None:
-        super().__init__(message)
+        super().__init__(message)  # problems: the message
         #: The text that could not be read: at most its first :data:`MAX_QUOTE`
         #: characters, then ``…`` (a server may log it).
         self.text = _prefix(text)
@@ -136,10 +173,9 @@ class InvalidStateError(FiveHundredError):
         if len(found) > MAX_PROBLEMS:
             more = len(found) - MAX_PROBLEMS
             found = (*found[:MAX_PROBLEMS], f"and {more} more problem{'s' if more > 1 else ''}")
-        self.problems: tuple[str, ...] = found
-        if len(self.problems) == 1:
-            message = f"invalid state: {self.problems[0]}"
+        if len(found) == 1:
+            message = f"invalid state: {found[0]}"
         else:
-            listed = "; ".join(f"({i}) {p}" for i, p in enumerate(self.problems, 1))
-            message = f"invalid state, {len(self.problems)} problems: {listed}"
-        super().__init__(message)
+            listed = "; ".join(f"({i}) {p}" for i, p in enumerate(found, 1))
+            message = f"invalid state, {len(found)} problems: {listed}"
+        super().__init__(message, problems=found)

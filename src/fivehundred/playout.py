@@ -26,7 +26,7 @@ from typing import Literal
 from fivehundred import _core
 from fivehundred.actions import Action
 from fivehundred.engine import apply
-from fivehundred.errors import FiveHundredError
+from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 from fivehundred.state import GameState
 
 __all__ = ["Policy", "playout"]
@@ -59,9 +59,11 @@ def playout(
     if until not in ("hand", "game"):
         raise FiveHundredError(f"until={until!r}: 'hand' or 'game'")
     if type(state) is not GameState:
-        raise TypeError(f"a fivehundred GameState is needed, not {state!r}")
+        raise FiveHundredTypeError(f"a fivehundred GameState is needed, not {state!r}")
     if rng is not None and not isinstance(rng, random.Random):
-        raise TypeError(f"rng must be a random.Random, not {rng!r}")
+        raise FiveHundredTypeError(f"rng must be a random.Random, not {rng!r}")
+    if policy is not None and not callable(policy):
+        raise FiveHundredTypeError(f"policy is a function of (state, rng) or None, not {policy!r}")
     source = rng if rng is not None else random.Random()
     played = False  # has a hand been under way?
     while not state.is_over:

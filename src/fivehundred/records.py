@@ -47,6 +47,7 @@ from fivehundred.cards import Card, Suit, parse_card, parse_cards
 from fivehundred.engine import apply, deal, new_game
 from fivehundred.errors import (
     FiveHundredError,
+    FiveHundredTypeError,
     InvalidStateError,
     NotationError,
     _quote,
@@ -110,7 +111,7 @@ def record(state: GameState) -> GameRecord:
     from fivehundred import _core
 
     if type(state) is not GameState:
-        raise TypeError(f"a fivehundred GameState is needed, not {_quote(state)}")
+        raise FiveHundredTypeError(f"a fivehundred GameState is needed, not {_quote(state)}")
     hands = [
         HandRecord(dealer, deck, actions) for dealer, deck, actions in _core.hand_records(state)
     ]
@@ -176,7 +177,7 @@ def replay(game: GameRecord) -> GameState:
     naming the hand and the action that failed.
     """
     if not isinstance(game, GameRecord):
-        raise TypeError(f"a GameRecord is needed, not {type(game).__name__}")
+        raise FiveHundredTypeError(f"a GameRecord is needed, not {type(game).__name__}")
     problems = _record_problems(game)
     if problems:
         raise InvalidStateError(problems)
@@ -272,7 +273,7 @@ def format_action(action: Action) -> str:
     if isinstance(action, CallPartner) and action.seat is not None:
         return f"partner seat {int(action.seat)}"
     if not isinstance(action, _ACTION_TYPES):
-        raise TypeError(f"{_quote(action)} is not an action")
+        raise FiveHundredTypeError(f"{_quote(action)} is not an action")
     return str(action)
 
 
@@ -415,7 +416,7 @@ def rules_options(rules: Rules) -> dict[str, int | bool | None]:
     {'players': 6, 'misere_by_value': True, 'single_round': True, 'defence_wins': True}
     """
     if not isinstance(rules, Rules):
-        raise TypeError(f"a fivehundred Rules is needed, not {_quote(rules)}")
+        raise FiveHundredTypeError(f"a fivehundred Rules is needed, not {_quote(rules)}")
     base = Rules(players=rules.players)
     options: dict[str, int | bool | None] = {}
     for name in _option_names():
@@ -440,7 +441,9 @@ def rules_from_options(options: Mapping[str, object]) -> Rules:
 'player'; (2) rules: target must be a whole number, not '500'
     """
     if not isinstance(options, Mapping):
-        raise TypeError(f"rule options are a mapping of names to values, not {_quote(options)}")
+        raise FiveHundredTypeError(
+            f"rule options are a mapping of names to values, not {_quote(options)}"
+        )
     if len(options) > MAX_OPTIONS:
         raise InvalidStateError(
             [f"rules: {len(options)} options are too many: there are {len(_option_names())}"]
@@ -469,8 +472,8 @@ def rules_from_options(options: Mapping[str, object]) -> Rules:
         raise InvalidStateError(problems)
     try:
         return Rules(**values)  # type: ignore[arg-type]  # each value's type was checked above
-    except (ValueError, TypeError) as err:
-        raise InvalidStateError([f"rules: {part}" for part in str(err).split("; ")]) from None
+    except FiveHundredError as err:  # the problems come as data, never re-read from the text
+        raise InvalidStateError([f"rules: {problem}" for problem in err.problems]) from None
 
 
 #: The most options :func:`rules_from_options` reads (more than there are is a mistake).
@@ -562,7 +565,7 @@ def record_to_text(game: GameRecord) -> str:
     ignores comments.
     """
     if not isinstance(game, GameRecord):
-        raise TypeError(f"a GameRecord is needed, not {type(game).__name__}")
+        raise FiveHundredTypeError(f"a GameRecord is needed, not {type(game).__name__}")
     problems = _record_problems(game)
     if problems:
         raise InvalidStateError(problems)

@@ -20,7 +20,7 @@ import attrs
 from fivehundred import _tables
 from fivehundred._tables import BID_TRICKS, MIN_BID
 from fivehundred.calls import Call, CallKind, Strain
-from fivehundred.errors import FiveHundredError
+from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 
 if TYPE_CHECKING:
     from fivehundred.rules import Rules
@@ -62,7 +62,7 @@ def bid_value(call: Call, rules: Rules | None = None) -> int:
     (40, 520)
     """
     if not isinstance(call, Call):
-        raise TypeError(f"a Call is needed, not {call!r}")
+        raise FiveHundredTypeError(f"a Call is needed, not {call!r}")
     if call.kind is CallKind.BID:
         assert call.tricks is not None and call.strain is not None
         return SCORE_TABLE[call.tricks][call.strain]
@@ -88,20 +88,20 @@ def _side(seat: int | None, rules: Rules) -> int | None:
 
 
 def _check_types(contract: object, tricks: object, rules: object, scores: object) -> None:
-    """Wrong Python types raise TypeError (bad values raise FiveHundredError)."""
+    """Wrong Python types raise FiveHundredTypeError (bad values raise FiveHundredError)."""
     from fivehundred.rules import Rules
 
     if contract is not None and not isinstance(contract, Call):
-        raise TypeError(f"a contract is a Call or None, not {contract!r}")
+        raise FiveHundredTypeError(f"a contract is a Call or None, not {contract!r}")
     if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a fivehundred.Rules, not {rules!r}")
+        raise FiveHundredTypeError(f"rules must be a fivehundred.Rules, not {rules!r}")
     for name, value in (("tricks", tricks), ("scores", scores)):  # (tricks: or sides)
         if name == "scores" and value is None:
             continue
         if not isinstance(value, Sequence) or isinstance(value, str):
-            raise TypeError(f"{name} is a sequence of whole numbers, not {value!r}")
+            raise FiveHundredTypeError(f"{name} is a sequence of whole numbers, not {value!r}")
         if not all(isinstance(n, int) and not isinstance(n, bool) for n in value):
-            raise TypeError(f"{name} is a sequence of whole numbers, not {value!r}")
+            raise FiveHundredTypeError(f"{name} is a sequence of whole numbers, not {value!r}")
 
 
 def score_hand(
@@ -242,9 +242,11 @@ def game_result(
     >>> game_result((1,), True, (520, 300), fh.Rules()) is None  # 500 on defence (R9.3)
     True
     """
+    if scores is None:
+        raise FiveHundredTypeError("scores is a sequence of whole numbers, not None")
     _check_types(None, contracting, rules, scores)
     if made is not None and not isinstance(made, bool):
-        raise TypeError(f"made is True, False or None, not {made!r}")
+        raise FiveHundredTypeError(f"made is True, False or None, not {made!r}")
     sides = len(rules.sides)
     if len(scores) != sides or not all(0 <= side < sides for side in contracting):
         raise FiveHundredError(

@@ -77,7 +77,7 @@ from fivehundred.bots import (
 from fivehundred.calls import PASS, Call, CallKind
 from fivehundred.cards import CARDS, JOKER_INDEX, Card, Suit, indices, mask_of
 from fivehundred.engine import apply, deal, new_game
-from fivehundred.errors import FiveHundredError
+from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 from fivehundred.rules import Rules
 from fivehundred.scoring import bid_value, score_hand
 from fivehundred.state import GameState, Phase
@@ -145,7 +145,7 @@ def _problem(view: PlayerView) -> _Problem:
         capacity.append(view.hand_sizes[seat])
     pile = know.unseen.bit_count() - sum(capacity)
     if pile < 0:  # pragma: no cover - a view always accounts for every card
-        raise ValueError("the view holds more hidden cards in hands than are unseen")
+        raise FiveHundredError("the view holds more hidden cards in hands than are unseen")
     holders.append(players)
     allowed.append(know.unseen & ~(JOKER_BIT if know.joker_holder is not None else 0))
     capacity.append(pile)
@@ -200,7 +200,7 @@ def _assign(problem: _Problem, rng: random.Random) -> list[int]:
 
     for card in cards:
         if not place(card, set()):  # pragma: no cover - the real deal always fits
-            raise ValueError("no deal of the unseen cards fits what this seat has seen")
+            raise FiveHundredError("no deal of the unseen cards fits what this seat has seen")
     masks = []
     for held in slots:
         mask = 0
@@ -235,7 +235,7 @@ def sample_hands(view: PlayerView, rng: random.Random) -> World:
     True
     """
     if view.phase in (Phase.DEAL, Phase.GAME_OVER):
-        raise ValueError(f"there is no hand in progress to sample ({view.phase.value})")
+        raise FiveHundredError(f"there is no hand in progress to sample ({view.phase.value})")
     return _sample(_problem(view), view.rules, rng)
 
 
@@ -314,9 +314,11 @@ def sample_deal(view: PlayerView, rng: random.Random) -> GameState:
     True
     """
     if not isinstance(view, PlayerView):
-        raise TypeError(f"sample_deal needs a PlayerView (from fivehundred.observe), not {view!r}")
+        raise FiveHundredTypeError(
+            f"sample_deal needs a PlayerView (from fivehundred.observe), not {view!r}"
+        )
     if not isinstance(rng, random.Random):
-        raise TypeError(f"rng must be a random.Random, not {rng!r}")
+        raise FiveHundredTypeError(f"rng must be a random.Random, not {rng!r}")
     if view.phase in (Phase.DEAL, Phase.GAME_OVER):
         raise FiveHundredError(f"there is no hand in progress to sample ({view.phase.value})")
     problem = _problem(view)
@@ -952,13 +954,13 @@ class SearchPlayer:
     @samples.validator
     def _check_samples(self, attribute: attrs.Attribute[int], value: int) -> None:
         if value < 1:
-            raise ValueError(f"samples={value}: a search needs at least one sampled deal")
+            raise FiveHundredError(f"samples={value}: a search needs at least one sampled deal")
 
     def choose(self, view: PlayerView) -> Action:
         """The action with the best average play-out over sampled deals."""
         legal = view.legal_actions
         if not legal:
-            raise ValueError(f"seat {view.seat} has no action to take: it is not its turn")
+            raise FiveHundredError(f"seat {view.seat} has no action to take: it is not its turn")
         if len(legal) == 1:
             return legal[0]
         first = legal[0]

@@ -45,7 +45,7 @@ from fivehundred import records as _records
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call, parse_call
 from fivehundred.cards import Card, Suit, parse_card
-from fivehundred.errors import InvalidStateError, NotationError
+from fivehundred.errors import FiveHundredTypeError, InvalidStateError, NotationError
 from fivehundred.records import (
     GameRecord,
     _replay,
@@ -579,6 +579,8 @@ def _envelope(what: str, **fields: Any) -> JSONDict:
 
 def _dumps(data: JSONDict, indent: int | None) -> str:
     """JSON text: one line, or indented with short lists (cards, pairs) kept on one line."""
+    if indent is not None and not isinstance(indent, int):
+        raise FiveHundredTypeError(f"indent is a whole number of spaces or None, not {indent!r}")
     if indent is None:
         return json.dumps(data, ensure_ascii=False)
     return _pretty(data, " " * indent, "")
@@ -653,7 +655,7 @@ def _action_fields(action: Action) -> JSONDict:
     if isinstance(action, Play):
         suit = None if action.suit is None else action.suit.letter
         return {"kind": "play", "card": str(action.card), "suit": suit}
-    raise TypeError(f"{type(action).__name__} is not an action")
+    raise FiveHundredTypeError(f"{type(action).__name__} is not an action")
 
 
 def action_to_dict(action: Action) -> JSONDict:
@@ -1000,7 +1002,7 @@ def from_json(text: str | bytes) -> GameState:
 
 def _need(obj: object, cls: type) -> None:
     if not isinstance(obj, cls):
-        raise TypeError(f"a {cls.__name__} is needed, not {type(obj).__name__}")
+        raise FiveHundredTypeError(f"a {cls.__name__} is needed, not {type(obj).__name__}")
 
 
 # -- checking a snapshot ------------------------------------------------------------------

@@ -39,6 +39,7 @@ import attrs
 
 from fivehundred.bots import HeuristicPlayer, Player, RandomPlayer
 from fivehundred.engine import apply, deal, new_game
+from fivehundred.errors import FiveHundredError
 from fivehundred.rules import Rules
 from fivehundred.search import SearchPlayer
 from fivehundred.state import GameState, Phase
@@ -78,7 +79,7 @@ def make_player(kind: str, rng: random.Random, budget: int = DEFAULT_BUDGET) -> 
         factory = PLAYER_TYPES[kind]
     except KeyError:
         known = ", ".join(PLAYER_TYPES)
-        raise ValueError(f"unknown player type {kind!r}: choose one of {known}") from None
+        raise FiveHundredError(f"unknown player type {kind!r}: choose one of {known}") from None
     return factory(rng, budget)
 
 
@@ -127,7 +128,7 @@ def play_game(
     """
     rules = rules if rules is not None else Rules()
     if len(players) != rules.players:
-        raise ValueError(f"{rules.players} players are needed, not {len(players)}")
+        raise FiveHundredError(f"{rules.players} players are needed, not {len(players)}")
     sides = len(rules.sides)
     contracts = [0] * sides
     made = [0] * sides
@@ -226,7 +227,7 @@ def play_games(
     """
     rules = rules if rules is not None else Rules()
     if len(kinds) != len(rules.sides):
-        raise ValueError(f"{len(rules.sides)} player types are needed, one per side")
+        raise FiveHundredError(f"{len(rules.sides)} player types are needed, one per side")
     for kind in kinds:
         make_player(kind, random.Random(0), budget)  # validate the names up front
     tasks = [(tuple(kinds), seed, game, budget, rules) for game in range(games)]
@@ -294,7 +295,7 @@ def make_executor(backend: str, jobs: int, address: str | None = None) -> Execut
     if backend == "ray":
         options: dict[str, Any] = {} if address else {"num_cpus": jobs}
         return RayExecutor(address, **options)
-    raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
+    raise FiveHundredError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
 
 
 @attrs.frozen

@@ -22,7 +22,7 @@ from typing import TypeAlias
 from fivehundred import _order
 from fivehundred.calls import Call, Strain
 from fivehundred.cards import Card, Suit
-from fivehundred.errors import FiveHundredError
+from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 
 #: The most cards a trick can hold: one a player at the largest table (P6).
 MAX_TRICK = 6
@@ -59,9 +59,11 @@ def contract_context(contract: ContractLike, joker_suit: Suit | None = None) -> 
     elif contract is None or isinstance(contract, Suit):
         trump = contract
     else:
-        raise TypeError(f"a contract is a Call, a Strain, a Suit or None, not {contract!r}")
+        raise FiveHundredTypeError(
+            f"a contract is a Call, a Strain, a Suit or None, not {contract!r}"
+        )
     if joker_suit is not None and not isinstance(joker_suit, Suit):
-        raise TypeError(f"joker_suit is a Suit or None, not {joker_suit!r}")
+        raise FiveHundredTypeError(f"joker_suit is a Suit or None, not {joker_suit!r}")
     return context(trump, joker_suit)
 
 
@@ -83,7 +85,7 @@ def effective_suit(
     <Suit.HEARTS: 3>
     """
     if not isinstance(card, Card):
-        raise TypeError(f"a Card is needed, not {card!r}")
+        raise FiveHundredTypeError(f"a Card is needed, not {card!r}")
     suit = contract_context(contract, joker_suit).suit_of(card.index)
     return None if suit < 0 else Suit(suit)
 
@@ -112,9 +114,9 @@ def trick_winner(
     2
     """
     if not isinstance(cards, Sequence) or not all(isinstance(card, Card) for card in cards):
-        raise TypeError(f"a trick is a sequence of Cards, not {cards!r}")
+        raise FiveHundredTypeError(f"a trick is a sequence of Cards, not {cards!r}")
     if led_suit is not None and not isinstance(led_suit, Suit):
-        raise TypeError(f"led_suit is a Suit or None, not {led_suit!r}")
+        raise FiveHundredTypeError(f"led_suit is a Suit or None, not {led_suit!r}")
     if not cards or len(cards) > MAX_TRICK:
         raise FiveHundredError(
             f"a trick has 1 to {MAX_TRICK} cards (one a player), not {len(cards)}"

@@ -22,7 +22,7 @@ import attrs
 from fivehundred.actions import Action
 from fivehundred.calls import Call
 from fivehundred.cards import Card, Suit
-from fivehundred.errors import FiveHundredError
+from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 from fivehundred.rules import Rules
 from fivehundred.scoring import GameResult, HandResult
 from fivehundred.state import GameState, Phase, Trick
@@ -106,7 +106,7 @@ def observe(state: GameState, seat: int) -> PlayerView:
     from fivehundred.engine import legal_actions
 
     if type(state) is not GameState:
-        raise TypeError(f"a fivehundred GameState is needed, not {state!r}")
+        raise FiveHundredTypeError(f"a fivehundred GameState is needed, not {state!r}")
     rules = state.rules
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
         raise FiveHundredError(f"seat {seat!r} is not a seat: seats are 0 to {rules.players - 1}")
