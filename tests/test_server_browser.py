@@ -119,7 +119,8 @@ def click(driver: WebDriver, selector: str, tries: int = 20) -> None:
 
 
 def view(driver: WebDriver) -> Any:
-    return driver.execute_script("return shown")
+    """The view the page shows, once it has one (links can appear first)."""
+    return wait_for(driver, lambda d: d.execute_script("return shown"))
 
 
 def test_a_person_plays_a_whole_hand_in_chromium(
