@@ -1,58 +1,14 @@
-"""A search player: it samples the hidden cards and plays the sampled deals out.
+"""The search player: determinization over sampled deals, with fast play-outs.
 
-:class:`SearchPlayer` decides by *determinization* (perfect-information Monte
-Carlo): for each decision it deals the cards it cannot see in ``samples``
-different ways, each consistent with everything its seat has seen, tries every
-candidate action in every sampled deal, plays the rest of the hand out with a
-fast rule-of-thumb policy, and takes the action with the best average score.
-
-What a sampled deal respects (:func:`sample_hands`):
-
-- the seat's own hand, every card played, its own discards, the kitty while it
-  is the contractor discarding, and the exposed open-misère hand (R6.3);
-- known voids: a seat that did not follow the led suit holds none of it, with
-  bowers and the Joker counted in their effective suits (R5.2, R5.3);
-- the Joker: held by the contractor who nominated it (R7.1), and not held by a
-  void misère player who played another card (R7.3);
-- the auction, loosely: a seat that bid *n* in a strain is dealt a hand worth
-  about that many tricks (:func:`~fivehundred.bots.trick_estimate`), a misère
-  bidder a hand of low cards (deals are redrawn a few times to fit).
-
-The cards of other seats' discards (or the kitty, before the auction is won)
-are sampled among the unseen cards too. :func:`sample_state` turns a sampled
-deal into a full :class:`~fivehundred.GameState` by replaying the hand's public
-actions on it, so it can be inspected with the ordinary API.
-
-What is compared: in card play, every legal card (touching cards count once);
-in the auction, passing against the cheapest bid in each strain and misère
-(a bid is played out with this seat as contractor, a pass with the standing
-bid as the contract); in the kitty exchange, the heuristic player's favourite
-discards; and every Joker nomination. The score of a play-out is this side's
-score change minus the other sides' average (R8).
-
-The play-outs run on a small internal bitmask model of card play that asks the
-engine's own ``fivehundred.engine.playable`` what may be played (R5, R7,
-and the variants), and never leaves this module; the actions the player
-returns always come from ``view.legal_actions``. The player is deterministic
-given its random source, unless ``time_limit`` is set.
-
->>> import random
->>> import fivehundred as fh
->>> state = fh.deal(fh.new_game(dealer=3), seed=4)
->>> player = SearchPlayer(random.Random(1), samples=4)
->>> fh.is_legal(state, player.choose(fh.observe(state, state.to_act)))
-True
+Public as :mod:`fivehundred.search`, whose docstring says how it decides.
 """
 
 from __future__ import annotations
 
-import bisect
 import itertools
-import math
 import random
 import time
 from collections.abc import Iterator, Sequence
-from functools import cache
 from typing import Final
 
 import attrs
@@ -61,421 +17,26 @@ from fivehundred import _core
 from fivehundred._order import Table
 from fivehundred._order import positions_context as _positions_context
 from fivehundred._order import table as _rules_table
-from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
-from fivehundred.bots import (
-    JOKER_BIT,
-    PARTNER_SHARE,
-    HeuristicPlayer,
-    Knowledge,
-    _deck_mask,
-    _table,
-    discard_value,
-    misere_danger,
-    read_view,
-    trick_estimate,
+from fivehundred.actions import Action, Discard, Nominate, Play
+from fivehundred.bots._heuristic import HeuristicPlayer, mask_discard_value
+from fivehundred.bots._knowledge import JOKER_BIT, card_table, deck_mask, read_sight
+from fivehundred.bots._sampling import (
+    MaskWorld,
+    sample_world,
+    sampling_problem,
 )
 from fivehundred.calls import PASS, Call, CallKind
 from fivehundred.cards import CARDS, JOKER_INDEX, Card, Suit, indices, mask_of
-from fivehundred.engine import apply, deal, new_game
-from fivehundred.errors import FiveHundredError, FiveHundredTypeError
+from fivehundred.errors import FiveHundredError
 from fivehundred.rules import Rules
 from fivehundred.scoring import bid_value, score_hand
-from fivehundred.state import GameState, Phase
 from fivehundred.tricks import Context, context, contract_context
 from fivehundred.views import PlayerView
 
-__all__ = ["SearchPlayer", "World", "sample_deal", "sample_hands", "sample_state"]
-
-#: Redraws of a sampled deal that does not fit the auction before accepting it.
-_FIT_TRIES: Final = 12
 #: Discards the search player compares in the kitty exchange.
 _DISCARD_CANDIDATES: Final = 6
 #: The default :attr:`SearchPlayer.misere_doubt`.
 MISERE_DOUBT: Final = 0.3
-
-
-# -- sampling the hidden cards -------------------------------------------------
-
-
-@attrs.frozen
-class World:
-    """One sampled deal: every seat's cards now, and the cards out of play.
-
-    ``pile`` holds the unseen cards that are in nobody's hand: the kitty before
-    the auction is won, or another seat's discards.
-    """
-
-    hands: tuple[int, ...]
-    pile: int
-
-
-@attrs.frozen
-class _Problem:
-    """Who may hold which unseen card, and how many each must hold."""
-
-    know: Knowledge
-    fixed: tuple[int, ...]
-    #: Holders to fill: seats, then the pile (index ``players``).
-    holders: tuple[int, ...]
-    allowed: tuple[int, ...]
-    capacity: tuple[int, ...]
-    cards: tuple[int, ...]
-    #: Bids to fit: (seat, call) of each other seat's highest bid.
-    bids: tuple[tuple[int, Call], ...]
-
-
-def _problem(view: PlayerView) -> _Problem:
-    know = read_view(view)
-    rules = view.rules
-    players = rules.players
-    fixed = [0] * players
-    fixed[view.seat] = know.hand
-    holders = []
-    allowed = []
-    capacity = []
-    contractor = view.contractor
-    for seat in range(players):
-        if seat == view.seat:
-            continue
-        if know.exposed and seat == contractor:
-            fixed[seat] = know.exposed
-            continue
-        holders.append(seat)
-        allowed.append(know.against(seat))
-        capacity.append(view.hand_sizes[seat])
-    pile = know.unseen.bit_count() - sum(capacity)
-    if pile < 0:  # pragma: no cover - a view always accounts for every card
-        raise FiveHundredError("the view holds more hidden cards in hands than are unseen")
-    holders.append(players)
-    allowed.append(know.unseen & ~(JOKER_BIT if know.joker_holder is not None else 0))
-    capacity.append(pile)
-    best: dict[int, Call] = {}
-    for seat, call in view.auction:
-        if seat != view.seat and call.is_bid:
-            best[seat] = call
-    return _Problem(
-        know=know,
-        fixed=tuple(fixed),
-        holders=tuple(holders),
-        allowed=tuple(allowed),
-        capacity=tuple(capacity),
-        cards=tuple(indices(know.unseen)),
-        bids=tuple(sorted(best.items())),
-    )
-
-
-def _assign(problem: _Problem, rng: random.Random) -> list[int]:
-    """Deal the unseen cards to the holders, respecting who may hold what.
-
-    Cards go one by one, in random order, to an allowed holder chosen with
-    weight equal to its free room (which, without constraints, is a uniformly
-    random deal); when every allowed holder is full, an augmenting path moves
-    cards along, so a deal is always found when one exists.
-    """
-    allowed = problem.allowed
-    capacity = problem.capacity
-    count = len(capacity)
-    slots: list[list[int]] = [[] for _ in range(count)]
-    cards = list(problem.cards)
-    rng.shuffle(cards)
-
-    def place(card: int, seen: set[int]) -> bool:
-        options = [h for h in range(count) if allowed[h] >> card & 1]
-        room = [capacity[h] - len(slots[h]) for h in options]
-        total = sum(room)
-        if total > 0:
-            pick = rng.randrange(total)
-            slots[options[bisect.bisect_right(list(itertools.accumulate(room)), pick)]].append(card)
-            return True
-        rng.shuffle(options)
-        for h in options:
-            if h in seen:
-                continue
-            seen.add(h)
-            for k, other in enumerate(slots[h]):
-                if place(other, seen):
-                    slots[h][k] = card
-                    return True
-        return False
-
-    for card in cards:
-        if not place(card, set()):  # pragma: no cover - the real deal always fits
-            raise FiveHundredError("no deal of the unseen cards fits what this seat has seen")
-    masks = []
-    for held in slots:
-        mask = 0
-        for card in held:
-            mask |= 1 << card
-        masks.append(mask)
-    return masks
-
-
-def _fits(call: Call, dealt: int, rules: Rules, slack: float) -> bool:
-    """Whether a seat dealt ``dealt`` plausibly made the bid ``call``."""
-    if call.kind is CallKind.BID:
-        assert call.strain is not None and call.tricks is not None
-        estimate = trick_estimate(dealt, call.strain, rules)
-        return estimate + PARTNER_SHARE + slack >= call.tricks
-    if call.kind in (CallKind.MISERE, CallKind.OPEN_MISERE):
-        danger = misere_danger(dealt, rules)
-        return sum(danger[2:]) <= slack * 2
-    return True
-
-
-def sample_hands(view: PlayerView, rng: random.Random) -> World:
-    """Sample where the cards ``view.seat`` cannot see are, consistently with its view.
-
-    >>> import random
-    >>> import fivehundred as fh
-    >>> state = fh.deal(fh.new_game(dealer=3), seed=2)
-    >>> world = sample_hands(fh.observe(state, 0), random.Random(5))
-    >>> [h.bit_count() for h in world.hands], world.pile.bit_count()
-    ([10, 10, 10, 10], 3)
-    >>> world.hands[0] == fh.cards.mask_of(state.hand(0))
-    True
-    """
-    if view.phase in (Phase.DEAL, Phase.GAME_OVER):
-        raise FiveHundredError(f"there is no hand in progress to sample ({view.phase.value})")
-    return _sample(_problem(view), view.rules, rng)
-
-
-def _sample(problem: _Problem, rules: Rules, rng: random.Random) -> World:
-    players = rules.players
-    for attempt in range(_FIT_TRIES):
-        masks = _assign(problem, rng)
-        hands = list(problem.fixed)
-        for holder, mask in zip(problem.holders, masks, strict=True):
-            if holder < players:
-                hands[holder] = mask
-        world = World(tuple(hands), masks[-1])
-        slack = 0.5 + 0.5 * (attempt // 3)
-        if all(
-            _fits(call, hands[seat] | problem.know.played_by[seat], rules, slack)
-            for seat, call in problem.bids
-        ):
-            return world
-    return world
-
-
-@cache
-def _deal_positions(rules: Rules, dealer: int) -> tuple[int, ...]:
-    """For each position of a deck order, where it is dealt: a seat, the kitty
-    (``players``) or the dead hand (``players + 1``, P2)."""
-    deck = rules.deck
-    state = deal(new_game(rules, dealer=dealer), cards=deck)
-    owner = {card: rules.players for card in state.kitty}
-    owner |= {card: rules.players + 1 for card in state.dead_hand}
-    for seat in range(rules.players):
-        for card in state.hand(seat):
-            owner[card] = seat
-    return tuple(owner[card] for card in deck)
-
-
-def sample_state(view: PlayerView, rng: random.Random) -> GameState:
-    """A full game state of this hand that ``view.seat`` cannot tell from the real one.
-
-    The hidden cards are sampled (:func:`sample_hands`), dealt by R2.2 from
-    the view's dealer, and the hand's public actions are replayed: the
-    auction, the kitty discard (sampled, or the seat's own), the partner call
-    (P5), the Joker nomination and the cards played. The state is a new game,
-    so its scores and hand number start afresh; everything about the hand in
-    progress matches what the seat sees.
-
-    >>> import random
-    >>> import fivehundred as fh
-    >>> state = fh.deal(fh.new_game(dealer=1), seed=3)
-    >>> view = fh.observe(state, 2)
-    >>> fake = sample_state(view, random.Random(1))
-    >>> fh.observe(fake, 2).hand == view.hand and fake.hand(0) != state.hand(0)
-    True
-    """
-    return _state_of(view, sample_hands(view, rng), rng)
-
-
-def sample_deal(view: PlayerView, rng: random.Random) -> GameState:
-    """A full game state drawn uniformly from those ``view.seat`` cannot tell from the real one.
-
-    The public determinization: every deal of the hidden cards consistent with
-    the view is equally likely. Consistent means: the seat's own hand, kitty
-    (while discarding) and discards; every card played and the voids shown by
-    not following (R5.3, effective suits, R5.2); the Joker with the contractor
-    who nominated it (R7.1; making none reveals nothing) and not with a void
-    misère player who played another card (R7.3); the five-player called card
-    not with its caller (P5); the exposed open-misère hand (R6.3). Unlike
-    ``fivehundred.search.sample_state``, the auction does not bias the deal. The state has the
-    view's scores, hand number and last hand, and the hand's public actions
-    replayed, so ``observe(state, view.seat) == view``.
-
-    >>> import random
-    >>> import fivehundred as fh
-    >>> state = fh.deal(fh.new_game(dealer=1), seed=3)
-    >>> view = fh.observe(state, 2)
-    >>> fh.observe(fh.sample_deal(view, random.Random(1)), 2) == view
-    True
-    """
-    if not isinstance(view, PlayerView):
-        raise FiveHundredTypeError(
-            f"sample_deal needs a PlayerView (from fivehundred.observe), not {view!r}"
-        )
-    if not isinstance(rng, random.Random):
-        raise FiveHundredTypeError(f"rng must be a random.Random, not {rng!r}")
-    if view.phase in (Phase.DEAL, Phase.GAME_OVER):
-        raise FiveHundredError(f"there is no hand in progress to sample ({view.phase.value})")
-    problem = _problem(view)
-    masks = _uniform_assign(problem, rng)
-    hands = list(problem.fixed)
-    for holder, mask in zip(problem.holders, masks, strict=True):
-        if holder < view.rules.players:
-            hands[holder] = mask
-    state = _state_of(view, World(tuple(hands), masks[-1]), rng)
-    return _with_scores(state, view)
-
-
-def _with_scores(state: GameState, view: PlayerView) -> GameState:
-    """``state`` with the view's scores, hand number and last hand."""
-    return _core.with_scores(state, view.scores, view.hand_number, view.last_hand)
-
-
-def _uniform_assign(problem: _Problem, rng: random.Random) -> list[int]:
-    """Deal the unseen cards to the holders uniformly among the deals that respect who may
-    hold what: cards with the same allowed holders form a group, and each group's split
-    among its holders is drawn with weight (ways to split it) x (ways to deal the rest)."""
-    count = len(problem.capacity)
-    groups: dict[int, list[int]] = {}
-    for card in problem.cards:
-        pattern = 0
-        for h in range(count):
-            if problem.allowed[h] >> card & 1:
-                pattern |= 1 << h
-        groups.setdefault(pattern, []).append(card)
-    order = sorted(groups.items(), key=lambda item: (len(item[1]), item[0]))
-    sizes = [len(cards) for _, cards in order]
-    holders = [[h for h in range(count) if pattern >> h & 1] for pattern, _ in order]
-    memo: dict[tuple[int, tuple[int, ...]], int] = {}
-
-    def splits(g: int, room: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-        options = holders[g]
-
-        def go(at: int, left: int, taken: list[int]) -> Iterator[tuple[int, ...]]:
-            if at == len(options) - 1:
-                if left <= room[options[at]]:
-                    yield (*taken, left)
-                return
-            for k in range(min(left, room[options[at]]) + 1):
-                yield from go(at + 1, left - k, [*taken, k])
-
-        if options:
-            yield from go(0, sizes[g], [])
-
-    def ways(g: int, room: tuple[int, ...]) -> int:
-        if g == len(order):
-            return 1 if not any(room) else 0
-        key = (g, room)
-        found = memo.get(key)
-        if found is None:
-            found = 0
-            for split in splits(g, room):
-                found += _multinomial(sizes[g], split) * ways(g + 1, _less(room, holders[g], split))
-            memo[key] = found
-        return found
-
-    room = tuple(problem.capacity)
-    slots: list[list[int]] = [[] for _ in range(count)]
-    for g, (_, cards) in enumerate(order):
-        options = [
-            (split, _multinomial(sizes[g], split) * ways(g + 1, _less(room, holders[g], split)))
-            for split in splits(g, room)
-        ]
-        pick = rng.randrange(sum(weight for _, weight in options))
-        chosen = options[-1][0]
-        for split, weight in options:
-            if pick < weight:
-                chosen = split
-                break
-            pick -= weight
-        shuffled = list(cards)
-        rng.shuffle(shuffled)
-        at = 0
-        for h, k in zip(holders[g], chosen, strict=True):
-            slots[h] += shuffled[at : at + k]
-            at += k
-        room = _less(room, holders[g], chosen)
-    return [sum(1 << card for card in held) for held in slots]
-
-
-def _less(room: tuple[int, ...], holders: list[int], split: tuple[int, ...]) -> tuple[int, ...]:
-    out = list(room)
-    for h, k in zip(holders, split, strict=True):
-        out[h] -= k
-    return tuple(out)
-
-
-def _multinomial(n: int, split: tuple[int, ...]) -> int:
-    out = 1
-    for k in split:
-        out *= math.comb(n, k)
-        n -= k
-    return out
-
-
-def _state_of(view: PlayerView, world: World, rng: random.Random) -> GameState:
-    """A new game dealt so that the hand in progress holds ``world``, the view's public
-    actions replayed."""
-    rules = view.rules
-    assert view.dealer is not None
-    players = rules.players
-    know = read_view(view)
-    contractor = view.contractor
-    size = rules.kitty_size
-    pile = sorted(indices(world.pile))
-    rng.shuffle(pile)
-    if view.kitty is not None:
-        kitty = mask_of(view.kitty)
-    elif view.discards is not None:
-        kitty = mask_of(view.discards)  # the seat's own discards stand in for its kitty
-    else:
-        kitty = 0
-        for index in pile[:size]:
-            kitty |= 1 << index
-    dead = world.pile & ~kitty
-    dealt = [world.hands[s] | know.played_by[s] for s in range(players)]
-    if contractor == view.seat and view.kitty is not None:
-        dealt[view.seat] = know.hand
-    piles: list[list[int]] = [sorted(indices(m)) for m in (*dealt, kitty, dead)]
-    order = [CARDS[piles[owner].pop()] for owner in _deal_positions(rules, view.dealer)]
-    state = deal(new_game(rules, dealer=view.dealer), cards=order)
-    calls = [call for _, call in view.auction]
-    plays = []
-    for trick_plays, led in [(t.plays, t.led_suit) for t in view.tricks] + [
-        (view.trick, view.led_suit)
-    ]:
-        for at, (_, card) in enumerate(trick_plays):
-            named = led if at == 0 and card.index == JOKER_INDEX and know.ctx.free_joker else None
-            plays.append(Play(card, named))
-    plays.reverse()
-    calls.reverse()
-    while True:
-        phase = state.phase
-        action: Action
-        if phase is Phase.BIDDING and calls:
-            action = calls.pop()
-        elif phase is Phase.PLAY and plays:
-            action = plays.pop()
-        elif phase is view.phase or phase not in _EXCHANGE:
-            return state
-        elif phase is Phase.DISCARD:
-            action = Discard(CARDS[i] for i in indices(kitty))
-        elif phase is Phase.PARTNER:
-            if view.partner_card is not None:
-                action = CallPartner(view.partner_card)
-            else:
-                action = CallPartner(seat=view.partner)
-        else:
-            action = Nominate(view.joker_suit)
-        state = apply(state, action)
-
-
-_EXCHANGE: Final = frozenset({Phase.DISCARD, Phase.PARTNER, Phase.NOMINATE})
 
 
 # -- the internal play-out model -----------------------------------------------
@@ -526,7 +87,7 @@ def _setup(
     trump = -1 if contract is None or contract.trump is None else int(contract.trump)
     nominated = -1 if joker_suit is None else int(joker_suit)
     ctx = _positions_context(t, trump, nominated)
-    table = _table(ctx)
+    table = card_table(ctx)
     side_of = tuple(rules.side_of(s) for s in range(rules.players))
     team = list(side_of)
     if partner is not None and contractor is not None:
@@ -805,10 +366,10 @@ def _playout(s: _Setup, state: _core.GameState, first: Play | None = None) -> li
 
 def _fast_discard(rules: Rules, contract: Call, pool: int, size: int) -> int:
     """A quick kitty discard for play-outs: shed the least useful ``size`` cards."""
-    deck = _deck_mask(rules)
+    deck = deck_mask(rules)
     scored = []
     if contract.is_misere:
-        table = _table(context(None))
+        table = card_table(context(None))
         for index in indices(pool):
             if index == JOKER_INDEX:
                 danger = 99
@@ -818,7 +379,7 @@ def _fast_discard(rules: Rules, contract: Call, pool: int, size: int) -> int:
             scored.append((-danger, -index, index))
     else:
         ctx = contract_context(contract)
-        table = _table(ctx)
+        table = card_table(ctx)
         outside = deck & ~pool
         for index in indices(pool):
             if ctx.trump_mask >> index & 1:
@@ -887,7 +448,7 @@ def _partner_in(view: PlayerView, hands: Sequence[int]) -> int | None:
 
 
 def _simulate_contract(
-    view: PlayerView, contract: Call, contractor: int, world: World
+    view: PlayerView, contract: Call, contractor: int, world: MaskWorld
 ) -> tuple[list[int], int | None]:
     """Play a whole hand of a contract in a sampled deal: kitty exchange, the partner
     call (P5), then the play-out. Returns the tricks per side and the partner."""
@@ -920,7 +481,7 @@ def _partner_for(rules: Rules, contract: Call, contractor: int, hands: Sequence[
     if rules.partner_by_seat:
         return (contractor + rules.players // 2) % rules.players
     ctx = contract_context(contract)
-    lacking = _deck_mask(rules) & ~hands[contractor] & ~JOKER_BIT
+    lacking = deck_mask(rules) & ~hands[contractor] & ~JOKER_BIT
     best = _highest(lacking, ctx.power)
     for seat, hand in enumerate(hands):
         if hand >> best & 1:
@@ -974,19 +535,19 @@ class SearchPlayer:
             return self._nominate(view, [a for a in legal if isinstance(a, Nominate)])
         return HeuristicPlayer(self.rng).choose(view)
 
-    def _worlds(self, view: PlayerView) -> Iterator[World]:
+    def _worlds(self, view: PlayerView) -> Iterator[MaskWorld]:
         """The sampled deals for one decision, drawn one at a time within the budget.
 
         With a ``time_limit`` the next deal is drawn only while time is left
         (the caller plays each deal out before asking for the next).
         """
-        problem = _problem(view)
+        problem = sampling_problem(view)
         start = time.perf_counter()
         for count in range(self.samples):
             limit = self.time_limit
             if count and limit is not None and time.perf_counter() - start >= limit:
                 return
-            yield _sample(problem, view.rules, self.rng)
+            yield sample_world(problem, view.rules, self.rng)
 
     def _play(self, view: PlayerView, legal: list[Play]) -> Play:
         candidates = _distinct_plays(view, legal)
@@ -1122,7 +683,7 @@ def _ranked_discards(view: PlayerView, count: int) -> list[Discard]:
         out = 0
         for index in combo:
             out |= 1 << index
-        value = discard_value(pool & ~out, contract, rules)
+        value = mask_discard_value(pool & ~out, contract, rules)
         value -= 0.001 * sum(ctx.power[i] for i in combo)
         scored.append((-value, out))
     scored.sort()
@@ -1131,9 +692,9 @@ def _ranked_discards(view: PlayerView, count: int) -> list[Discard]:
 
 def _distinct_plays(view: PlayerView, legal: list[Play]) -> list[Play]:
     """Drop plays that cannot differ: touching cards of a suit, with no unseen card between."""
-    know = read_view(view)
+    know = read_sight(view)
     ctx = know.ctx
-    table = _table(ctx)
+    table = card_table(ctx)
     hidden = know.unseen | know.exposed
     kept: list[Play] = []
     for play in sorted(legal, key=lambda p: (ctx.power[p.card.index], p.card.index)):
