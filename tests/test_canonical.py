@@ -219,12 +219,12 @@ def test_constructors_answer_junk_with_a_library_error(name: str) -> None:
     ("build", "builtin"),
     [
         (lambda: fh.Rules(players=9), ValueError),
-        (lambda: fh.Rules(players="4"), TypeError),
+        (lambda: fh.Rules(players="4"), TypeError),  # type: ignore[arg-type]  # junk on purpose
         (lambda: fh.Call.bid(11, fh.Strain.SPADES), ValueError),
-        (lambda: fh.Call.bid(7, "S"), TypeError),
-        (lambda: fh.Card(fh.Rank.ACE, 9), ValueError),
-        (lambda: fh.Play("AS"), TypeError),
-        (lambda: fh.Discard(3), TypeError),
+        (lambda: fh.Call.bid(7, "S"), TypeError),  # type: ignore[arg-type]  # junk on purpose
+        (lambda: fh.Card(fh.Rank.ACE, 9), ValueError),  # type: ignore[arg-type]  # junk on purpose
+        (lambda: fh.Play("AS"), TypeError),  # type: ignore[arg-type]  # junk on purpose
+        (lambda: fh.Discard(3), TypeError),  # type: ignore[arg-type]  # junk on purpose
     ],
 )
 def test_every_library_error_is_also_the_builtin_error_expected(
