@@ -1972,3 +1972,9 @@ def active_seats(s: GameState) -> tuple[int, ...]:
 def tricks_by_seat(s: GameState) -> tuple[int, ...]:
     """Tricks each seat has taken so far in this state's hand."""
     return tuple(won_by(s, seat) for seat in range(s._h.t.players))
+
+
+def hand_block(s: GameState) -> Hand:
+    """The hand-wide block a state shares (phase, table, contract), for the internal
+    modules outside the core: they never read a state's private fields themselves."""
+    return s._h

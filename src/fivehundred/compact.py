@@ -290,7 +290,7 @@ def compact_mask(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[bool
     """
     if type(state) is not GameState:
         legal_actions(state)  # raises the library's TypeError
-    h = state._h
+    h = _core.hand_block(state)
     tables = _tables(h.t.rules)
     phase = h.phase
     if phase == _core.DISCARD:

@@ -253,7 +253,7 @@ def legal_bids(state: GameState) -> tuple[Call, ...]:
     Raises :class:`TypeError` for a non-state.
     """
     s = _state(state)
-    return _core.legal_calls(s) if s._h.phase == _core.BIDDING else ()
+    return _core.legal_calls(s) if _core.hand_block(s).phase == _core.BIDDING else ()
 
 
 def legal_plays(state: GameState) -> tuple[Play, ...]:
@@ -262,7 +262,7 @@ def legal_plays(state: GameState) -> tuple[Play, ...]:
     Raises :class:`TypeError` for a non-state.
     """
     s = _state(state)
-    if s._h.phase != _core.PLAY:
+    if _core.hand_block(s).phase != _core.PLAY:
         return ()
     return _core.legal_plays(s)
 

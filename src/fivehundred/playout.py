@@ -67,7 +67,7 @@ def playout(
     source = rng if rng is not None else random.Random()
     played = False  # has a hand been under way?
     while not state.is_over:
-        phase = state._h.phase
+        phase = _core.hand_block(state).phase
         if phase == _core.DEAL:
             if until == "hand" and played:
                 break
