@@ -15,14 +15,13 @@ from typing import Final
 
 import attrs
 
+from fivehundred._quoting import quote, too_long
 from fivehundred._tables import BID_TRICKS, MAX_BID, MIN_BID
 from fivehundred.cards import Suit
 from fivehundred.errors import (
     FiveHundredError,
     FiveHundredTypeError,
     NotationError,
-    _quote,
-    _too_long,
 )
 
 __all__ = [
@@ -319,10 +318,10 @@ def parse_call(text: str) -> Call:
     """
     if not isinstance(text, str):
         raise NotationError(
-            f"a call is written as text, not {type(text).__name__} {_quote(text)}",
-            text=_quote(text),
+            f"a call is written as text, not {type(text).__name__} {quote(text)}",
+            text=quote(text),
         )
-    _too_long(text, "a call")
+    too_long(text, "a call")
     cleaned = " ".join(text.strip().upper().split())
     sans = False
     match = _SANS_RE.search(cleaned)
@@ -333,7 +332,7 @@ def parse_call(text: str) -> Call:
     if kind is not None:
         if kind is CallKind.PASS and sans:
             raise NotationError(
-                f"{_quote(text)} is not a call: a pass cannot be sans kitty", text=text
+                f"{quote(text)} is not a call: a pass cannot be sans kitty", text=text
             )
         return Call(kind, sans_kitty=sans)
     bid = _BID_RE.match(cleaned)
@@ -341,4 +340,4 @@ def parse_call(text: str) -> Call:
         strain = _STRAIN_TEXT.get(bid.group(2).replace(" ", ""))
         if strain is not None:
             return Call.bid(int(bid.group(1)), strain, sans_kitty=sans)
-    raise NotationError(f"{_quote(text)} is not a call: write {_VALID_CALLS}", text=text)
+    raise NotationError(f"{quote(text)} is not a call: write {_VALID_CALLS}", text=text)

@@ -22,12 +22,11 @@ from typing import Final
 
 import attrs
 
+from fivehundred._quoting import quote, too_long
 from fivehundred.errors import (
     FiveHundredError,
     FiveHundredTypeError,
     NotationError,
-    _quote,
-    _too_long,
 )
 
 __all__ = [
@@ -331,10 +330,10 @@ def parse_card(text: str) -> Card:
     """
     if not isinstance(text, str):
         raise NotationError(
-            f"a card is written as text, not {type(text).__name__} {_quote(text)}",
-            text=_quote(text),
+            f"a card is written as text, not {type(text).__name__} {quote(text)}",
+            text=quote(text),
         )
-    _too_long(text, "a card")
+    too_long(text, "a card")
     cleaned = text.strip().upper()
     if cleaned in _JOKER_TEXT:
         return JOKER
@@ -343,7 +342,7 @@ def parse_card(text: str) -> Card:
         rank = _RANK_TEXT.get(cleaned[:-1].strip())
         if suit is not None and rank is not None:
             return _TABLE_BY_PARTS[rank, suit]
-    raise NotationError(f"{_quote(text)} is not a card: write {_VALID_FORMS}", text=text)
+    raise NotationError(f"{quote(text)} is not a card: write {_VALID_FORMS}", text=text)
 
 
 _TABLE_BY_PARTS: Final = {(c.rank, c.suit): c for c in CARDS if not c.is_joker}
@@ -360,8 +359,8 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     """
     if not isinstance(text, str):
         raise NotationError(
-            f"cards are written as text, not {type(text).__name__} {_quote(text)}",
-            text=_quote(text),
+            f"cards are written as text, not {type(text).__name__} {quote(text)}",
+            text=quote(text),
         )
-    _too_long(text, "a list of cards")
+    too_long(text, "a list of cards")
     return tuple(parse_card(part) for part in _SPLIT.split(text.strip()) if part)

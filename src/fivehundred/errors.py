@@ -10,7 +10,6 @@ Every error carries its problems as data in ``err.problems``, one sentence each.
 from __future__ import annotations
 
 import enum
-import reprlib
 from collections.abc import Sequence
 from typing import Final
 
@@ -35,31 +34,10 @@ MAX_NOTATION: Final = 1000
 #: An error lists at most this many problems (then ``and K more``).
 MAX_PROBLEMS: Final = 20
 
-_REPR: Final = reprlib.Repr()
-_REPR.maxstring = _REPR.maxother = MAX_QUOTE
-_REPR.maxlist = _REPR.maxdict = 4
-
 
 def _prefix(text: str) -> str:
     """At most the first :data:`MAX_QUOTE` characters of ``text`` (then ``…``)."""
     return text if len(text) <= MAX_QUOTE else text[:MAX_QUOTE] + "…"
-
-
-def _too_long(text: str, what: str) -> None:
-    """Refuse notation longer than :data:`MAX_NOTATION` before reading any of it."""
-    if len(text) > MAX_NOTATION:
-        raise NotationError(
-            f"{_quote(text)} is too long for {what}: {len(text)} characters, "
-            f"at most {MAX_NOTATION}",
-            text=text,
-        )
-
-
-def _quote(value: object) -> str:
-    """A short quotation of an input for a message: never the whole of a long input."""
-    if isinstance(value, str):
-        return repr(_prefix(value))
-    return _REPR.repr(value)
 
 
 class FiveHundredError(ValueError):

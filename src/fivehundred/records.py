@@ -41,6 +41,7 @@ from typing import Final
 
 import attrs
 
+from fivehundred._quoting import quote, too_long
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call, CallKind, parse_call
 from fivehundred.cards import Card, Suit, parse_card, parse_cards
@@ -50,8 +51,6 @@ from fivehundred.errors import (
     FiveHundredTypeError,
     InvalidStateError,
     NotationError,
-    _quote,
-    _too_long,
 )
 from fivehundred.rules import Rules
 from fivehundred.state import GameState, Phase
@@ -111,7 +110,7 @@ def record(state: GameState) -> GameRecord:
     from fivehundred import _core
 
     if type(state) is not GameState:
-        raise FiveHundredTypeError(f"a fivehundred GameState is needed, not {_quote(state)}")
+        raise FiveHundredTypeError(f"a fivehundred GameState is needed, not {quote(state)}")
     hands = [
         HandRecord(dealer, deck, actions) for dealer, deck, actions in _core.hand_records(state)
     ]
@@ -137,13 +136,11 @@ def _record_problems(game: GameRecord) -> list[str]:
     if not isinstance(game.rules, Rules):
         problems.append(f"rules must be a fivehundred.Rules, not {type(game.rules).__name__}")
     if game.dealer is not None and not _is_seat(game.dealer):
-        problems.append(
-            f"the first dealer must be a seat number or None, not {_quote(game.dealer)}"
-        )
+        problems.append(f"the first dealer must be a seat number or None, not {quote(game.dealer)}")
     if game.scores is not None and (
         not isinstance(game.scores, (tuple, list)) or not all(_is_seat(n) for n in game.scores)
     ):
-        problems.append(f"the starting scores must be ints or None, not {_quote(game.scores)}")
+        problems.append(f"the starting scores must be ints or None, not {quote(game.scores)}")
     if not isinstance(game.hands, (tuple, list)):
         problems.append(f"hands must be a tuple of HandRecord, not {type(game.hands).__name__}")
         return problems
@@ -153,7 +150,7 @@ def _record_problems(game: GameRecord) -> list[str]:
             continue
         if not _is_seat(hand.dealer):
             problems.append(
-                f"hand {number}: the dealer must be a seat number, not {_quote(hand.dealer)}"
+                f"hand {number}: the dealer must be a seat number, not {quote(hand.dealer)}"
             )
         if not isinstance(hand.deck, (tuple, list)) or not all(
             isinstance(card, Card) for card in hand.deck
@@ -165,7 +162,7 @@ def _record_problems(game: GameRecord) -> list[str]:
             for step, action in enumerate(hand.actions, 1):
                 if not isinstance(action, _ACTION_TYPES):
                     problems.append(
-                        f"hand {number}, action {step}: {_quote(action)} is not an action"
+                        f"hand {number}, action {step}: {quote(action)} is not an action"
                     )
     return problems
 
@@ -182,78 +179,12 @@ def replay(game: GameRecord) -> GameState:
     if problems:
         raise InvalidStateError(problems)
     hands = [(hand.dealer, hand.deck, hand.actions) for hand in game.hands]
-    state, _, problem = _replay(game.rules, game.dealer, hands, scores=game.scores)
+    from fivehundred._checks import replay_hands  # _checks reads records: import on use
+
+    state, _, problem = replay_hands(game.rules, game.dealer, hands, scores=game.scores)
     if problem is not None:
         raise InvalidStateError([problem])
     return state
-
-
-# A hand's actions, as actions or as notation read in the phase they are taken in.
-_HandInput = tuple[int, Sequence[Card], Sequence[Action] | Sequence[str]]
-
-
-def _replay(
-    rules: Rules,
-    first_dealer: int | None,
-    hands: Sequence[_HandInput],
-    *,
-    strict: bool = False,
-    scores: Sequence[int] | None = None,
-) -> tuple[GameState, tuple[HandRecord, ...], str | None]:
-    """Replay hands; actions given as text are read in the phase they are taken in.
-
-    With ``strict``, action text must be in canonical notation (:func:`format_action`).
-
-    Returns the state reached, the hands as records (text read into actions) and
-    the first problem (``None`` when the whole record replays). On a problem the
-    state is the last good one and must not be used as the result.
-    """
-    try:
-        state = new_game(rules, dealer=first_dealer, scores=scores)
-    except (FiveHundredError, TypeError) as err:
-        return new_game(), (), f"the game cannot start: {err}"
-    done: list[HandRecord] = []
-    for number, (dealer, deck, actions) in enumerate(hands, 1):
-        if state.phase is not Phase.DEAL:
-            if state.phase is Phase.GAME_OVER:
-                problem = f"hand {number} is dealt after the game is over (R9)"
-            else:
-                problem = f"hand {number} is dealt before hand {number - 1} is over"
-                problem += f" ({state.phase.value})"
-            return state, tuple(done), problem
-        if state.dealer is not None and dealer != state.dealer:
-            problem = f"hand {number} names dealer {dealer}, but seat {state.dealer} deals it"
-            return state, tuple(done), problem
-        try:
-            if state.dealer is None:
-                state = new_game(rules, dealer=dealer, scores=scores)
-            state = deal(state, cards=deck)
-        except (FiveHundredError, TypeError) as err:
-            return state, tuple(done), f"hand {number} cannot be dealt: {err}"
-        taken: list[Action] = []
-        for step, item in enumerate(actions, 1):
-            if state.phase not in _IN_HAND:
-                problem = f"hand {number}, action {step} ({item}) comes after the hand is over"
-                return state, tuple(done), problem
-            try:
-                if isinstance(item, str):
-                    action = parse_action(item, phase=state.phase)
-                    if strict and format_action(action) != item:
-                        written = format_action(action)
-                        raise NotationError(f"write {_quote(item)} as {written!r}", text=item)
-                else:
-                    action = item
-                state = apply(state, action)
-            except FiveHundredError as err:
-                problem = f"hand {number}, action {step} ({item}) is illegal: {err}"
-                if isinstance(err, NotationError):
-                    problem = f"hand {number}, action {step}: {err}"
-                return state, tuple(done), problem
-            taken.append(action)
-        done.append(HandRecord(dealer, tuple(deck), tuple(taken)))
-        if state.phase in _IN_HAND and number < len(hands):
-            return state, tuple(done), f"hand {number} stops before it is over"
-    return state, tuple(done), None
 
 
 # -- action notation --------------------------------------------------------------------
@@ -273,7 +204,7 @@ def format_action(action: Action) -> str:
     if isinstance(action, CallPartner) and action.seat is not None:
         return f"partner seat {int(action.seat)}"
     if not isinstance(action, _ACTION_TYPES):
-        raise FiveHundredTypeError(f"{_quote(action)} is not an action")
+        raise FiveHundredTypeError(f"{quote(action)} is not an action")
     return str(action)
 
 
@@ -303,7 +234,7 @@ def _parse_suit(text: str, whole: str) -> Suit:
     suit = _SUIT_TEXT.get(text.strip().upper())
     if suit is None:
         raise NotationError(
-            f"{_quote(whole)}: {_quote(text)} is not a suit (S, C, D or H)", text=whole
+            f"{quote(whole)}: {quote(text)} is not a suit (S, C, D or H)", text=whole
         )
     return suit
 
@@ -314,7 +245,7 @@ def _parse_play(text: str) -> Play:
     if not colon:
         return Play(card)
     if not card.is_joker:
-        raise NotationError(f"{_quote(text)}: only a Joker lead names a suit (Jo:H)", text=text)
+        raise NotationError(f"{quote(text)}: only a Joker lead names a suit (Jo:H)", text=text)
     return Play(card, _parse_suit(suit_text, text))
 
 
@@ -334,15 +265,15 @@ def parse_action(text: str, *, phase: Phase | None = None) -> Action:
     """
     if not isinstance(text, str):
         raise NotationError(
-            f"an action is written as text, not {type(text).__name__} {_quote(text)}",
-            text=_quote(text),
+            f"an action is written as text, not {type(text).__name__} {quote(text)}",
+            text=quote(text),
         )
     if phase is not None and not isinstance(phase, Phase):
-        raise NotationError(f"{_quote(phase)} is not a Phase", text=text)
-    _too_long(text, "an action")
+        raise NotationError(f"{quote(phase)} is not a Phase", text=text)
+    too_long(text, "an action")
     words = text.split()
     if not words:
-        raise NotationError(f"{_quote(text)} is not an action: write {_ACTION_FORMS}", text=text)
+        raise NotationError(f"{quote(text)} is not an action: write {_ACTION_FORMS}", text=text)
     head = words[0].lower()
     named = _PHASE_WORDS.get(head)
     if phase is None:
@@ -353,11 +284,11 @@ def parse_action(text: str, *, phase: Phase | None = None) -> Action:
         return parse_call(text)
     if phase is Phase.PLAY:
         if len(words) != 1:
-            raise NotationError(f"{_quote(text)} is not a card play: write KS, or Jo:H", text=text)
+            raise NotationError(f"{quote(text)} is not a card play: write KS, or Jo:H", text=text)
         return _parse_play(words[0])
     if named is not phase:
         raise NotationError(
-            f"{_quote(text)} is not an action of the {phase.value} phase: write {_ACTION_FORMS}",
+            f"{quote(text)} is not an action of the {phase.value} phase: write {_ACTION_FORMS}",
             text=text,
         )
     rest = words[1:]
@@ -368,15 +299,15 @@ def parse_action(text: str, *, phase: Phase | None = None) -> Action:
             return DECLINE
         if head == "nominate" and len(rest) == 1:
             return Nominate(_parse_suit(rest[0], text))
-        raise NotationError(f"{_quote(text)}: write 'nominate H' or 'decline'", text=text)
+        raise NotationError(f"{quote(text)}: write 'nominate H' or 'decline'", text=text)
     # the partner call (P5)
     if len(rest) == 2 and rest[0].lower() == "seat" and rest[1].isascii() and rest[1].isdigit():
         if len(rest[1]) > 2:
-            raise NotationError(f"{_quote(text)}: {rest[1]} is not a seat", text=text)
+            raise NotationError(f"{quote(text)}: {rest[1]} is not a seat", text=text)
         return CallPartner(seat=int(rest[1]))
     if len(rest) == 1:
         return CallPartner(parse_card(rest[0]))
-    raise NotationError(f"{_quote(text)}: write 'partner AH' or 'partner seat 2'", text=text)
+    raise NotationError(f"{quote(text)}: write 'partner AH' or 'partner seat 2'", text=text)
 
 
 def _guess(text: str) -> Action:
@@ -390,8 +321,8 @@ def _guess(text: str) -> Action:
     if len(readings) == 1:
         return readings[0]
     if readings:
-        raise NotationError(f"{_quote(text)} is a bid or a card play: give the phase", text=text)
-    raise NotationError(f"{_quote(text)} is not an action: write {_ACTION_FORMS}", text=text)
+        raise NotationError(f"{quote(text)} is a bid or a card play: give the phase", text=text)
+    raise NotationError(f"{quote(text)} is not an action: write {_ACTION_FORMS}", text=text)
 
 
 # -- rule options -------------------------------------------------------------------------
@@ -416,7 +347,7 @@ def rules_options(rules: Rules) -> dict[str, int | bool | None]:
     {'players': 6, 'misere_by_value': True, 'single_round': True, 'defence_wins': True}
     """
     if not isinstance(rules, Rules):
-        raise FiveHundredTypeError(f"a fivehundred Rules is needed, not {_quote(rules)}")
+        raise FiveHundredTypeError(f"a fivehundred Rules is needed, not {quote(rules)}")
     base = Rules(players=rules.players)
     options: dict[str, int | bool | None] = {}
     for name in _option_names():
@@ -442,7 +373,7 @@ def rules_from_options(options: Mapping[str, object]) -> Rules:
     """
     if not isinstance(options, Mapping):
         raise FiveHundredTypeError(
-            f"rule options are a mapping of names to values, not {_quote(options)}"
+            f"rule options are a mapping of names to values, not {quote(options)}"
         )
     if len(options) > MAX_OPTIONS:
         raise InvalidStateError(
@@ -453,7 +384,7 @@ def rules_from_options(options: Mapping[str, object]) -> Rules:
     values: dict[str, object] = {}
     for name, value in options.items():
         if name not in known:
-            problems.append(f"rules: unknown option {_quote(name)}")
+            problems.append(f"rules: unknown option {quote(name)}")
             continue
         is_int = isinstance(value, int) and not isinstance(value, bool)
         if name in _INT_OPTIONS or name in _OPTIONAL_INT_OPTIONS:
@@ -612,7 +543,7 @@ def record_from_text(text: str) -> GameRecord:
     :func:`replay` checks that its actions are legal.
     """
     if not isinstance(text, str):
-        raise NotationError(f"a record is text, not {type(text).__name__}", text=_quote(text))
+        raise NotationError(f"a record is text, not {type(text).__name__}", text=quote(text))
     if len(text) > MAX_RECORD_TEXT:
         raise NotationError(
             f"the record is too long: {len(text)} characters, at most {MAX_RECORD_TEXT}",
@@ -644,7 +575,7 @@ def record_from_text(text: str) -> GameRecord:
 
 
 def _line_error(number: int, line: str, why: str) -> NotationError:
-    return NotationError(f"line {number} ({_quote(line)}): {why}", text=line)
+    return NotationError(f"line {number} ({quote(line)}): {why}", text=line)
 
 
 def _read_header(line: str, number: int) -> tuple[Rules, int | None, tuple[int, ...] | None]:
@@ -668,14 +599,14 @@ def _read_header(line: str, number: int) -> tuple[Rules, int | None, tuple[int, 
             continue
         match = _OPTION_RE.match(word.lower())
         if match is None:
-            raise _line_error(number, line, f"{_quote(word)} is not an option=value pair")
+            raise _line_error(number, line, f"{quote(word)} is not an option=value pair")
         name, value = match.groups()
         parsed: object = {"true": True, "false": False, "none": None}.get(value)
         if value not in ("true", "false", "none"):
             parsed = int(value)
         if name == "dealer":
             if seen_dealer or isinstance(parsed, bool):
-                raise _line_error(number, line, f"{_quote(word)}: dealer=SEAT once, or dealer=none")
+                raise _line_error(number, line, f"{quote(word)}: dealer=SEAT once, or dealer=none")
             dealer = parsed if isinstance(parsed, int) else None
             seen_dealer = True
         elif name in options:
@@ -702,7 +633,7 @@ def _read_hand(line: str, number: int, position: int) -> HandRecord:
         label = head.lower()
         if label not in _SECTIONS:
             expected = ", ".join(_SECTIONS)
-            raise _line_error(number, line, f"{_quote(head)} is not a section ({expected})")
+            raise _line_error(number, line, f"{quote(head)} is not a section ({expected})")
         try:
             if label == "deck":
                 if deck is not None or actions:
