@@ -30,7 +30,11 @@ from fivehundred.errors import (
 )
 
 __all__ = [
+    "CARDS",
+    "INDEX_SPACE",
     "JOKER",
+    "JOKER_INDEX",
+    "RANKS_PER_SUIT",
     "Card",
     "Rank",
     "Suit",

@@ -30,7 +30,12 @@ from fivehundred.calls import Call, CallKind, Strain, parse_call
 from fivehundred.cards import CARDS, JOKER, RANKS_PER_SUIT, Card, Rank, Suit
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError, NotationError
 
-__all__ = ["Ladder", "Rules", "standard_deck"]
+__all__ = [
+    "DEFAULT_LADDER",
+    "Ladder",
+    "Rules",
+    "standard_deck",
+]
 
 
 def _call_key(call: Call) -> tuple[CallKind, int | None, Strain | None]:

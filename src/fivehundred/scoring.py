@@ -32,6 +32,7 @@ __all__ = [
     "HandResult",
     "Outcome",
     "bid_value",
+    "contract_made",
     "game_result",
     "score_hand",
 ]

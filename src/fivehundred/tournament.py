@@ -26,6 +26,8 @@ fivehundred[ray]``): on a local Ray instance, or on a cluster with ``--address``
 
 from fivehundred.bots._tournament import (
     BACKENDS,
+    DEFAULT_BUDGET,
+    MAX_HANDS,
     PLAYER_TYPES,
     GameOutcome,
     MatchResult,
@@ -37,16 +39,14 @@ from fivehundred.bots._tournament import (
     play_game,
     play_games,
     run_match,
+    summarize,
     wilson_interval,
 )
 
-# Public names outside __all__, importable from here as before:
-from fivehundred.bots._tournament import DEFAULT_BUDGET as DEFAULT_BUDGET  # noqa: PLC0414
-from fivehundred.bots._tournament import MAX_HANDS as MAX_HANDS  # noqa: PLC0414
-from fivehundred.bots._tournament import summarize as summarize  # noqa: PLC0414
-
 __all__ = [
     "BACKENDS",
+    "DEFAULT_BUDGET",
+    "MAX_HANDS",
     "PLAYER_TYPES",
     "GameOutcome",
     "MatchResult",
@@ -58,6 +58,7 @@ __all__ = [
     "play_game",
     "play_games",
     "run_match",
+    "summarize",
     "wilson_interval",
 ]
 
