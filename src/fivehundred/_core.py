@@ -404,6 +404,9 @@ class GameState:
     Build it with :func:`~fivehundred.new_game` and :func:`~fivehundred.deal`,
     move it on with :func:`~fivehundred.apply`. Show it to a player only through
     :func:`~fivehundred.observe`.
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` when constructed directly: states are made
+    by :func:`~fivehundred.new_game`, :func:`~fivehundred.deal` and :func:`~fivehundred.apply`.
     """
 
     __slots__ = (

@@ -27,7 +27,7 @@ def quote(value: object) -> str:
 def too_long(text: str, what: str) -> None:
     """Refuse notation longer than :data:`~fivehundred.errors.MAX_NOTATION` before reading it.
 
-    :raises NotationError: ``text`` is longer than ``MAX_NOTATION``.
+    Raises :class:`~fivehundred.NotationError` for a longer text.
     """
     if len(text) > MAX_NOTATION:
         raise NotationError(

@@ -16,7 +16,11 @@ __all__ = ["Phase", "Trick"]
 
 
 class Phase(enum.Enum):
-    """Where a game is."""
+    """Where a game is.
+
+    Calling it with a value that is none of its members raises Python's own ``ValueError`` (the
+    enum's lookup); it raises nothing else.
+    """
 
     #: Waiting for a deal: before the first hand, after a hand, after a throw-in.
     DEAL = "deal"
@@ -36,7 +40,11 @@ class Phase(enum.Enum):
 
 @attrs.frozen
 class Trick:
-    """A completed trick: who led, the cards in play order, the winner and the led suit."""
+    """A completed trick: who led, the cards in play order, the winner and the led suit.
+
+    Constructing one checks nothing and raises nothing: it is a plain record of values the
+    library made.
+    """
 
     leader: int
     #: ``(seat, card)`` pairs in play order.

@@ -60,7 +60,11 @@ def _optional_suit(
 
 @attrs.frozen(repr=False)
 class Play:
-    """Play a card. ``suit`` is named only when leading a suitless Joker (R7.4)."""
+    """Play a card. ``suit`` is named only when leading a suitless Joker (R7.4).
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` when ``card`` is not a
+    :class:`~fivehundred.Card` or ``suit`` not a :class:`~fivehundred.Suit` or ``None``.
+    """
 
     card: Card = attrs.field(validator=_card)
     suit: Suit | None = attrs.field(default=None, validator=_optional_suit)
@@ -78,7 +82,11 @@ class Play:
 
 @attrs.frozen
 class Discard:
-    """The contractor's kitty discard: the cards put face down (R4.1), in card order."""
+    """The contractor's kitty discard: the cards put face down (R4.1), in card order.
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` when ``cards`` is not a sequence of
+    :class:`~fivehundred.Card`.
+    """
 
     cards: tuple[Card, ...] = attrs.field(converter=_sorted_cards)
 
@@ -88,7 +96,11 @@ class Discard:
 
 @attrs.frozen
 class Nominate:
-    """The contractor's Joker nomination (R7.1): a suit, or ``None`` for no nomination."""
+    """The contractor's Joker nomination (R7.1): a suit, or ``None`` for no nomination.
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` when ``suit`` is not a
+    :class:`~fivehundred.Suit` or ``None``.
+    """
 
     suit: Suit | None = attrs.field(validator=_optional_suit)
 
@@ -103,6 +115,9 @@ class CallPartner:
     >>> import fivehundred as fh
     >>> str(CallPartner(fh.parse_card("AH"))), str(CallPartner(seat=2))
     ('partner AH', 'partner seat 2')
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` when ``card`` is not a
+    :class:`~fivehundred.Card`, ``seat`` not a seat number, or both or neither are given.
     """
 
     card: Card | None = attrs.field(default=None, validator=_optional_card)

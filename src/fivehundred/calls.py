@@ -37,7 +37,11 @@ __all__ = [
 
 
 class Strain(enum.IntEnum):
-    """What a trick bid names: a trump suit or No Trumps, in bidding order (R1.2)."""
+    """What a trick bid names: a trump suit or No Trumps, in bidding order (R1.2).
+
+    Calling it with a value that is none of its members raises Python's own ``ValueError`` (the
+    enum's lookup); it raises nothing else.
+    """
 
     SPADES = 0
     CLUBS = 1
@@ -78,7 +82,11 @@ class Strain(enum.IntEnum):
 
 
 class CallKind(enum.Enum):
-    """The kinds of call (R3.2)."""
+    """The kinds of call (R3.2).
+
+    Calling it with a value that is none of its members raises Python's own ``ValueError`` (the
+    enum's lookup); it raises nothing else.
+    """
 
     PASS = "pass"
     BID = "bid"
@@ -141,6 +149,10 @@ class Call:
     Call.parse('7NT')
     >>> Call.bid(8, Strain.SPADES) > MISERE > Call.bid(7, Strain.NO_TRUMPS)
     True
+
+    Raises :class:`~fivehundred.FiveHundredError` for a bad value (a trick bid of other than 6
+    to 10 tricks, a strain on a misère) and :class:`~fivehundred.FiveHundredTypeError` for a
+    wrong type; use :meth:`Call.bid` and the constants to make calls.
     """
 
     kind: CallKind = attrs.field(validator=_check_kind)

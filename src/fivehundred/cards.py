@@ -46,7 +46,11 @@ __all__ = [
 
 
 class Suit(enum.IntEnum):
-    """The four suits, in strain order (R1.2): spades < clubs < diamonds < hearts."""
+    """The four suits, in strain order (R1.2): spades < clubs < diamonds < hearts.
+
+    Calling it with a value that is none of its members raises Python's own ``ValueError`` (the
+    enum's lookup); it raises nothing else.
+    """
 
     SPADES = 0
     CLUBS = 1
@@ -94,6 +98,9 @@ class Rank(enum.IntEnum):
 
     A K Q J 13 12 11 10 9 … 2 from high to low; the 11s, 12s and 13s exist only
     in the six-player deck.
+
+    Calling it with a value that is none of its members raises Python's own ``ValueError`` (the
+    enum's lookup); it raises nothing else.
     """
 
     TWO = 2
@@ -148,6 +155,9 @@ class Card:
     >>> card = Card(Rank.TEN, Suit.HEARTS)
     >>> card, str(card), card == Card.parse("10h")
     (Card.parse('10H'), '10H', True)
+
+    Raises :class:`~fivehundred.FiveHundredError` for a rank without a suit or a suit without a
+    rank, and :class:`~fivehundred.FiveHundredTypeError` for a rank or suit of the wrong type.
     """
 
     rank: Rank | None

@@ -100,6 +100,9 @@ class Reason(enum.Enum):
 
     The value of each member is its own name, so it can be stored or sent over
     the wire as a string and read back with ``Reason(text)``.
+
+    Calling it with a value that is none of its members raises Python's own ``ValueError`` (the
+    enum's lookup); it raises nothing else.
     """
 
     NOT_AN_ACTION = "NOT_AN_ACTION"

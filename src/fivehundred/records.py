@@ -73,7 +73,11 @@ __all__ = [
 
 @attrs.frozen
 class HandRecord:
-    """One hand: its dealer, the deck order it was dealt from (R2.2) and its actions."""
+    """One hand: its dealer, the deck order it was dealt from (R2.2) and its actions.
+
+    Constructing one checks nothing and raises nothing; :func:`~fivehundred.replay` checks every
+    deal and action.
+    """
 
     dealer: int
     deck: tuple[Card, ...]
@@ -83,7 +87,11 @@ class HandRecord:
 @attrs.frozen
 class GameRecord:
     """A whole game so far: the rules, the first dealer, every hand dealt and the
-    starting scores."""
+    starting scores.
+
+    Constructing one checks nothing and raises nothing; :func:`~fivehundred.replay` checks every
+    deal and action.
+    """
 
     rules: Rules
     #: The first dealer (``None`` when a game not yet dealt leaves it to chance, R2.1).
@@ -106,7 +114,10 @@ _ACTION_TYPES: Final = (Call, Discard, Nominate, CallPartner, Play)
 
 
 def record(state: GameState) -> GameRecord:
-    """The record of a game: :func:`replay` turns it back into ``state``."""
+    """The record of a game: :func:`replay` turns it back into ``state``.
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state.
+    """
     from fivehundred import _core
 
     if type(state) is not GameState:
@@ -345,6 +356,9 @@ def rules_options(rules: Rules) -> dict[str, int | bool | None]:
     >>> import fivehundred as fh
     >>> rules_options(fh.Rules.american(players=6))
     {'players': 6, 'misere_by_value': True, 'single_round': True, 'defence_wins': True}
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` when ``rules`` is not a
+    :class:`~fivehundred.Rules`.
     """
     if not isinstance(rules, Rules):
         raise FiveHundredTypeError(f"a fivehundred Rules is needed, not {quote(rules)}")
@@ -370,6 +384,10 @@ def rules_from_options(options: Mapping[str, object]) -> Rules:
     ...
     fivehundred.errors.InvalidStateError: invalid state, 2 problems: (1) rules: unknown option \
 'player'; (2) rules: target must be a whole number, not '500'
+
+    Raises :class:`~fivehundred.InvalidStateError` listing every unknown option and bad value
+    (``err.problems``), and :class:`~fivehundred.FiveHundredTypeError` when ``options`` is not a
+    mapping.
     """
     if not isinstance(options, Mapping):
         raise FiveHundredTypeError(
@@ -494,6 +512,9 @@ def record_to_text(game: GameRecord) -> str:
     nomination, and the tricks (separated by ``/``), each section after ``|``.
     A comment after ``#`` gives the hand's result; :func:`record_from_text`
     ignores comments.
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for a non-record and
+    :class:`~fivehundred.InvalidStateError` for a record whose parts are malformed.
     """
     if not isinstance(game, GameRecord):
         raise FiveHundredTypeError(f"a GameRecord is needed, not {type(game).__name__}")

@@ -49,6 +49,9 @@ class Ladder:
     >>> from fivehundred import DEFAULT_LADDER, OPEN_MISERE, BLIND_MISERE
     >>> DEFAULT_LADDER.position(OPEN_MISERE) == DEFAULT_LADDER.position(BLIND_MISERE)
     True
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` when ``rungs`` is not a tuple of tuples of
+    :class:`~fivehundred.Call`.
     """
 
     rungs: tuple[tuple[Call, ...], ...]

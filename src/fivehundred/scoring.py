@@ -61,6 +61,9 @@ def bid_value(call: Call, rules: Rules | None = None) -> int:
     >>> import fivehundred as fh
     >>> bid_value(fh.parse_call("6S")), bid_value(fh.parse_call("10NT"))
     (40, 520)
+
+    Raises :class:`~fivehundred.FiveHundredError` for a pass (it is no contract) and
+    :class:`~fivehundred.FiveHundredTypeError` for a non-call or non-rules.
     """
     if not isinstance(call, Call):
         raise FiveHundredTypeError(f"a Call is needed, not {call!r}")
@@ -135,6 +138,10 @@ def score_hand(
     (200, 30)
     >>> score_hand(fh.parse_call("6S"), 0, (4, 6), rules=fh.Rules(score_cap=490), scores=(0, 470))
     (-40, 20)
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for arguments of the wrong type and
+    :class:`~fivehundred.FiveHundredError` for a contractor that is not a seat or side, or trick
+    counts that do not fit the rules.
     """
     if rules is None:
         from fivehundred.rules import Rules
@@ -180,7 +187,11 @@ def score_hand(
 
 
 class Outcome(enum.Enum):
-    """How a game ended (R9)."""
+    """How a game ended (R9).
+
+    Calling it with a value that is none of its members raises Python's own ``ValueError`` (the
+    enum's lookup); it raises nothing else.
+    """
 
     #: A side made its contract and reached the target (R9.1).
     CONTRACT_MADE = "contract_made"
@@ -192,7 +203,11 @@ class Outcome(enum.Enum):
 
 @attrs.frozen
 class GameResult:
-    """The end of a game: the winning sides and why."""
+    """The end of a game: the winning sides and why.
+
+    Constructing one checks nothing and raises nothing: it is a plain record of values the
+    library made.
+    """
 
     #: The sides that won.
     winners: tuple[int, ...]
@@ -207,6 +222,9 @@ class HandResult:
 
     For a thrown-in hand (R3.9) ``contract`` and ``contractor`` are ``None``
     and nothing changes.
+
+    Constructing one checks nothing and raises nothing: it is a plain record of values the
+    library made.
     """
 
     #: 1 for the first hand of the game.
@@ -242,6 +260,9 @@ def game_result(
     GameResult(winners=(0,), deciding_side=0, outcome=<Outcome.CONTRACT_MADE: 'contract_made'>)
     >>> game_result((1,), True, (520, 300), fh.Rules()) is None  # 500 on defence (R9.3)
     True
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for arguments of the wrong type and
+    :class:`~fivehundred.FiveHundredError` when the scores do not have one entry per side.
     """
     if scores is None:
         raise FiveHundredTypeError("scores is a sequence of whole numbers, not None")

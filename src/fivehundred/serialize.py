@@ -138,13 +138,19 @@ def rules_to_dict(rules: Rules) -> JSONDict:
     >>> import fivehundred as fh
     >>> fh.rules_to_dict(fh.Rules(players=5, partner_by_seat=True))
     {'format_version': 1, 'type': 'rules', 'rules': {'players': 5, 'partner_by_seat': True}}
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for an argument of the wrong type.
     """
     _need(rules, Rules)
     return make_envelope("rules", rules=rules_options(rules))
 
 
 def rules_from_dict(data: object) -> Rules:
-    """The :class:`~fivehundred.Rules` of a rules document (see :func:`rules_to_dict`)."""
+    """The :class:`~fivehundred.Rules` of a rules document (see :func:`rules_to_dict`).
+
+    Raises :class:`~fivehundred.InvalidStateError` listing every problem of the document
+    (``err.problems``); any Python value is data here, so there is no type error.
+    """
     doc = read_document(data, "rules")
     problems: list[str] = []
     fields = read_fields(doc, ("rules",), problems)
@@ -155,12 +161,20 @@ def rules_from_dict(data: object) -> Rules:
 
 
 def rules_to_json(rules: Rules, *, indent: int | None = None) -> str:
-    """:func:`rules_to_dict` as JSON text."""
+    """:func:`rules_to_dict` as JSON text.
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for an argument of the wrong type, or an
+    ``indent`` that is not a whole number or ``None``.
+    """
     return dump_json(rules_to_dict(rules), indent)
 
 
 def rules_from_json(text: str | bytes) -> Rules:
-    """Read a rules document from JSON text."""
+    """Read a rules document from JSON text.
+
+    Raises :class:`~fivehundred.InvalidStateError` listing every problem of the text or the
+    document, including text that is not JSON, too long or too deeply nested.
+    """
     return rules_from_dict(load_json(text, "rules"))
 
 
@@ -190,6 +204,8 @@ def action_to_dict(action: Action) -> JSONDict:
     >>> import fivehundred as fh
     >>> fh.action_to_dict(fh.Play(fh.JOKER, fh.Suit.HEARTS))["action"]
     {'kind': 'play', 'card': 'Jo', 'suit': 'H'}
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for an argument of the wrong type.
     """
     return make_envelope("action", action=_action_fields(action))
 
@@ -272,7 +288,11 @@ _ACTION_READERS: Final[dict[tuple[str, str], Callable[[object], Any]]] = {
 
 
 def action_from_dict(data: object) -> Action:
-    """The action of an action document (see :func:`action_to_dict`)."""
+    """The action of an action document (see :func:`action_to_dict`).
+
+    Raises :class:`~fivehundred.InvalidStateError` listing every problem of the document
+    (``err.problems``); any Python value is data here, so there is no type error.
+    """
     doc = read_document(data, "action")
     problems: list[str] = []
     fields = read_fields(doc, ("action",), problems)
@@ -283,7 +303,11 @@ def action_from_dict(data: object) -> Action:
 
 
 def action_to_json(action: Action, *, indent: int | None = None) -> str:
-    """:func:`action_to_dict` as JSON text."""
+    """:func:`action_to_dict` as JSON text.
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for an argument of the wrong type, or an
+    ``indent`` that is not a whole number or ``None``.
+    """
     return dump_json(action_to_dict(action), indent)
 
 
@@ -293,6 +317,9 @@ def action_from_json(text: str | bytes) -> Action:
     >>> import fivehundred as fh
     >>> fh.action_from_json(fh.action_to_json(fh.DECLINE))
     Nominate(suit=None)
+
+    Raises :class:`~fivehundred.InvalidStateError` listing every problem of the text or the
+    document, including text that is not JSON, too long or too deeply nested.
     """
     return action_from_dict(load_json(text, "action"))
 
@@ -304,6 +331,8 @@ def view_to_dict(view: PlayerView) -> JSONDict:
     """A player-view document: what one seat may know, to send to a client or a bot.
 
     Legal actions are written in action notation (:func:`~fivehundred.format_action`).
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for an argument of the wrong type.
     """
     _need(view, PlayerView)
     return make_envelope("player_view", view=CONVERTER.unstructure(view))
@@ -314,6 +343,9 @@ def view_from_dict(data: object) -> PlayerView:
 
     The document is checked for its form and notation only: a view alone cannot
     be checked against the game it came from.
+
+    Raises :class:`~fivehundred.InvalidStateError` listing every problem of the document
+    (``err.problems``); any Python value is data here, so there is no type error.
     """
     doc = read_document(data, "player_view")
     problems: list[str] = []
@@ -355,12 +387,19 @@ def view_to_json(view: PlayerView, *, indent: int | None = None) -> str:
     >>> view = fh.observe(fh.deal(fh.new_game(dealer=3), seed=7), 0)
     >>> fh.view_from_json(fh.view_to_json(view)) == view
     True
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for an argument of the wrong type, or an
+    ``indent`` that is not a whole number or ``None``.
     """
     return dump_json(view_to_dict(view), indent)
 
 
 def view_from_json(text: str | bytes) -> PlayerView:
-    """Read a player-view document from JSON text (see :func:`view_from_dict`)."""
+    """Read a player-view document from JSON text (see :func:`view_from_dict`).
+
+    Raises :class:`~fivehundred.InvalidStateError` listing every problem of the text or the
+    document, including text that is not JSON, too long or too deeply nested.
+    """
     return view_from_dict(load_json(text, "player_view"))
 
 
@@ -386,7 +425,10 @@ def _record_fields(game: GameRecord) -> JSONDict:
 
 
 def record_to_dict(game: GameRecord) -> JSONDict:
-    """A game-record document: the rules, the first dealer and every hand's deck and actions."""
+    """A game-record document: the rules, the first dealer and every hand's deck and actions.
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for an argument of the wrong type.
+    """
     _need(game, GameRecord)
     return make_envelope("game_record", rules=rules_options(game.rules), **_record_fields(game))
 
@@ -429,6 +471,9 @@ def record_from_dict(data: object) -> GameRecord:
 
     The record is replayed to read its actions (a bid and a card play can look
     alike), so a record whose actions are not legal is refused.
+
+    Raises :class:`~fivehundred.InvalidStateError` listing every problem of the document
+    (``err.problems``); any Python value is data here, so there is no type error.
     """
     doc = read_document(data, "game_record")
     problems: list[str] = []
@@ -448,12 +493,20 @@ def record_from_dict(data: object) -> GameRecord:
 
 
 def record_to_json(game: GameRecord, *, indent: int | None = None) -> str:
-    """:func:`record_to_dict` as JSON text."""
+    """:func:`record_to_dict` as JSON text.
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for an argument of the wrong type, or an
+    ``indent`` that is not a whole number or ``None``.
+    """
     return dump_json(record_to_dict(game), indent)
 
 
 def record_from_json(text: str | bytes) -> GameRecord:
-    """Read a game-record document from JSON text (see :func:`record_from_dict`)."""
+    """Read a game-record document from JSON text (see :func:`record_from_dict`).
+
+    Raises :class:`~fivehundred.InvalidStateError` listing every problem of the text or the
+    document, including text that is not JSON, too long or too deeply nested.
+    """
     return record_from_dict(load_json(text, "game_record"))
 
 
@@ -476,6 +529,8 @@ def to_dict(obj: Saveable) -> JSONDict:
     >>> doc = fh.to_dict(fh.deal(fh.new_game(dealer=3), seed=7))
     >>> list(doc), doc["snapshot"]["phase"], doc["snapshot"]["to_act"]
     (['format_version', 'type', 'rules', 'record', 'snapshot'], 'bidding', 0)
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for anything it cannot save.
     """
     if isinstance(obj, GameState):
         return _state_to_dict(obj)
@@ -489,7 +544,11 @@ def to_dict(obj: Saveable) -> JSONDict:
 
 
 def to_json(obj: Saveable, *, indent: int | None = None) -> str:
-    """:func:`to_dict` as JSON text; ``indent`` as in :func:`json.dumps`."""
+    """:func:`to_dict` as JSON text; ``indent`` as in :func:`json.dumps`.
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for anything it cannot save, or an
+    ``indent`` that is not a whole number or ``None``.
+    """
     return dump_json(to_dict(obj), indent)
 
 
@@ -500,6 +559,9 @@ def from_dict(data: object) -> GameState:
     field of the snapshot must match the replayed state; the snapshot is also
     checked on its own (card conservation, hand and kitty sizes, seats, turn).
     Every problem found is listed in one :class:`~fivehundred.InvalidStateError`.
+
+    Raises :class:`~fivehundred.InvalidStateError` listing every problem of the document
+    (``err.problems``); any Python value is data here, so there is no type error.
     """
     doc = read_document(data, "game_state")
     problems: list[str] = []
@@ -526,6 +588,9 @@ def from_json(text: str | bytes) -> GameState:
 
     Oversized (over 16 MiB) or too deeply nested (over 32 levels) text, numbers
     beyond ±(2**53 - 1), NaN and repeated keys are refused too.
+
+    Raises :class:`~fivehundred.InvalidStateError` listing every problem of the text or the
+    document, including text that is not JSON, too long or too deeply nested.
     """
     return from_dict(load_json(text, "game_state"))
 

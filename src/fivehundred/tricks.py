@@ -83,6 +83,10 @@ def effective_suit(
     <Suit.CLUBS: 1>
     >>> effective_suit(fh.JOKER, fh.MISERE, joker_suit=fh.Suit.HEARTS)
     <Suit.HEARTS: 3>
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for a non-card, or a contract that is not
+    a :class:`~fivehundred.Call`, :class:`~fivehundred.Strain`, :class:`~fivehundred.Suit` or
+    ``None``.
     """
     if not isinstance(card, Card):
         raise FiveHundredTypeError(f"a Card is needed, not {card!r}")
@@ -112,6 +116,9 @@ def trick_winner(
     0
     >>> trick_winner(fh.parse_cards("KD Jo AD"), fh.Strain.NO_TRUMPS, joker_suit=fh.Suit.HEARTS)
     2
+
+    Raises :class:`~fivehundred.FiveHundredError` for a trick of no cards or more cards than
+    players, and :class:`~fivehundred.FiveHundredTypeError` for arguments of the wrong type.
     """
     if not isinstance(cards, Sequence) or not all(isinstance(card, Card) for card in cards):
         raise FiveHundredTypeError(f"a trick is a sequence of Cards, not {cards!r}")

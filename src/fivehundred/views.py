@@ -32,7 +32,12 @@ __all__ = ["PlayerView", "observe"]
 
 @attrs.frozen
 class PlayerView:
-    """Everything one seat may know about a game at one moment."""
+    """Everything one seat may know about a game at one moment.
+
+    Constructing one checks nothing and raises nothing: views are made by
+    :func:`~fivehundred.observe` (or read by :func:`~fivehundred.view_from_json`, which checks
+    them).
+    """
 
     #: The seat this view belongs to.
     seat: int
@@ -102,6 +107,9 @@ def observe(state: GameState, seat: int) -> PlayerView:
     >>> state = fh.deal(fh.new_game(dealer=3), seed=1)
     >>> fh.observe(state, 2).hand == state.hand(2)
     True
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state and
+    :class:`~fivehundred.FiveHundredError` for a seat that is not at the table.
     """
     from fivehundred.engine import legal_actions
 

@@ -124,7 +124,8 @@ def trick_estimate(hand: Iterable[Card], strain: Strain, rules: Rules) -> float:
     >>> round(trick_estimate(hand, fh.Strain.HEARTS, fh.Rules()), 1)
     7.7
 
-    :raises FiveHundredTypeError: ``hand`` is not an iterable of :class:`~fivehundred.Card`.
+    Raises :class:`~fivehundred.FiveHundredTypeError` when ``hand`` is not an iterable of
+    :class:`~fivehundred.Card` (a bit mask, for one).
     """
     return mask_tricks(_hand_mask(hand), strain, rules)
 
@@ -140,7 +141,8 @@ def misere_danger(hand: Iterable[Card], rules: Rules, *, slack: int = 1) -> list
     >>> misere_danger(fh.parse_cards("4H 5H 7H 5S 6S 7C 4D AD 9S Jo"), fh.Rules())
     [10, 7, 1, 0, 0, 0, 0, 0, 0, 0]
 
-    :raises FiveHundredTypeError: ``hand`` is not an iterable of :class:`~fivehundred.Card`.
+    Raises :class:`~fivehundred.FiveHundredTypeError` when ``hand`` is not an iterable of
+    :class:`~fivehundred.Card` (a bit mask, for one).
     """
     return mask_danger(_hand_mask(hand), rules, slack=slack)
 
@@ -153,7 +155,8 @@ def discard_value(keep: Iterable[Card], contract: Call, rules: Rules) -> float:
     >>> discard_value(keep, fh.parse_call("8H"), fh.Rules()) > 7
     True
 
-    :raises FiveHundredTypeError: ``keep`` is not an iterable of :class:`~fivehundred.Card`.
+    Raises :class:`~fivehundred.FiveHundredTypeError` when ``keep`` is not an iterable of
+    :class:`~fivehundred.Card` (a bit mask, for one).
     """
     return mask_discard_value(_hand_mask(keep), contract, rules)
 

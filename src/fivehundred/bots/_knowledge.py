@@ -219,8 +219,7 @@ class Knowledge:
     def against(self, seat: int) -> tuple[Card, ...]:
         """Cards that ``seat`` may hold, as far as this seat can tell.
 
-        Raises:
-            IndexError: ``seat`` is not a seat of the table.
+        Raises ``IndexError`` for a seat that is not at the table.
         """
         return self.possible[seat]
 
@@ -238,8 +237,7 @@ def read_view(view: PlayerView) -> Knowledge:
     >>> len(know.unseen), know.voids[1]
     (33, frozenset())
 
-    Raises:
-        Nothing: every view can be read.
+    Every view can be read: it raises nothing.
     """
     sight = read_sight(view)
     seats = range(len(sight.voids))

@@ -179,7 +179,8 @@ def sample_hands(view: PlayerView, rng: random.Random) -> World:
     >>> world.hands[0] == state.hand(0)
     True
 
-    :raises FiveHundredError: no hand is in progress (the deal, or the game is over).
+    Raises :class:`~fivehundred.FiveHundredError` when no hand is in progress (waiting for
+    the deal, or the game is over).
     """
     world = sample_masks(view, rng)
     return World(tuple(cards_from_mask(h) for h in world.hands), cards_from_mask(world.pile))
@@ -265,6 +266,10 @@ def sample_deal(view: PlayerView, rng: random.Random) -> GameState:
     >>> view = fh.observe(state, 2)
     >>> fh.observe(fh.sample_deal(view, random.Random(1)), 2) == view
     True
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for a non-view or a non-``random.Random``,
+    and :class:`~fivehundred.FiveHundredError` when no hand is in progress (the deal, or the
+    game is over).
     """
     if not isinstance(view, PlayerView):
         raise FiveHundredTypeError(
