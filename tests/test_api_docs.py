@@ -10,10 +10,13 @@ not calls a user makes for a result and are left out.
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -29,10 +32,14 @@ SAYS_WHAT_IT_RAISES = re.compile(
 PENDING: frozenset[str] = frozenset({"format_action", "parse_cards"})
 
 
-def public_callables() -> list[str]:
+#: The public modules of computer players, whose names are not in ``fivehundred.__all__``.
+PLAYER_MODULES = ("fivehundred.bots", "fivehundred.search", "fivehundred.tournament")
+
+
+def public_callables(module: object = fh) -> list[str]:
     names = []
-    for name in fh.__all__:
-        obj = getattr(fh, name)
+    for name in getattr(module, "__all__", ()):
+        obj = getattr(module, name)
         if inspect.isclass(obj) and issubclass(obj, BaseException):
             continue  # what is raised, not a call
         if inspect.isclass(obj) or inspect.isroutine(obj):
@@ -78,6 +85,43 @@ def test_every_public_callable_documents_what_it_raises(name: str) -> None:
         pytest.skip("documented on the notation branch")
     doc = docstring(getattr(fh, name))
     assert SAYS_WHAT_IT_RAISES.search(doc), f"fivehundred.{name} does not say what it raises"
+
+
+@pytest.mark.parametrize(
+    ("module", "name"),
+    [(m, n) for m in PLAYER_MODULES for n in public_callables(importlib.import_module(m))],
+)
+def test_the_players_public_callables_document_what_they_raise(module: str, name: str) -> None:
+    doc = docstring(getattr(importlib.import_module(module), name))
+    assert SAYS_WHAT_IT_RAISES.search(doc), f"{module}.{name} does not say what it raises"
+
+
+def test_the_heuristic_helpers_refuse_a_view_of_another_phase() -> None:
+    """What the docstrings promise: the library's errors, not an assertion or IndexError."""
+    from fivehundred import bots
+    from fivehundred.views import PlayerView
+
+    def helpers(view: PlayerView) -> list[Callable[[], object]]:
+        return [
+            lambda: bots.best_discard(view),
+            lambda: bots.nominate(view, []),
+            lambda: bots.call_partner(view, []),
+            lambda: bots.choose_play(view, []),
+        ]
+
+    state = fh.deal(fh.new_game(dealer=3), seed=1)
+    assert state.to_act is not None
+    bidding = fh.observe(state, state.to_act)
+    waiting = fh.observe(state, (state.to_act + 1) % 4)
+    for call in helpers(bidding):
+        with pytest.raises(fh.FiveHundredError, match="phase"):
+            call()
+    for call in helpers(waiting):
+        with pytest.raises(fh.FiveHundredError, match="not its turn"):
+            call()
+    for call in helpers(cast(PlayerView, None)):
+        with pytest.raises(fh.FiveHundredTypeError):
+            call()
 
 
 def test_the_check_tells_a_sentence_from_its_absence() -> None:

@@ -9,6 +9,7 @@ from typing import Final
 
 import attrs
 
+from fivehundred._quoting import quote
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.bots._knowledge import (
     JOKER_BIT,
@@ -22,8 +23,9 @@ from fivehundred.bots._knowledge import (
 from fivehundred.bots._players import require_turn
 from fivehundred.calls import PASS, Call, CallKind, Strain
 from fivehundred.cards import CARDS, JOKER_INDEX, Card, Suit, indices, mask_of
-from fivehundred.errors import FiveHundredTypeError
+from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 from fivehundred.rules import Rules
+from fivehundred.state import Phase
 from fivehundred.tricks import Context, context, contract_context
 from fivehundred.views import PlayerView
 
@@ -196,6 +198,9 @@ class HeuristicPlayer:
 
     It decides from its view alone; ties go to the lowest card, so it is
     deterministic. ``rng`` is used only for actions it has no rule for.
+
+    Its ``choose`` raises :class:`~fivehundred.FiveHundredError` when it is not the view's
+    seat's turn (the view has no legal actions).
     """
 
     rng: random.Random = attrs.field(factory=random.Random)
@@ -222,7 +227,10 @@ class HeuristicPlayer:
 
 
 def bid_limits(view: PlayerView, boldness: float = 0.0) -> dict[Strain, float]:
-    """The tricks this seat's side should take in each strain, from its view."""
+    """The tricks this seat's side should take in each strain, from its view.
+
+    It reads any view and raises nothing for one.
+    """
     rules = view.rules
     hand = mask_of(view.hand)
     partners = rules.partners(view.seat)
@@ -241,7 +249,11 @@ def bid_limits(view: PlayerView, boldness: float = 0.0) -> dict[Strain, float]:
 
 
 def choose_bid(view: PlayerView, legal: Sequence[Call], boldness: float = 0.0) -> Call:
-    """The heuristic call: the cheapest affordable bid in the best strain, misère, or pass."""
+    """The heuristic call: the cheapest affordable bid in the best strain, misère, or pass.
+
+    It raises nothing for a view: with no affordable bid among ``legal`` (or none given) it
+    passes.
+    """
     rules = view.rules
     plain = [c for c in legal if c.is_bid and not c.sans_kitty]
     limits = bid_limits(view, boldness)
@@ -280,8 +292,22 @@ def mask_discard_value(keep: int, contract: Call, rules: Rules) -> float:
     return mask_tricks(keep, contract.strain, rules)
 
 
+def _expect(view: PlayerView, phase: Phase, what: str) -> None:
+    """Refuse a view the helper ``what`` cannot decide for: not the seat to act in ``phase``."""
+    if not isinstance(view, PlayerView):
+        raise FiveHundredTypeError(f"{what} needs a PlayerView, not {quote(view)}")
+    require_turn(view)
+    if view.phase is not phase:
+        raise FiveHundredError(f"{what} decides in the {phase.value} phase, not {view.phase.value}")
+
+
 def best_discard(view: PlayerView) -> Discard:
-    """The kitty discard that leaves the best ten cards for the contract (R4.1)."""
+    """The kitty discard that leaves the best ten cards for the contract (R4.1).
+
+    Raises :class:`~fivehundred.FiveHundredError` when it is not this seat's turn in the discard
+    phase, and :class:`~fivehundred.FiveHundredTypeError` for a non-view.
+    """
+    _expect(view, Phase.DISCARD, "best_discard")
     contract, kitty = view.contract, view.kitty
     assert contract is not None and kitty is not None
     rules = view.rules
@@ -302,7 +328,12 @@ def best_discard(view: PlayerView) -> Discard:
 
 
 def nominate(view: PlayerView, legal: Sequence[Nominate]) -> Nominate:
-    """No Trumps: keep the Joker suitless (a sure trick); misère: its longest suit (R7.1)."""
+    """No Trumps: keep the Joker suitless (a sure trick); misère: its longest suit (R7.1).
+
+    Raises :class:`~fivehundred.FiveHundredError` when it is not this seat's turn in the nomination
+    phase, and :class:`~fivehundred.FiveHundredTypeError` for a non-view.
+    """
+    _expect(view, Phase.NOMINATE, "nominate")
     contract = view.contract
     assert contract is not None
     if not contract.is_misere:
@@ -321,7 +352,11 @@ def call_partner(view: PlayerView, legal: Sequence[CallPartner]) -> CallPartner:
     By card: the highest trump it does not hold (in No Trumps, the ace of its
     longest suit). By seat: a seat that bid the contract's strain, else the
     seat opposite.
+
+    Raises :class:`~fivehundred.FiveHundredError` when it is not this seat's turn in the partner
+    phase, and :class:`~fivehundred.FiveHundredTypeError` for a non-view.
     """
+    _expect(view, Phase.PARTNER, "call_partner")
     contract = view.contract
     assert contract is not None
     ctx = contract_context(contract)
@@ -404,7 +439,12 @@ def _setup(view: PlayerView) -> _Turn:
 
 
 def choose_play(view: PlayerView, legal: Sequence[Play]) -> Play:
-    """The heuristic card play for the seat to act."""
+    """The heuristic card play for the seat to act.
+
+    Raises :class:`~fivehundred.FiveHundredError` when it is not this seat's turn in the play
+    phase, and :class:`~fivehundred.FiveHundredTypeError` for a non-view.
+    """
+    _expect(view, Phase.PLAY, "choose_play")
     setup = _setup(view)
     cards: dict[int, list[Play]] = {}
     for play in legal:

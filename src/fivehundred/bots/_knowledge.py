@@ -185,7 +185,10 @@ def read_sight(view: PlayerView) -> Sight:
 
 @attrs.frozen
 class Knowledge:
-    """What one seat knows about where the cards are, read from its view alone."""
+    """What one seat knows about where the cards are, read from its view alone.
+
+    Constructing one checks nothing and raises nothing: :func:`read_view` makes it.
+    """
 
     seat: int
     #: The seat's own cards.

@@ -13,7 +13,11 @@ from fivehundred.views import PlayerView
 
 
 class Player(Protocol):
-    """A computer player: picks one of ``view.legal_actions``."""
+    """A computer player: picks one of ``view.legal_actions``.
+
+    A player may raise what it likes for a view that is not its turn; the library's players
+    raise :class:`~fivehundred.FiveHundredError`.
+    """
 
     def choose(self, view: PlayerView) -> Action:
         """The action to take; called only when ``view.my_turn``."""
@@ -29,7 +33,11 @@ def require_turn(view: PlayerView) -> tuple[Action, ...]:
 
 @attrs.define
 class RandomPlayer:
-    """Chooses uniformly among the legal actions, from its own random source."""
+    """Chooses uniformly among the legal actions, from its own random source.
+
+    Its ``choose`` raises :class:`~fivehundred.FiveHundredError` when it is not the view's
+    seat's turn (the view has no legal actions).
+    """
 
     rng: random.Random = attrs.field(factory=random.Random)
 

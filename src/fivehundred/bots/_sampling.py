@@ -40,6 +40,8 @@ class World:
 
     ``pile`` holds the unseen cards that are in nobody's hand: the kitty before
     the auction is won, or another seat's discards.
+
+    Constructing one checks nothing and raises nothing: :func:`sample_hands` makes it.
     """
 
     hands: tuple[tuple[Card, ...], ...]
@@ -242,6 +244,9 @@ def sample_state(view: PlayerView, rng: random.Random) -> GameState:
     >>> fake = sample_state(view, random.Random(1))
     >>> fh.observe(fake, 2).hand == view.hand and fake.hand(0) != state.hand(0)
     True
+
+    Raises :class:`~fivehundred.FiveHundredError` when no hand is in progress (waiting for the
+    deal, or the game is over).
     """
     return _state_of(view, sample_masks(view, rng), rng)
 

@@ -502,6 +502,9 @@ class SearchPlayer:
     choice then depends on the machine's speed). Blind misère is never bid:
     the player has looked. The five-player partner call is the heuristic
     player's.
+
+    Raises :class:`~fivehundred.FiveHundredError` for ``samples`` below 1; its ``choose`` raises
+    :class:`~fivehundred.FiveHundredError` when it is not the view's seat's turn.
     """
 
     rng: random.Random = attrs.field(factory=random.Random)

@@ -50,7 +50,11 @@ MAX_HANDS: Final = 300
 
 
 def make_player(kind: str, rng: random.Random, budget: int = DEFAULT_BUDGET) -> Player:
-    """A new player of a named type (a key of :data:`PLAYER_TYPES`)."""
+    """A new player of a named type (a key of :data:`PLAYER_TYPES`).
+
+    Raises :class:`~fivehundred.FiveHundredError` for an unknown ``kind`` (see
+    :data:`PLAYER_TYPES`).
+    """
     try:
         factory = PLAYER_TYPES[kind]
     except KeyError:
@@ -64,6 +68,8 @@ def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple
 
     >>> wilson_interval(0, 0)
     (0.0, 1.0)
+
+    It raises nothing: with no trials the interval is the whole of ``(0.0, 1.0)``.
     """
     if trials <= 0:
         return (0.0, 1.0)
@@ -76,7 +82,11 @@ def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple
 
 @attrs.frozen
 class GameOutcome:
-    """The outcome of one game, by side, and what happened in its hands."""
+    """The outcome of one game, by side, and what happened in its hands.
+
+    Constructing one checks nothing and raises nothing: it is a plain record of values the
+    library made.
+    """
 
     #: The sides that won (empty when the game was stopped unfinished).
     winners: tuple[int, ...]
@@ -101,6 +111,9 @@ def play_game(
 
     Each player sees only :func:`~fivehundred.observe` of its own seat.
     ``on_action(before, after)`` is called after every action and deal.
+
+    Raises :class:`~fivehundred.FiveHundredError` when the number of players is not the table's,
+    and what a player raises.
     """
     rules = rules if rules is not None else Rules()
     if len(players) != rules.players:
@@ -200,6 +213,9 @@ def play_games(
     same however the games run: here (``jobs=1``), on ``jobs`` processes, or on
     ``executor`` (any :class:`concurrent.futures.Executor`), ``chunk`` games
     per task.
+
+    Raises :class:`~fivehundred.FiveHundredError` for an unknown player type or a number of
+    types that is not one per side.
     """
     rules = rules if rules is not None else Rules()
     if len(kinds) != len(rules.sides):
@@ -232,6 +248,9 @@ class RayExecutor(Executor):
     unless Ray is already initialized (then that connection is used, and left
     open by :meth:`shutdown`). Each call is one task; its result comes back
     through ``ObjectRef.future()``.
+
+    Raises ``ImportError`` when Ray is not installed (``pip install fivehundred[ray]``), and
+    what ``ray.init`` raises when it cannot connect.
     """
 
     def __init__(self, address: str | None = None, **options: Any) -> None:
@@ -263,7 +282,11 @@ BACKENDS: Final = ("process", "thread", "ray")
 
 
 def make_executor(backend: str, jobs: int, address: str | None = None) -> Executor:
-    """An executor of ``jobs`` workers: processes, threads, or Ray (``address``: a cluster)."""
+    """An executor of ``jobs`` workers: processes, threads, or Ray (``address``: a cluster).
+
+    Raises :class:`~fivehundred.FiveHundredError` for an unknown ``backend`` (see
+    :data:`BACKENDS`).
+    """
     if backend == "process":
         return ProcessPoolExecutor(max_workers=jobs)
     if backend == "thread":
@@ -276,7 +299,11 @@ def make_executor(backend: str, jobs: int, address: str | None = None) -> Execut
 
 @attrs.frozen
 class MatchResult:
-    """The totals of a match, by player type (index ``k`` is ``kinds[k]``)."""
+    """The totals of a match, by player type (index ``k`` is ``kinds[k]``).
+
+    Constructing one checks nothing and raises nothing: it is a plain record of values the
+    library made.
+    """
 
     kinds: tuple[str, ...]
     games: int
@@ -300,7 +327,10 @@ class MatchResult:
 def summarize(
     kinds: Sequence[str], records: Sequence[GameOutcome], seconds: float = 0.0
 ) -> MatchResult:
-    """Add up game records into a :class:`MatchResult`."""
+    """Add up game records into a :class:`MatchResult`.
+
+    It raises nothing: the totals of no games are zeros.
+    """
     sides = len(kinds)
     wins = [0.0] * sides
     unfinished = 0
@@ -336,7 +366,11 @@ def run_match(
     chunk: int = 1,
 ) -> MatchResult:
     """Play ``games`` seeded games of ``first`` against ``second`` and add them up
-    (``jobs``, ``executor``, ``chunk``: as :func:`play_games`)."""
+    (``jobs``, ``executor``, ``chunk``: as :func:`play_games`).
+
+    Raises :class:`~fivehundred.FiveHundredError` for an unknown player type or a number of
+    types that is not one per side.
+    """
     kinds = (first, second)
     start = time.perf_counter()
     records = []
@@ -357,7 +391,10 @@ def run_match(
 
 
 def format_match(result: MatchResult) -> str:
-    """A table of a match: win rate with its 95% interval, contracts made, average score."""
+    """A table of a match: win rate with its 95% interval, contracts made, average score.
+
+    It raises nothing for a result the library made.
+    """
     lines = [
         f"{result.games} games, {result.hands} hands, {result.seconds:.1f} s"
         + (f", {result.unfinished} unfinished" if result.unfinished else ""),
@@ -392,7 +429,11 @@ def _progress_bar(out: TextIO) -> Callable[[int, int], None]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m fivehundred.tournament FIRST SECOND [--games N] [--seed S] [--jobs J]``."""
+    """``python -m fivehundred.tournament FIRST SECOND [--games N] [--seed S] [--jobs J]``.
+
+    Raises ``SystemExit`` (status 2, with a usage message) for bad arguments, as
+    ``argparse`` does; otherwise it returns the exit status.
+    """
     parser = argparse.ArgumentParser(
         prog="python -m fivehundred.tournament",
         description="Seeded games between two computer player types, one per side.",
