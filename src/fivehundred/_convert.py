@@ -24,15 +24,12 @@ from cattrs.errors import (
 )
 from cattrs.gen import make_dict_structure_fn
 
+from fivehundred._options import rules_from_options, rules_options
 from fivehundred.actions import CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call, parse_call
 from fivehundred.cards import Card, Suit, parse_card
 from fivehundred.errors import FiveHundredTypeError, InvalidStateError, NotationError
-from fivehundred.records import (
-    format_action,
-    rules_from_options,
-    rules_options,
-)
+from fivehundred.records import format_action
 from fivehundred.rules import Rules
 from fivehundred.scoring import Outcome
 from fivehundred.state import Phase
