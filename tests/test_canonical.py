@@ -5,6 +5,7 @@ library errors; wrong Python types: ``TypeError``, never ``AttributeError``)."""
 from __future__ import annotations
 
 import contextlib
+import enum
 import inspect
 import itertools
 import json
@@ -246,3 +247,22 @@ def test_rule_problems_are_data_not_text() -> None:
     with pytest.raises(fh.InvalidStateError) as loaded:
         fh.rules_from_options({"target": 0, "losing_score": 5})
     assert loaded.value.problems == tuple(f"rules: {p}" for p in caught.value.problems)
+
+
+@pytest.mark.parametrize(
+    "enum_type", [fh.Suit, fh.Rank, fh.Strain, fh.CallKind, fh.Phase, fh.Reason, fh.Outcome]
+)
+def test_enum_lookups_answer_with_the_library_errors(enum_type: type[enum.Enum]) -> None:
+    """A value no member has is a FiveHundredError; a value of another type, its TypeError."""
+    members = list(enum_type)
+    kind = type(members[0].value)
+    missing: object = 99 if kind is int else "no such value"
+    with pytest.raises(fh.FiveHundredError, match="is not a value of") as caught:
+        enum_type(missing)
+    assert isinstance(caught.value, ValueError)
+    assert not isinstance(caught.value, fh.FiveHundredTypeError)
+    wrong: object = "no such value" if kind is int else 99
+    with pytest.raises(fh.FiveHundredTypeError) as wrong_type:
+        enum_type(wrong)
+    assert isinstance(wrong_type.value, (TypeError, ValueError))
+    assert all(enum_type(m.value) is m for m in members)  # the members are still found

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import enum
 import reprlib
-from typing import Final
+from typing import Final, NoReturn
 
-from fivehundred.errors import MAX_NOTATION, MAX_QUOTE, NotationError
+from fivehundred.errors import (
+    MAX_NOTATION,
+    MAX_QUOTE,
+    FiveHundredError,
+    FiveHundredTypeError,
+    NotationError,
+)
 
 _REPR: Final = reprlib.Repr()
 _REPR.maxstring = _REPR.maxother = MAX_QUOTE
@@ -34,3 +41,18 @@ def too_long(text: str, what: str) -> None:
             f"{quote(text)} is too long for {what}: {len(text)} characters, at most {MAX_NOTATION}",
             text=text,
         )
+
+
+def no_member(cls: type[enum.Enum], value: object) -> NoReturn:
+    """Refuse a value that is none of an enum's members: the library enums' ``_missing_``.
+
+    A value of the members' type is a bad value (:class:`~fivehundred.FiveHundredError`,
+    a ``ValueError`` as Python's own lookup raises); any other type is a
+    :class:`~fivehundred.FiveHundredTypeError`.
+    """
+    values = [member.value for member in cls]
+    kind = type(values[0])
+    wrong_type = isinstance(value, bool) or not isinstance(value, kind)
+    listed = ", ".join(repr(v) for v in values) if len(values) <= 12 else f"see {cls.__name__}"
+    error = FiveHundredTypeError if wrong_type else FiveHundredError
+    raise error(f"{quote(value)} is not a value of {cls.__name__} ({listed})")

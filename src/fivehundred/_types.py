@@ -7,9 +7,11 @@ attrs and enum classes, which stay plain Python in both builds.
 from __future__ import annotations
 
 import enum
+from typing import NoReturn
 
 import attrs
 
+from fivehundred._quoting import no_member
 from fivehundred.cards import Card, Suit
 
 __all__ = ["Phase", "Trick"]
@@ -18,9 +20,14 @@ __all__ = ["Phase", "Trick"]
 class Phase(enum.Enum):
     """Where a game is.
 
-    Calling it with a value that is none of its members raises Python's own ``ValueError`` (the
-    enum's lookup); it raises nothing else.
+    Looking a member up by a value that is none of its members raises
+    :class:`~fivehundred.FiveHundredError` (a ``ValueError``, as Python's own lookup), or
+    :class:`~fivehundred.FiveHundredTypeError` for a value of the wrong type.
     """
+
+    @classmethod
+    def _missing_(cls, value: object) -> NoReturn:
+        no_member(cls, value)
 
     #: Waiting for a deal: before the first hand, after a hand, after a throw-in.
     DEAL = "deal"

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import enum
 import re
-from typing import Final
+from typing import Final, NoReturn
 
 import attrs
 
-from fivehundred._quoting import quote, too_long
+from fivehundred._quoting import no_member, quote, too_long
 from fivehundred._tables import BID_TRICKS, MAX_BID, MIN_BID
 from fivehundred.cards import Suit
 from fivehundred.errors import (
@@ -39,9 +39,14 @@ __all__ = [
 class Strain(enum.IntEnum):
     """What a trick bid names: a trump suit or No Trumps, in bidding order (R1.2).
 
-    Calling it with a value that is none of its members raises Python's own ``ValueError`` (the
-    enum's lookup); it raises nothing else.
+    Looking a member up by a value that is none of its members raises
+    :class:`~fivehundred.FiveHundredError` (a ``ValueError``, as Python's own lookup), or
+    :class:`~fivehundred.FiveHundredTypeError` for a value of the wrong type.
     """
+
+    @classmethod
+    def _missing_(cls, value: object) -> NoReturn:
+        no_member(cls, value)
 
     SPADES = 0
     CLUBS = 1
@@ -84,9 +89,14 @@ class Strain(enum.IntEnum):
 class CallKind(enum.Enum):
     """The kinds of call (R3.2).
 
-    Calling it with a value that is none of its members raises Python's own ``ValueError`` (the
-    enum's lookup); it raises nothing else.
+    Looking a member up by a value that is none of its members raises
+    :class:`~fivehundred.FiveHundredError` (a ``ValueError``, as Python's own lookup), or
+    :class:`~fivehundred.FiveHundredTypeError` for a value of the wrong type.
     """
+
+    @classmethod
+    def _missing_(cls, value: object) -> NoReturn:
+        no_member(cls, value)
 
     PASS = "pass"
     BID = "bid"

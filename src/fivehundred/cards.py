@@ -18,11 +18,11 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterable, Iterator
-from typing import Final
+from typing import Final, NoReturn
 
 import attrs
 
-from fivehundred._quoting import quote, too_long
+from fivehundred._quoting import no_member, quote, too_long
 from fivehundred.errors import (
     FiveHundredError,
     FiveHundredTypeError,
@@ -48,9 +48,14 @@ __all__ = [
 class Suit(enum.IntEnum):
     """The four suits, in strain order (R1.2): spades < clubs < diamonds < hearts.
 
-    Calling it with a value that is none of its members raises Python's own ``ValueError`` (the
-    enum's lookup); it raises nothing else.
+    Looking a member up by a value that is none of its members raises
+    :class:`~fivehundred.FiveHundredError` (a ``ValueError``, as Python's own lookup), or
+    :class:`~fivehundred.FiveHundredTypeError` for a value of the wrong type.
     """
+
+    @classmethod
+    def _missing_(cls, value: object) -> NoReturn:
+        no_member(cls, value)
 
     SPADES = 0
     CLUBS = 1
@@ -99,9 +104,14 @@ class Rank(enum.IntEnum):
     A K Q J 13 12 11 10 9 … 2 from high to low; the 11s, 12s and 13s exist only
     in the six-player deck.
 
-    Calling it with a value that is none of its members raises Python's own ``ValueError`` (the
-    enum's lookup); it raises nothing else.
+    Looking a member up by a value that is none of its members raises
+    :class:`~fivehundred.FiveHundredError` (a ``ValueError``, as Python's own lookup), or
+    :class:`~fivehundred.FiveHundredTypeError` for a value of the wrong type.
     """
+
+    @classmethod
+    def _missing_(cls, value: object) -> NoReturn:
+        no_member(cls, value)
 
     TWO = 2
     THREE = 3

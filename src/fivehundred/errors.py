@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, NoReturn
 
 __all__ = [
     "MAX_NOTATION",
@@ -101,9 +101,16 @@ class Reason(enum.Enum):
     The value of each member is its own name, so it can be stored or sent over
     the wire as a string and read back with ``Reason(text)``.
 
-    Calling it with a value that is none of its members raises Python's own ``ValueError`` (the
-    enum's lookup); it raises nothing else.
+    Looking a member up by a value that is none of its members raises
+    :class:`~fivehundred.FiveHundredError` (a ``ValueError``, as Python's own lookup), or
+    :class:`~fivehundred.FiveHundredTypeError` for a value of the wrong type.
     """
+
+    @classmethod
+    def _missing_(cls, value: object) -> NoReturn:
+        from fivehundred._quoting import no_member  # _quoting reads this module
+
+        no_member(cls, value)
 
     NOT_AN_ACTION = "NOT_AN_ACTION"
     GAME_OVER = "GAME_OVER"

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NoReturn
 
 import attrs
 
 from fivehundred import _tables
+from fivehundred._quoting import no_member
 from fivehundred._tables import BID_TRICKS, MIN_BID
 from fivehundred.calls import Call, CallKind, Strain
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
@@ -189,9 +190,14 @@ def score_hand(
 class Outcome(enum.Enum):
     """How a game ended (R9).
 
-    Calling it with a value that is none of its members raises Python's own ``ValueError`` (the
-    enum's lookup); it raises nothing else.
+    Looking a member up by a value that is none of its members raises
+    :class:`~fivehundred.FiveHundredError` (a ``ValueError``, as Python's own lookup), or
+    :class:`~fivehundred.FiveHundredTypeError` for a value of the wrong type.
     """
+
+    @classmethod
+    def _missing_(cls, value: object) -> NoReturn:
+        no_member(cls, value)
 
     #: A side made its contract and reached the target (R9.1).
     CONTRACT_MADE = "contract_made"
