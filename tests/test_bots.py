@@ -352,7 +352,7 @@ def test_hand_helpers_take_cards_not_masks() -> None:
 
 
 def test_read_view_is_the_seats_sight_in_cards() -> None:
-    from fivehundred.bots._knowledge import read_sight
+    from fivehundred._sight import read_sight
 
     state = run(in_play("7H", 0, TRUMPS, TRUMPS_KITTY), "JH", "5S", "4D", "4H")
     view = fh.observe(state, 3)

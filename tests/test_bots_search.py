@@ -8,7 +8,7 @@ import time
 import pytest
 
 import fivehundred as fh
-from fivehundred.bots._knowledge import read_sight
+from fivehundred._sight import read_sight
 from fivehundred.bots._sampling import sample_masks
 from fivehundred.bots._search import _distinct_plays
 from fivehundred.cards import mask_of

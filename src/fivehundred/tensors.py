@@ -61,7 +61,7 @@ from typing import Final, Protocol
 
 import attrs
 
-from fivehundred.bots._knowledge import read_sight
+from fivehundred._sight import read_sight
 from fivehundred.calls import PASS
 from fivehundred.cards import Card
 from fivehundred.encoding import action_layout

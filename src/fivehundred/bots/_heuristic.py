@@ -10,8 +10,7 @@ from typing import Final
 import attrs
 
 from fivehundred._quoting import quote
-from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
-from fivehundred.bots._knowledge import (
+from fivehundred._sight import (
     JOKER_BIT,
     CardTable,
     Sight,
@@ -20,6 +19,7 @@ from fivehundred.bots._knowledge import (
     deck_mask,
     read_sight,
 )
+from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.bots._players import require_turn
 from fivehundred.calls import PASS, Call, CallKind, Strain
 from fivehundred.cards import CARDS, JOKER_INDEX, Card, Suit, indices, mask_of

@@ -13,9 +13,9 @@ from typing import Final
 import attrs
 
 from fivehundred import _core
+from fivehundred._sight import JOKER_BIT, Sight, read_sight
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
 from fivehundred.bots._heuristic import PARTNER_SHARE, mask_danger, mask_tricks
-from fivehundred.bots._knowledge import JOKER_BIT, Sight, read_sight
 from fivehundred.calls import Call, CallKind
 from fivehundred.cards import CARDS, JOKER_INDEX, Card, cards_from_mask, indices, mask_of
 from fivehundred.engine import apply, deal, new_game

@@ -17,9 +17,9 @@ from fivehundred import _core
 from fivehundred._order import Table
 from fivehundred._order import positions_context as _positions_context
 from fivehundred._order import table as _rules_table
+from fivehundred._sight import JOKER_BIT, card_table, deck_mask, read_sight
 from fivehundred.actions import Action, Discard, Nominate, Play
 from fivehundred.bots._heuristic import HeuristicPlayer, mask_discard_value
-from fivehundred.bots._knowledge import JOKER_BIT, card_table, deck_mask, read_sight
 from fivehundred.bots._sampling import (
     MaskWorld,
     sample_world,
