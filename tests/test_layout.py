@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -105,6 +106,57 @@ def test_public_modules_import_only_public_names_of_public_modules() -> None:
     assert wrong == []
 
 
+DESIGN = SRC.parents[1] / "docs" / "explanation" / "design.md"
+
+
+def design_layers() -> dict[str, int]:
+    """The layer of each top-level module, from the table of the contributor's map."""
+    layers: dict[str, int] = {}
+    for line in DESIGN.read_text(encoding="utf-8").splitlines():
+        row = re.match(r"^\| (\d)\. [^|]+\| ([^|]+)\|", line)
+        if row:
+            listed = re.sub(r"\([^)]*\)", "", row.group(2))  # bots' own modules are in (...)
+            for name in re.findall(r"`(\w+)`", listed):
+                layers[name] = int(row.group(1))
+    return layers
+
+
+def top_module(name: str) -> str:
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def top_level_imports(tree: ast.Module) -> list[tuple[int, str]]:
+    """The package modules a module imports when it loads (TYPE_CHECKING blocks too)."""
+    found = []
+    for node in tree.body:
+        for item in node.body if isinstance(node, ast.If) else [node]:
+            if isinstance(item, ast.ImportFrom) and item.module and item.level == 0:
+                if item.module == "fivehundred":
+                    found += [(item.lineno, alias.name) for alias in item.names]
+                elif item.module.startswith("fivehundred."):
+                    found.append((item.lineno, top_module(item.module)))
+    return found
+
+
+@pytest.mark.skipif(not DESIGN.exists(), reason="the docs are not beside this build")
+def test_modules_import_only_their_own_and_lower_layers() -> None:
+    layers = design_layers()
+    assert layers["errors"] == 1 and layers["_core"] == 3 and layers["cli"] == 7
+    assert layers["bots"] > layers["tensors"] > layers["cards"]
+    unplaced = sorted({top_module(m) for m in SOURCES} - set(layers) - {"fivehundred"})
+    assert unplaced == [], "place these modules in the table of docs/explanation/design.md"
+    wrong = [
+        f"{module}:{line} (layer {layers[top_module(module)]}) imports {target} "
+        f"(layer {layers[target]})"
+        for module, tree in SOURCES.items()
+        if module != "fivehundred"
+        for line, target in top_level_imports(tree)
+        if target in layers and layers[target] > layers[top_module(module)]
+    ]
+    assert wrong == []
+
+
 def own_private_names(tree: ast.Module) -> set[str]:
     """The ``_``-prefixed names a module defines: functions, class fields, self attributes."""
     names: set[str] = set()
@@ -174,3 +226,5 @@ def test_the_scans_would_catch_a_breach() -> None:
     assert is_module("fivehundred", "_core") and not is_module("fivehundred.errors", "_quote")
     assert sorted(private_reads(sample)) == [(4, "_core._private"), (4, "state._h")]
     assert is_internal("fivehundred.bots._search") and not is_internal("fivehundred.bots")
+    upward = ast.parse("from fivehundred.bots import HeuristicPlayer\ndef f():\n    import x\n")
+    assert top_level_imports(upward) == [(1, "bots")]  # a layer-6 import, caught in layer 1
