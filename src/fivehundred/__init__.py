@@ -98,6 +98,7 @@ if TYPE_CHECKING:  # resolved on first use by __getattr__ below (PEP 562)
         view_to_dict,
         view_to_json,
     )
+    from fivehundred.solver import Solution, claim, solve
 
 __version__ = "0.1.0.dev0"
 
@@ -195,6 +196,10 @@ __all__ = [
     "num_actions",
     "legal_action_mask",
     "legal_action_indices",
+    # double-dummy solver: claims and analysis (solver)
+    "Solution",
+    "solve",
+    "claim",
 ]
 
 #: The public names that load their module (and, for JSON, cattrs) only when first used,
@@ -254,6 +259,7 @@ _LAZY: Final[dict[str, str]] = {
         ),
         "fivehundred.serialize",
     ),
+    **dict.fromkeys(("Solution", "claim", "solve"), "fivehundred.solver"),
 }
 
 
