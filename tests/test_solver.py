@@ -126,7 +126,7 @@ def check_endings(seed: int, count: int, most: int) -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_the_solver_agrees_with_plain_minimax_on_random_endings_R5_R6_R7(seed: int) -> None:
-    check_endings(seed, 1500 if MANY else 60, 4 if MANY else 3)
+    check_endings(seed, 1500 if MANY else 40, 4 if MANY else 3)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
@@ -163,8 +163,8 @@ def play_line(state: fh.GameState) -> tuple[fh.GameState, int]:
 
 def test_the_optimal_line_played_out_achieves_the_count_R5() -> None:
     rng = random.Random(5)
-    for _ in range(6):
-        state = ending(rng, 4, 6)
+    for _ in range(4):
+        state = ending(rng, 4, 5)
         if state.contractor is None:
             continue
         counted = fh.solve(state).side
@@ -172,21 +172,20 @@ def test_the_optimal_line_played_out_achieves_the_count_R5() -> None:
         assert side_tricks(end, counted) == total
 
 
+@pytest.mark.skipif(not (MANY or fh.COMPILED), reason="a full hand is slow on the pure build")
 def test_a_full_hand_line_achieves_the_count() -> None:
     rng = random.Random(8)
     state = in_play(fh.Rules(), rng)
-    while state.contractor is None:  # pragma: no cover - the default rules have no all-pass
-        state = in_play(fh.Rules(), rng)
     counted = fh.solve(state, actions=False).side
     end, total = play_line(state)
     assert side_tricks(end, counted) == total
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_a_made_contracts_line_makes_it_R8(seed: int) -> None:
     rng = random.Random(seed)
-    state = ending(rng, 4, 4)
+    state = ending(rng, 4, 3)
     contract = state.contract
     if contract is None or contract.is_misere:
         return
@@ -239,7 +238,7 @@ def upgraded(state: fh.GameState, rng: random.Random) -> tuple[fh.GameState, int
     return twin, mine
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.sampled_from([2, 3, 4, 6]))
 def test_a_pure_upgrade_never_loses_a_trick(seed: int, players: int) -> None:
     rng = random.Random(seed)

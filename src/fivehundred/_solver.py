@@ -33,6 +33,18 @@ def _order_of(ctx: Ctx, size: int) -> list[list[int]]:
     return out
 
 
+def _by_power(cards: list[int], power: tuple[int, ...], reverse: bool) -> None:
+    """Sort a few cards in place by power (insertion sort: no key function)."""
+    for i in range(1, len(cards)):
+        card = cards[i]
+        value = power[card]
+        j = i - 1
+        while j >= 0 and (power[cards[j]] < value if reverse else power[cards[j]] > value):
+            cards[j + 1] = cards[j]
+            j -= 1
+        cards[j + 1] = card
+
+
 @final
 class Search:
     """One card-play position, searched in place (make and undo)."""
@@ -78,7 +90,10 @@ class Search:
         self.tt: dict[tuple[int, int, int, int, int, int], int] = {}
         self.nodes: int = 0
         #: The best lead found at each boundary key (tried first next time).
-        self.best: dict[tuple[int, int, int, int, int, int], int] = {}
+        self.best: dict[int, int] = {}
+        #: A hash of the trick boundary the search is inside (for the best moves; a
+        #: collision only changes the order moves are tried in).
+        self.bkey: int = 0
         #: Whether the quick-trick bounds apply: everyone plays for its own side's
         #: tricks (not a misère counted for its contractor) and every trick is played.
         self.quick: bool = counted == maximisers and not self.ends_early
@@ -123,6 +138,7 @@ class Search:
         )
         live = self.live
         cards: list[int] = []
+        cash: list[int] = []  # at a lead: each suit's top run, if it is this seat's
         for suit in range(4):
             if not mask & ctx.suit_masks[suit]:
                 continue
@@ -136,6 +152,8 @@ class Search:
                     run = True
                 else:
                     run = False
+            if leading and run:
+                cash.append(cards.pop())
         out: list[int] = []
         jb = self.joker_bit
         free = mask & jb and ctx.suits[ctx.joker] < 0
@@ -149,8 +167,9 @@ class Search:
                 out.append(ctx.joker * NAMES)
         power = ctx.power
         if leading:
-            cards.sort(key=power.__getitem__, reverse=True)
-            return out + [pos * NAMES for pos in cards]
+            _by_power(cards, power, False)
+            _by_power(cash, power, True)
+            return out + [pos * NAMES for pos in cash] + [pos * NAMES for pos in cards]
         # following: is the trick going the way this seat wants?
         at = ctx.winner(trick, self.led)
         winner = self.leader
@@ -158,7 +177,7 @@ class Search:
             winner = self.nxt[winner]
         wants = (self.maximisers >> seat) & 1
         good = ((self.counted >> winner) & 1) == wants
-        cards.sort(key=power.__getitem__)
+        _by_power(cards, power, False)
         if good:
             return [pos * NAMES for pos in cards] + out
         winning: list[int] = []
@@ -211,17 +230,22 @@ class Search:
         maximising = (self.maximisers >> seat) & 1 == 1
         result = not maximising
         moves = self.moves(seat)
-        if key is not None:
-            first = self.best.get(key, -1)
-            if first >= 0 and first in moves:
-                moves.remove(first)
-                moves.insert(0, first)
+        bkey = self.bkey if key is None else hash(key) & 0xFFFFFFF
+        killer = bkey
+        for pos in trick:
+            killer = killer * 64 + pos + 1
+        killer &= 0x3FFFFFFFFFFFFFFF
+        first = self.best.get(killer, -1)
+        if first >= 0 and first != moves[0] and first in moves:
+            moves.remove(first)
+            moves.insert(0, first)
         for move in moves:
+            self.bkey = bkey
             if self._try(seat, move, need) == maximising:
                 result = maximising
-                if key is not None:
-                    self.best[key] = move
+                self.best[killer] = move
                 break
+        self.bkey = bkey
         if key is not None:
             found = self.tt.get(key)
             lo = 0 if found is None else found & 255
@@ -261,6 +285,8 @@ class Search:
         jb = self.joker_bit
         if mask & jb and ctx.suits[ctx.joker] < 0:
             total = 1  # the free Joker wins the trick it is led to (R7.2)
+        team = (self.counted >> seat) & 1
+        union = 0
         for suit in range(4):
             cards = self.order[suit]
             tops = 0
@@ -273,13 +299,15 @@ class Search:
                 tops += 1
             if not tops:
                 continue
+            beat = self.beat[suit]
+            union |= beat
             cap = tops
             robust = True
             suit_mask = ctx.suit_masks[suit]
             for other in range(len(hands)):
-                if other == seat or not hands[other]:
+                if other == seat or not hands[other] or (self.counted >> other) & 1 == team:
                     continue
-                if hands[other] & self.beat[suit]:
+                if hands[other] & beat:
                     robust = False
                     length = (hands[other] & suit_mask).bit_count()
                     cap = min(cap, length)
@@ -287,7 +315,13 @@ class Search:
                 total += tops
             else:
                 extra = max(extra, cap)
-        return total + extra
+        total += extra
+        # a partner may be forced to overtake (and take the lead) once it has only
+        # cards that beat the suit led: count no further than its other cards allow
+        for other in range(len(hands)):
+            if other != seat and (self.counted >> other) & 1 == team and hands[other] & union:
+                total = min(total, (hands[other] & ~union).bit_count())
+        return total
 
     def _key(self, seat: int) -> tuple[int, int, int, int, int, int]:
         """The position at a trick boundary by relative ranks: who holds each live card,
