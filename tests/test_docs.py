@@ -237,6 +237,7 @@ MODULE_PAGES: Final = {
     "encoding": "encoding",
     "playout": "playout",
     "errors": "errors",
+    "solver": "solver",
 }
 DIRECTIVE: Final = re.compile(
     r"^\.\. (?:auto(?:class|function|data|exception)|py:data):: (\S+)", re.MULTILINE

@@ -93,8 +93,10 @@ def test_lazy_names_are_the_modules_own_objects() -> None:
     import fivehundred.encoding
     import fivehundred.records
     import fivehundred.serialize
+    import fivehundred.solver
 
     modules = {
+        "fivehundred.solver": fivehundred.solver,
         "fivehundred.encoding": fivehundred.encoding,
         "fivehundred.records": fivehundred.records,
         "fivehundred.serialize": fivehundred.serialize,

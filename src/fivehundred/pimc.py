@@ -21,7 +21,11 @@ heuristic player's.
 >>> import random
 >>> import fivehundred as fh
 >>> from fivehundred.pimc import PIMCPlayer
+>>> from fivehundred.bots import HeuristicPlayer
 >>> state = fh.deal(fh.new_game(dealer=3), seed=4)
+>>> bot = HeuristicPlayer(random.Random(3))
+>>> while state.phase is not fh.Phase.PLAY or len(state.hand(state.to_act)) > 3:
+...     state = fh.apply(state, bot.choose(fh.observe(state, state.to_act)))
 >>> player = PIMCPlayer(random.Random(1), samples=2)
 >>> fh.is_legal(state, player.choose(fh.observe(state, state.to_act)))
 True
