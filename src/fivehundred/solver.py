@@ -147,8 +147,8 @@ def solve(state: GameState, seat: int | None = None, *, actions: bool = True) ->
 
     ``seat`` chooses the counted side (by default the contracting side; see the
     module's model). With ``actions`` (the default) every legal action of the
-    seat to act is valued too (:attr:`~fivehundred.Solution.values`, :attr:`~fivehundred.Solution.best`);
-    without it only the count is searched, which is quicker.
+    seat to act is valued too (:attr:`~fivehundred.Solution.values`,
+    :attr:`~fivehundred.Solution.best`); without it only the count is searched, which is quicker.
 
     Raises :class:`ValueError` outside the play phase, and for a V-ALL-PASS hand
     without ``seat``.
