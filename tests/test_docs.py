@@ -267,6 +267,7 @@ MODULE_PAGES: Final = {
     "errors": "errors",
     "compact": "compact",
     "tensors": "tensors",
+    "solver": "solver",
 }
 DIRECTIVE: Final = re.compile(
     r"^\.\. (?:auto(?:class|function|data|exception)|py:data):: (\S+)", re.MULTILINE

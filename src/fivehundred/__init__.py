@@ -118,6 +118,7 @@ if TYPE_CHECKING:  # resolved on first use by __getattr__ below (PEP 562)
         view_to_dict,
         view_to_json,
     )
+    from fivehundred.solver import Solution, claim, solve
 
 __version__ = "0.1.0"
 
@@ -229,6 +230,10 @@ __all__ = [
     "compact_apply",
     # the public determinization (search)
     "sample_deal",
+    # double-dummy solver: claims and analysis (solver)
+    "Solution",
+    "solve",
+    "claim",
 ]
 
 #: The public names that load their module (and, for JSON, cattrs) only when first used,
@@ -304,6 +309,7 @@ _LAZY: Final[dict[str, str]] = {
         ),
         "fivehundred.serialize",
     ),
+    **dict.fromkeys(("Solution", "claim", "solve"), "fivehundred.solver"),
 }
 
 
