@@ -128,8 +128,8 @@ def test_pimc_leaves_the_kitty_to_the_heuristic_and_checks_its_budget_R4() -> No
     assert state.phase is fh.Phase.DISCARD and state.to_act is not None
     action = PIMCPlayer(random.Random(1)).choose(fh.observe(state, state.to_act))
     assert isinstance(action, fh.Discard) and fh.is_legal(state, action)
-    with pytest.raises(ValueError, match="at least one"):
+    with pytest.raises(fh.FiveHundredError, match="at least one"):
         PIMCPlayer(samples=0)
-    with pytest.raises(ValueError, match="no action"):
+    with pytest.raises(fh.FiveHundredError, match="no action"):
         PIMCPlayer().choose(fh.observe(state, (state.to_act + 1) % 4))
     assert isinstance(make_player("pimc", random.Random(1), 8), PIMCPlayer)

@@ -277,7 +277,7 @@ def test_a_claim_holds_exactly_up_to_the_solved_count() -> None:
 
 def test_the_solver_refuses_what_it_cannot_solve() -> None:
     state = fh.deal(fh.new_game(dealer=0), seed=1)
-    with pytest.raises(ValueError, match="play phase"):
+    with pytest.raises(fh.FiveHundredError, match="play phase"):
         fh.solve(state)
     with pytest.raises(TypeError, match="GameState"):
         fh.solve(fh.observe(state, 0))  # type: ignore[arg-type]  # a view is not a state
@@ -286,11 +286,15 @@ def test_the_solver_refuses_what_it_cannot_solve() -> None:
     while passed.phase is fh.Phase.BIDDING:
         passed = fh.apply(passed, fh.PASS)
     assert passed.contractor is None
-    with pytest.raises(ValueError, match="V-ALL-PASS"):
+    with pytest.raises(fh.FiveHundredError, match="V-ALL-PASS"):
         fh.solve(passed)
     assert fh.solve(passed, 0, actions=False).side == frozenset({0, 2})
-    with pytest.raises(ValueError, match="seat 9"):
+    with pytest.raises(fh.FiveHundredError, match="seat 9"):
         fh.claim(passed, 9, 1)
+    with pytest.raises(fh.FiveHundredError, match="seat True"):
+        fh.claim(passed, True, 1)
+    with pytest.raises(TypeError, match="whole number"):
+        fh.claim(passed, 0, 1.5)  # type: ignore[arg-type]  # a fraction of a trick
 
 
 def test_solution_totals_and_exports() -> None:

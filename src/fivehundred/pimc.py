@@ -42,6 +42,7 @@ from fivehundred.actions import Action, Play
 from fivehundred.bots import HeuristicPlayer
 from fivehundred.calls import PASS, Call, CallKind
 from fivehundred.engine import apply, legal_actions
+from fivehundred.errors import FiveHundredError
 from fivehundred.search import sample_state
 from fivehundred.solver import claim, solve
 from fivehundred.state import GameState, Phase
@@ -71,13 +72,13 @@ class PIMCPlayer:
     @samples.validator
     def _check_samples(self, attribute: attrs.Attribute[int], value: int) -> None:
         if value < 1:
-            raise ValueError(f"samples={value}: the player needs at least one sampled deal")
+            raise FiveHundredError(f"samples={value}: the player needs at least one sampled deal")
 
     def choose(self, view: PlayerView) -> Action:
         """The action for ``view.seat``: solved samples in card play, heuristics elsewhere."""
         legal = view.legal_actions
         if not legal:
-            raise ValueError(f"seat {view.seat} has no action to take: it is not its turn")
+            raise FiveHundredError(f"seat {view.seat} has no action to take: it is not its turn")
         if len(legal) == 1:
             return legal[0]
         if isinstance(legal[0], Play):

@@ -58,6 +58,7 @@ from fivehundred import _core
 from fivehundred._solver import NAMES, Search
 from fivehundred.actions import Play
 from fivehundred.engine import legal_plays
+from fivehundred.errors import FiveHundredError
 from fivehundred.state import GameState, Phase
 
 __all__ = ["Solution", "claim", "solve"]
@@ -98,15 +99,17 @@ def _check(state: object) -> GameState:
     if not isinstance(state, GameState):
         raise TypeError(f"expected a GameState, got {type(state).__name__}")
     if state.phase is not Phase.PLAY:
-        raise ValueError(f"the solver needs a state in the play phase, not {state.phase.name}")
+        raise FiveHundredError(
+            f"the solver needs a state in the play phase, not {state.phase.name.lower()}"
+        )
     return state
 
 
 def _side(state: GameState, seat: int) -> int:
     """The seat mask of ``seat``'s side (at five players, the contractor and its partner)."""
     rules = state.rules
-    if not 0 <= seat < rules.players:
-        raise ValueError(f"seat {seat} is not a seat of a {rules.players}-player table")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
+        raise FiveHundredError(f"seat {seat!r} is not a seat: seats are 0 to {rules.players - 1}")
     contractor = state.contractor
     partner = state.partner
     if rules.calls_partner and contractor is not None and seat in (contractor, partner):
@@ -124,7 +127,7 @@ def _search(state: GameState, seat: int | None) -> tuple[Search, int, bool]:
     contractor = state.contractor
     if seat is None:
         if contractor is None:
-            raise ValueError(
+            raise FiveHundredError(
                 "V-ALL-PASS: nobody contracted, so there is no contracting side;"
                 " pass seat= to count a seat's side"
             )
@@ -205,6 +208,8 @@ def claim(state: GameState, seat: int, tricks: int) -> bool:
     """
     state = _check(state)
     counted = _side(state, seat)
+    if not isinstance(tricks, int) or isinstance(tricks, bool):
+        raise TypeError(f"tricks must be a whole number of tricks, not {tricks!r}")
     if tricks <= 0:
         return True
     search = Search(state, counted, counted)
