@@ -67,7 +67,18 @@ __all__ = ["Solution", "claim", "solve"]
 @attrs.frozen
 class Solution:
     """What :func:`solve` found. Trick counts are of the counted side, from the
-    state solved on (the trick in progress included)."""
+    state solved on (the trick in progress included).
+
+    >>> import fivehundred as fh
+    >>> state = fh.deal(fh.new_game(dealer=3), seed=4)
+    >>> while state.phase is not fh.Phase.PLAY or len(state.hand(state.to_act)) > 2:
+    ...     state = fh.apply(state, fh.legal_actions(state)[-1])
+    >>> result = fh.solve(state)
+    >>> result.total == result.taken + result.tricks
+    True
+    >>> state.contractor in result.side, all(p in result.values for p in result.best)
+    (True, True)
+    """
 
     #: Tricks the counted side takes from here under best play by every side.
     tricks: int
@@ -153,8 +164,17 @@ def solve(state: GameState, seat: int | None = None, *, actions: bool = True) ->
     seat to act is valued too (:attr:`~fivehundred.Solution.values`,
     :attr:`~fivehundred.Solution.best`); without it only the count is searched, which is quicker.
 
-    Raises :class:`ValueError` outside the play phase, and for a V-ALL-PASS hand
-    without ``seat``.
+    Raises :class:`~fivehundred.FiveHundredError` (a :class:`ValueError`) outside
+    the play phase, for a seat that is not at the table, and for a V-ALL-PASS hand
+    without ``seat``; :class:`TypeError` when ``state`` is not a game state.
+
+    >>> import fivehundred as fh
+    >>> state = fh.deal(fh.new_game(dealer=3), seed=4)
+    >>> while state.phase is not fh.Phase.PLAY or len(state.hand(state.to_act)) > 3:
+    ...     state = fh.apply(state, fh.legal_actions(state)[-1])
+    >>> result = fh.solve(state)
+    >>> 0 <= result.tricks <= 3, set(result.values) == set(fh.legal_plays(state))
+    (True, True)
     """
     state = _check(state)
     search, counted, minimising = _search(state, seat)
@@ -198,6 +218,10 @@ def claim(state: GameState, seat: int, tricks: int) -> bool:
     interest, and the claimer's side to play its best: this is what a claim
     means at the table. To check a misère contractor's claim that it loses every
     remaining trick, ask ``not solve(state).forced``.
+
+    Raises :class:`~fivehundred.FiveHundredError` outside the play phase and for a
+    seat that is not at the table; :class:`TypeError` for a state that is not a
+    game state or a trick count that is not a whole number.
 
     >>> import fivehundred as fh
     >>> state = fh.deal(fh.new_game(dealer=3), seed=4)
