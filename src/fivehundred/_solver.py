@@ -62,6 +62,8 @@ class Search:
         assert ctx is not None
         t = h.t
         self.ctx: Ctx = ctx
+        #: The table's position of each card index (a card's place in its deck).
+        self.pos_of: tuple[int, ...] = t.pos_of
         self.nxt: tuple[int, ...] = h.nxt
         self.active: int = h.active
         self.misere: bool = h.misere

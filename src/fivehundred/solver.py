@@ -186,9 +186,9 @@ def solve(state: GameState, seat: int | None = None, *, actions: bool = True) ->
         reps = search.root_moves()
         worth = {move: search.after(move, 0, remaining, value) for move in reps}
         masks = {move: search.equivalent(move) for move in reps}
-        t = state._h.t  # the table: card positions of the deck
+        pos_of = search.pos_of
         for play in legal_plays(state):
-            pos = t.pos_of[play.card.index]
+            pos = pos_of[play.card.index]
             named = -1 if play.suit is None else int(play.suit)
             for move in reps:
                 if move % NAMES - 1 == named and (masks[move] >> pos) & 1:
