@@ -11,6 +11,10 @@ import pytest
 
 import fivehundred as fh
 from fivehundred import cli
+from fivehundred.cli import _render as render
+from fivehundred.cli import _table as table
+from fivehundred.cli import _watch as watching
+from fivehundred.notation import parse_move
 from helpers import JOKER_VOID, after_auction, dealt, run
 from subprocesses import run_python
 from test_bots import LOW, joker_no_trumps
@@ -105,34 +109,34 @@ def test_play_discard_nominate_and_joker_lead_prompts() -> None:
     state = joker_no_trumps()
     view = fh.observe(state, 0)
     with pytest.raises(cli.UsageError, match="exactly 3 different cards"):
-        cli._read_action("1 2", state, view)
+        table._read_action("1 2", state, view)
     with pytest.raises(cli.UsageError, match="numbers go 1 to 13"):
-        cli._read_action("1 2 30", state, view)
-    discard = cli._read_action("discard 9H 10H JH", state, view)
+        table._read_action("1 2 30", state, view)
+    discard = table._read_action("discard 9H 10H JH", state, view)
     assert discard == fh.Discard(fh.parse_cards("9H 10H JH"))
-    assert cli._read_action("7 8 9", state, view) == fh.Discard(fh.parse_cards("9H 10H JH"))
+    assert table._read_action("7 8 9", state, view) == fh.Discard(fh.parse_cards("9H 10H JH"))
     state = fh.apply(state, discard)
     view = fh.observe(state, 0)
-    assert cli._read_action("decline", state, view) == fh.DECLINE
-    assert cli._read_action("hearts", state, view) == fh.Nominate(fh.Suit.HEARTS)
-    assert cli._read_action("2", state, view) == fh.Nominate(fh.Suit.CLUBS)
+    assert table._read_action("decline", state, view) == fh.DECLINE
+    assert table._read_action("hearts", state, view) == fh.Nominate(fh.Suit.HEARTS)
+    assert table._read_action("2", state, view) == fh.Nominate(fh.Suit.CLUBS)
     with pytest.raises(cli.UsageError, match="not a suit"):
-        cli._read_action("purple", state, view)
+        table._read_action("purple", state, view)
     state = fh.apply(state, fh.DECLINE)
     view = fh.observe(state, 0)
     with pytest.raises(cli.UsageError, match="names a suit not yet led"):
-        cli._read_action("Jo", state, view)
-    assert cli._read_action("Jo H", state, view) == fh.Play(fh.JOKER, fh.Suit.HEARTS)
-    assert cli._read_action("jo:d", state, view) == fh.Play(fh.JOKER, fh.Suit.DIAMONDS)
+        table._read_action("Jo", state, view)
+    assert table._read_action("Jo H", state, view) == fh.Play(fh.JOKER, fh.Suit.HEARTS)
+    assert table._read_action("jo:d", state, view) == fh.Play(fh.JOKER, fh.Suit.DIAMONDS)
     with pytest.raises(cli.UsageError, match="not a suit"):
-        cli._read_action("Jo X", state, view)
+        table._read_action("Jo X", state, view)
     with pytest.raises(cli.UsageError, match="play one card"):
-        cli._read_action("AS KS QS", state, view)
-    assert cli._read_action("as", state, view) == fh.Play(fh.parse_card("AS"))
+        table._read_action("AS KS QS", state, view)
+    assert table._read_action("as", state, view) == fh.Play(fh.parse_card("AS"))
     state = fh.apply(state, fh.Play(fh.parse_card("AS")))
     view = fh.observe(state, 1)
     with pytest.raises(cli.UsageError, match="must follow spades"):
-        cli._read_action("5C", state, view)
+        table._read_action("5C", state, view)
 
 
 def test_nomination_prompt_without_the_joker_offers_only_no_nomination_R7_1() -> None:
@@ -140,14 +144,14 @@ def test_nomination_prompt_without_the_joker_offers_only_no_nomination_R7_1() ->
     state = run(after_auction("7NT", 0, *JOKER_VOID), "discard 7H 6H 5H")
     assert state.phase is fh.Phase.NOMINATE
     view = fh.observe(state, 0)
-    assert cli._choices(view) == [fh.DECLINE]
-    assert cli._read_action("1", state, view) == fh.DECLINE
-    assert cli._read_action("decline", state, view) == fh.DECLINE
+    assert table._choices(view) == [fh.DECLINE]
+    assert table._read_action("1", state, view) == fh.DECLINE
+    assert table._read_action("decline", state, view) == fh.DECLINE
     with pytest.raises(cli.UsageError, match=r"does not hold the Joker .*\(R7\.1\)"):
-        cli._read_action("hearts", state, view)
+        table._read_action("hearts", state, view)
     out = io.StringIO()
-    prompt = cli._Prompt(io.StringIO("hearts\nnone\n"), out)
-    assert cli._ask_action(prompt, cast(Any, None), state, view) == fh.DECLINE
+    prompt = table.Prompt(io.StringIO("hearts\nnone\n"), out)
+    assert table._ask_action(prompt, cast(Any, None), state, view) == fh.DECLINE
     assert "decline (no nomination) is your only choice" in out.getvalue()
     assert "can only make no nomination (R7.1)" in out.getvalue()
 
@@ -165,23 +169,23 @@ def test_play_partner_call_prompt_P5() -> None:
     view = fh.observe(state, seat)
     own = view.hand[0]
     other = next(c for c in rules.deck if c not in view.hand and not c.is_joker)
-    assert cli._read_action(f"partner {other}", state, view) == fh.CallPartner(other)
+    assert table._read_action(f"partner {other}", state, view) == fh.CallPartner(other)
     with pytest.raises(cli.UsageError, match="must call a card it does not hold"):
-        cli._read_action(str(own), state, view)
+        table._read_action(str(own), state, view)
     with pytest.raises(cli.UsageError, match="one card"):
-        cli._read_action("AS KS", state, view)
+        table._read_action("AS KS", state, view)
     by_seat = fh.Rules(players=5, partner_by_seat=True)
-    assert cli._read_partner(["seat", "2"]) == fh.CallPartner(seat=2)
+    assert parse_move("seat 2", phase=fh.Phase.PARTNER) == fh.CallPartner(seat=2)
     assert by_seat.partner_by_seat
 
 
 def test_play_ends_cleanly_on_ctrl_c(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def interrupted(self: cli._Prompt, prompt: str) -> str | None:
+    def interrupted(self: table.Prompt, prompt: str) -> str | None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli._Prompt, "ask", interrupted)
+    monkeypatch.setattr(table.Prompt, "ask", interrupted)
     assert cli.main(["play", "--seed", "1"]) == 130
     captured = capsys.readouterr()
     assert "interrupted" in captured.err and "Traceback" not in captured.err
@@ -251,7 +255,7 @@ def test_watch_other_tables_and_players(
 def test_watch_stops_a_game_that_never_ends(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(cli, "MAX_HANDS", 1)
+    monkeypatch.setattr(watching, "MAX_HANDS", 1)
     run = run_cli(monkeypatch, capsys, "watch", "--seed", "3", "--bots", "heuristic")
     assert "Stopped after 1 hands without a winner" in run.out
 
@@ -468,45 +472,46 @@ def test_play_as_the_contractor_discards_and_plays_it_out(
 
 
 def test_narration_of_the_rarer_moments() -> None:
-    style = cli._Style(ascii_only=True, human=0)
+    style = render.Style(ascii_only=True, human=0)
     rules = fh.Rules(all_pass_no_trumps=True)
     state = fh.deal(fh.new_game(rules, dealer=3), seed=1)
     after = state
     for _ in range(4):
         before, after = after, fh.apply(after, fh.PASS)
-    assert cli._hand_events(style, before, after) == [
+    assert render.hand_events(style, before, after) == [
         "Everyone passed: the hand is played at No Trumps (V-ALL-PASS)"
     ]
-    status = cli._status(style, after, fh.observe(after, 0))
+    status = table._status(style, after, fh.observe(after, 0))
     assert any(line.startswith("No Trumps after all passed") for line in status)
     seat_call = fh.CallPartner(seat=2)
     five = fh.deal(fh.new_game(fh.Rules(players=5), dealer=0), seed=1)
-    assert cli._describe(style, five, seat_call, watch=True) == (
+    assert render.describe(style, five, seat_call, watch=True) == (
         "Seat 1 called seat 2 as partner (P5)"
     )
     card_call = fh.CallPartner(fh.parse_card("AH"))
-    assert "called AH: its holder is the partner" in cli._describe(
+    assert "called AH: its holder is the partner" in render.describe(
         style, five, card_call, watch=True
     )
-    assert cli._label(style, card_call) == "AH" and cli._label(style, seat_call) == "seat 2"
-    assert "nominated the Joker as a H" in cli._describe(
+    assert table._label(style, card_call) == "AH" and table._label(style, seat_call) == "seat 2"
+    assert "nominated the Joker as a H" in render.describe(
         style, five, fh.Nominate(fh.Suit.HEARTS), watch=True
     )
     # R7.1: the same words whether or not the contractor holds the Joker
-    assert "made no nomination (R7.1)" in cli._describe(style, five, fh.DECLINE, watch=True)
+    assert "made no nomination (R7.1)" in render.describe(style, five, fh.DECLINE, watch=True)
 
 
 def test_open_misere_hand_is_shown_to_the_person_R6_3() -> None:
     state = run(after_auction("OM", 1, LOW, "10C 8H 7H"), "discard 10C 8H 7H", "decline")
-    style = cli._Style(ascii_only=True, human=0)
+    style = render.Style(ascii_only=True, human=0)
     before = run(state, "4D", "6D")
     after = run(before, "KD")
     assert any(
-        "must show the open misère hand" in line for line in cli._hand_events(style, before, after)
+        "must show the open misère hand" in line
+        for line in render.hand_events(style, before, after)
     )
-    status = cli._status(style, after, fh.observe(after, 0))
+    status = table._status(style, after, fh.observe(after, 0))
     assert any(line.startswith("Open misère, seat 1 shows: 5S 6S 7S") for line in status)
-    assert any("sits out (R4.2)" in line for line in cli._hand_events(style, *_auction_end()))
+    assert any("sits out (R4.2)" in line for line in render.hand_events(style, *_auction_end()))
 
 
 def _auction_end() -> tuple[fh.GameState, fh.GameState]:
@@ -525,11 +530,11 @@ def test_demo_narrates_the_joker_and_a_partner_sitting_out(
 
 
 def test_narration_of_a_throw_in_and_an_all_pass_hand() -> None:
-    style = cli._Style(ascii_only=True)
+    style = render.Style(ascii_only=True)
     state = fh.deal(fh.new_game(dealer=3), seed=1)
     before = run(state, "pass", "pass", "pass")
     after = run(before, "pass")
-    assert cli._hand_events(style, before, after) == [
+    assert render.hand_events(style, before, after) == [
         "Everyone passed: the hand is thrown in (R3.9)"
     ]
     rules = fh.Rules(all_pass_no_trumps=True)
@@ -540,7 +545,7 @@ def test_narration_of_a_throw_in_and_an_all_pass_hand() -> None:
         if after.phase is not fh.Phase.PLAY:
             break
         state = after
-    lines = cli._hand_events(style, state, after)
+    lines = render.hand_events(style, state, after)
     assert any(line.startswith("  seats 0 & 2 ") for line in lines)
 
 
