@@ -418,9 +418,8 @@ def parse_move(text: str, *, phase: Phase) -> Action:
         if said.lower() in DECLINE_WORDS:
             return DECLINE
         if SUIT_TEXT.get(said.upper()) is None:
-            raise NotationError(
-                f"{_quote(said)} is not a suit: write {_SUIT_FORMS}, or 'decline'", text=text
-            )
+            what = f"{_quote(said)} is not a suit" if said else f"{_quote(text)} names no suit"
+            raise NotationError(f"{what}: write {_SUIT_FORMS}, or 'decline'", text=text)
         return Nominate(SUIT_TEXT[said.upper()])
     if phase is Phase.PARTNER:
         return _parse_partner(words, text)

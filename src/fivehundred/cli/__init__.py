@@ -24,7 +24,7 @@ import sys
 from collections.abc import Sequence
 from typing import Final
 
-from fivehundred.cli._args import RULE_PRESETS, UsageError, build_parser, rules_for
+from fivehundred.cli._args import RULE_PRESETS, UsageError, build_parser, rules_for, show_options
 from fivehundred.cli._render import show_rules
 from fivehundred.cli._score import score
 from fivehundred.cli._simulate import simulate
@@ -61,7 +61,10 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return 0
     if args.command == "serve":
         return serve(args.db, args.host, args.port, args.max_connections)
-    rules = rules_for(args.rules, args.players)
+    if args.command == "rules" and args.options:
+        show_options(sys.stdout)
+        return 0
+    rules = rules_for(args.rules, args.players, args.option)
     sides = len(rules.sides)
     if args.command == "rules":
         show_rules(rules, preset=args.rules.lower(), ascii_only=args.ascii, out=sys.stdout)

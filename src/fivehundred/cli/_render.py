@@ -2,34 +2,66 @@
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Final, TextIO
 
 import fivehundred as fh
 from fivehundred._tables import BID_TRICKS
+from fivehundred.notation import format_call, format_card, format_suit
 from fivehundred.tricks import contract_context
 
 # -- showing cards ----------------------------------------------------------------
 
 
-class Style:
-    """How cards, calls and seats are written: Unicode suits or plain letters."""
+def use_colour(out: TextIO) -> bool:
+    """Colour only on a terminal, and never when ``NO_COLOR`` is set (https://no-color.org)."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(out, "isatty", None)
+    return bool(isatty is not None and isatty())
 
-    def __init__(self, ascii_only: bool, human: int | None = None) -> None:
+
+#: A card or bid in canonical notation inside a sentence (``10H``, ``JD``, ``7S``).
+_CARD_WORD: Final = re.compile(r"\b(1[0-3]|[2-9]|[JQKA])([SCDH])\b")
+_SUITS: Final = {"S": "SPADES", "C": "CLUBS", "D": "DIAMONDS", "H": "HEARTS"}
+_RED: Final = "\x1b[31m"
+_BOLD: Final = "\x1b[1m"
+_RESET: Final = "\x1b[0m"
+
+
+class Style:
+    """How cards, calls and seats are written: suit symbols (or letters), colour, "you"."""
+
+    def __init__(self, ascii_only: bool, human: int | None = None, colour: bool = False) -> None:
         self.ascii = ascii_only
         self.human = human
+        self.colour = colour
 
-    def card(self, card: fh.Card) -> str:
-        return str(card) if self.ascii else card.pretty
+    def card(self, card: fh.Card, trump: bool = False) -> str:
+        text = format_card(card, ascii=self.ascii)
+        if not self.colour:
+            return text
+        red = card.suit is not None and card.suit.is_red
+        if not (red or trump):
+            return text
+        return f"{_BOLD if trump else ''}{_RED if red else ''}{text}{_RESET}"
+
+    def text(self, sentence: str) -> str:
+        """A sentence in this style's notation: the cards and bids in it with suit symbols."""
+        if self.ascii:
+            return sentence
+        return _CARD_WORD.sub(lambda m: m.group(1) + fh.Suit[_SUITS[m.group(2)]].symbol, sentence)
 
     def cards(self, cards: Sequence[fh.Card]) -> str:
         return " ".join(self.card(c) for c in cards) or "-"
 
     def call(self, call: fh.Call) -> str:
-        return str(call) if self.ascii else call.pretty
+        return format_call(call, ascii=self.ascii)
 
     def suit(self, suit: fh.Suit) -> str:
-        return suit.letter if self.ascii else suit.symbol
+        return format_suit(suit, ascii=self.ascii)
 
     def seat(self, seat: int) -> str:
         return "you" if seat == self.human else f"seat {seat}"
@@ -55,27 +87,37 @@ class Style:
     def hand(
         self, cards: Sequence[fh.Card], contract: fh.Call | None, joker: fh.Suit | None
     ) -> str:
-        """A hand sorted for reading: by suit (trumps last, in order of strength)."""
-        ctx = contract_context(contract, joker) if contract is not None else None
+        """A hand sorted for reading: by suit, trumps last (in order of strength) and marked."""
+        parts = []
+        for trump, group in hand_groups(cards, contract, joker):
+            text = " ".join(self.card(c, trump) for c in group)
+            parts.append(f"trumps: {text}" if trump else text)
+        return "  ".join(parts) or "-"
 
-        def key(card: fh.Card) -> tuple[int, int]:
-            if ctx is None:
-                group = 9 if card.is_joker else int(card.suit or 0)
-                return (group, card.index)
-            suit = ctx.suit_of(card.index)
-            group = 8 if ctx.trump_mask >> card.index & 1 else suit
-            return (group if group >= 0 else 9, ctx.power[card.index])
 
-        ordered = sorted(cards, key=key)
-        groups: list[list[str]] = []
-        last = None
-        for card in ordered:
-            group = key(card)[0]
-            if group != last:
-                groups.append([])
-                last = group
-            groups[-1].append(self.card(card))
-        return "  ".join(" ".join(g) for g in groups) or "-"
+def hand_groups(
+    cards: Sequence[fh.Card], contract: fh.Call | None, joker: fh.Suit | None
+) -> list[tuple[bool, list[fh.Card]]]:
+    """A hand in reading order: suit by suit, low to high, then the trumps (marked ``True``)."""
+    ctx = contract_context(contract, joker) if contract is not None else None
+
+    def key(card: fh.Card) -> tuple[int, int]:
+        if ctx is None:
+            group = 9 if card.is_joker else int(card.suit or 0)
+            return (group, card.index)
+        suit = ctx.suit_of(card.index)
+        group = 8 if ctx.trump_mask >> card.index & 1 else suit
+        return (group if group >= 0 else 9, ctx.power[card.index])
+
+    groups: list[tuple[bool, list[fh.Card]]] = []
+    last = None
+    for card in sorted(cards, key=key):
+        group = key(card)[0]
+        if group != last:
+            groups.append((group == 8, []))
+            last = group
+        groups[-1][1].append(card)
+    return groups
 
 
 def describe(style: Style, state: fh.GameState, action: fh.Action, *, watch: bool) -> str:
@@ -95,14 +137,14 @@ def describe(style: Style, state: fh.GameState, action: fh.Action, *, watch: boo
         return f"{who} took the kitty and discarded {len(action.cards)} cards"
     if isinstance(action, fh.Nominate):
         if action.suit is None:  # the same words with or without the Joker: silent (R7.1)
-            return f"{who} made no nomination (R7.1)"
-        return f"{who} nominated the Joker as a {style.suit(action.suit)} (R7.1)"
+            return f"{who} made no nomination"
+        return f"{who} nominated the Joker as a {style.suit(action.suit)}"
     if isinstance(action, fh.Play):
         verb = "led" if not state.trick else "played"
         return f"{who} {verb} {style.play(action)}"
     if action.card is not None:
-        return f"{who} called {style.card(action.card)}: its holder is the partner (P5)"
-    return f"{who} called seat {action.seat} as partner (P5)"
+        return f"{who} called {style.card(action.card)}: its holder is the partner"
+    return f"{who} called seat {action.seat} as partner"
 
 
 def hand_events(style: Style, before: fh.GameState, after: fh.GameState) -> list[str]:
@@ -116,11 +158,11 @@ def hand_events(style: Style, before: fh.GameState, after: fh.GameState) -> list
             lines.append(f"Contract: {style.call(contract)} by {style.seat(contractor)} ({team})")
             if after.sitting_out:
                 out = ", ".join(style.seat(s) for s in sorted(after.sitting_out))
-                lines.append(f"  {out} sit{'s' if len(after.sitting_out) == 1 else ''} out (R4.2)")
+                lines.append(f"  {out} sit{'s' if len(after.sitting_out) == 1 else ''} out")
         elif after.phase is fh.Phase.PLAY:
-            lines.append("Everyone passed: the hand is played at No Trumps (V-ALL-PASS)")
+            lines.append("Everyone passed: the hand is played at No Trumps")
         else:
-            lines.append("Everyone passed: the hand is thrown in (R3.9)")
+            lines.append("Everyone passed: the hand is thrown in")
     if len(after.tricks) > len(before.tricks):
         trick = after.tricks[-1]
         plays = ", ".join(f"{style.seat(s)} {style.card(c)}" for s, c in trick.plays)
@@ -129,7 +171,7 @@ def hand_events(style: Style, before: fh.GameState, after: fh.GameState) -> list
         contractor = after.contractor
         assert contractor is not None
         lines.append(
-            f"  {style.Seat(contractor)} must show the open misère hand (R6.3): "
+            f"  {style.Seat(contractor)} must show the open misère hand: "
             f"{style.hand(after.hand(contractor), after.contract, after.joker_suit)}"
         )
     result = after.last_hand
@@ -182,23 +224,58 @@ def scoreline(style: Style, state: fh.GameState) -> str:
     return ", ".join(f"{style.side(rules, s)} {score}" for s, score in enumerate(state.scores))
 
 
-def side_name(rules: fh.Rules, side: int) -> str:
-    return "seats " + " & ".join(str(s) for s in rules.sides[side])
-
-
-def cards_text(cards: Sequence[fh.Card], ascii_only: bool) -> str:
-    return " ".join(str(c) if ascii_only else c.pretty for c in cards)
-
-
-def call_text(call: fh.Call, ascii_only: bool) -> str:
-    return str(call) if ascii_only else call.pretty
-
-
 def actor(state: fh.GameState) -> int:
     seat = state.to_act
     if seat is None:  # pragma: no cover - only called while a seat is to act
         raise fh.InvalidStateError(["no seat is to act"])
     return seat
+
+
+class Narrator:
+    """The one narration of a game, for ``demo``, ``watch`` and ``play``.
+
+    Each hand starts with a header (and, when ``reveal``, every seat's cards);
+    the auction is one line when it ends; the kitty, partner and Joker steps one
+    line each; every trick one line as it completes; then the hand's score.
+    """
+
+    def __init__(self, style: Style, *, reveal: bool) -> None:
+        self.style = style
+        self.reveal = reveal
+        self.auction: list[str] = []
+
+    def deal(self, state: fh.GameState) -> list[str]:
+        """The header of a hand just dealt."""
+        style = self.style
+        lines = [f"\n=== Hand {state.hand_number}: {style.seat(state.dealer or 0)} deals ==="]
+        if style.human is not None:
+            lines[0] = lines[0].replace("you deals", "you deal")
+        if self.reveal:
+            for seat in range(state.rules.players):
+                lines.append(f"  {style.seat(seat)}: {style.hand(state.hand(seat), None, None)}")
+            if state.dead_hand:
+                lines.append(f"  dead hand: {style.hand(state.dead_hand, None, None)}")
+            lines.append(f"  kitty: {style.cards(state.kitty)}")
+        return lines
+
+    def step(self, state: fh.GameState, action: fh.Action, after: fh.GameState) -> list[str]:
+        """What ``action`` in ``state`` (leading to ``after``) shows."""
+        style = self.style
+        lines = []
+        seat = actor(state)
+        if isinstance(action, fh.Call):
+            self.auction.append(f"{style.seat(seat)} {style.call(action)}")
+            if after.phase is not fh.Phase.BIDDING:
+                lines.append("  auction: " + ", ".join(self.auction))
+                self.auction = []
+        elif not isinstance(action, fh.Play):
+            lines.append("  " + describe(style, state, action, watch=self.reveal))
+        return lines + hand_events(style, state, after)
+
+
+def final_scores(style: Style, state: fh.GameState) -> str:
+    """The closing line: every side's score."""
+    return f"Final scores: {scoreline(style, state)}"
 
 
 # -- rules -----------------------------------------------------------------------------

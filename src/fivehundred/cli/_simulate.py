@@ -28,7 +28,8 @@ def simulate(
     err: TextIO,
     executor: Executor | None = None,
 ) -> None:
-    """Many games between computer players: a progress bar on ``err``, a summary on ``out``.
+    """Many games between computer players: a summary on ``out``, and a progress bar on
+    ``err`` when it is a terminal.
 
     The games run here, on ``jobs`` processes, or on ``executor`` (any
     :class:`concurrent.futures.Executor`); each has its own seed, so the summary
@@ -37,15 +38,19 @@ def simulate(
     kinds = [bots[s % len(bots)] for s in range(sides)]
     records = []
     width = 30
+    isatty = getattr(err, "isatty", None)
+    bar = bool(isatty is not None and isatty())  # a bar drawn with \r only on a terminal
     for record in play_games(
         kinds, games, seed=seed, budget=budget, rules=rules, jobs=jobs, executor=executor
     ):
         records.append(record)
-        done = len(records)
-        filled = width * done // games
-        err.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{games} games")
-        err.flush()
-    err.write("\n")
+        if bar:
+            done = len(records)
+            filled = width * done // games
+            err.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{games} games")
+            err.flush()
+    if bar:
+        err.write("\n")
     result = summarize(kinds, records)
     style = Style(ascii_only=True)
     print(

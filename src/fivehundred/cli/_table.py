@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any, Final, TextIO
@@ -10,20 +12,34 @@ from typing import Any, Final, TextIO
 import fivehundred as fh
 
 # -- play ------------------------------------------------------------------------------
-from fivehundred.cli._args import UsageError
-from fivehundred.cli._render import Style, actor, describe, hand_events, scoreline
+from fivehundred.cli._args import HOW_TO_PLAY, UsageError
+from fivehundred.cli._render import (
+    Narrator,
+    Style,
+    actor,
+    describe,
+    final_scores,
+    hand_events,
+    hand_groups,
+    scoreline,
+    use_colour,
+)
 from fivehundred.notation import parse_move
 from fivehundred.tournament import (
     DEFAULT_BUDGET,
     make_player,
 )
 
-_HELP: Final = (
-    "Type the number of a choice, or write it: a call (7NT, 6S, pass, misere, OM), "
-    "a card (10H, JD, Jo; 'Jo H' to lead the Joker naming hearts), three cards to discard, "
-    "a suit or 'decline' (no nomination) at the Joker nomination, which every No Trumps and "
-    "misère contract passes through: without the Joker, 'decline' is the only choice. "
-    "'undo' takes back your last action; 'quit' leaves."
+#: What ``help`` prints at the table.
+_HELP: Final = HOW_TO_PLAY
+
+#: Said once, when the person first reaches the Joker nomination.
+NOMINATION_NOTE: Final = (
+    "The Joker nomination: in No Trumps and misère the Joker is the only trump. If you hold "
+    "it you may nominate a suit for it, and it then belongs to that suit; or decline, and "
+    "it stays suitless: it may be played only when you cannot follow suit, it wins any "
+    "trick, and when you lead it you name a suit not yet led. Without the Joker, decline "
+    "is your only choice; the others are not told whether you hold it."
 )
 
 
@@ -37,9 +53,10 @@ class Prompt:
     def ask(self, prompt: str) -> str | None:
         """One line of input, or ``None`` at the end of input."""
         if self.inp is sys.stdin and self.out is sys.stdout and sys.stdin.isatty():
-            try:  # pragma: no cover - an interactive terminal
+            _line_editing()  # tests/test_cli_pty.py runs this under a pseudo-terminal
+            try:
                 return input(prompt)
-            except EOFError:  # pragma: no cover
+            except EOFError:
                 return None
         self.out.write(prompt)
         self.out.flush()
@@ -51,11 +68,28 @@ class Prompt:
         return line
 
 
+def _line_editing() -> None:
+    """Line editing and history for :func:`input`, where the platform has readline."""
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401 - importing it is what turns line editing on
+
+
 def _choices(view: fh.PlayerView) -> list[fh.Action]:
-    """The legal actions a number may stand for (the discard is chosen card by card)."""
+    """The legal actions a number may stand for, in the order the hand is shown.
+
+    The discard is chosen card by card (see :func:`_pool`)."""
     if view.phase is fh.Phase.DISCARD:
         return []
-    return list(view.legal_actions)
+    actions = list(view.legal_actions)
+    if view.phase is not fh.Phase.PLAY:
+        return actions
+    order = {card: n for n, card in enumerate(_in_hand_order(view, view.hand))}
+    return sorted(actions, key=lambda a: order[a.card] if isinstance(a, fh.Play) else 0)
+
+
+def _in_hand_order(view: fh.PlayerView, cards: Sequence[fh.Card]) -> list[fh.Card]:
+    groups = hand_groups(cards, view.contract, view.joker_suit)
+    return [card for _, group in groups for card in group]
 
 
 def _label(style: Style, action: fh.Action) -> str:
@@ -85,8 +119,8 @@ def _numbered(labels: Sequence[str], width: int = 78) -> list[str]:
 
 
 def _pool(view: fh.PlayerView) -> list[fh.Card]:
-    """The cards a discard is chosen from: hand and kitty, in card order."""
-    return sorted([*view.hand, *(view.kitty or ())])
+    """The cards a discard is chosen from: hand and kitty, in the order the hand is shown."""
+    return _in_hand_order(view, [*view.hand, *(view.kitty or ())])
 
 
 def _status(style: Style, state: fh.GameState, view: fh.PlayerView) -> list[str]:
@@ -134,6 +168,28 @@ def _refusal(state: fh.GameState, action: fh.Action) -> str | None:
     return None
 
 
+_VERBS: Final = {"holds": "hold", "has": "have", "does": "do", "leads": "lead", "is": "are"}
+_RULE_IDS: Final = re.compile(r"\s*\((?:R\d|V-|P\d)[^()]*\)|; the order of a hand is R4\.3")
+
+
+def personal(sentence: str, seat: int) -> str:
+    """An engine sentence about ``seat`` said to its player: "you hold", "your hand"."""
+    sentence = re.sub(
+        rf"\bseat {seat} (holds|has|does|leads|is)\b",
+        lambda m: "you " + _VERBS[m.group(1)],
+        sentence,
+    )
+    sentence = re.sub(rf"\bseat {seat}'s\b", "yours", sentence)
+    sentence = re.sub(rf"\bseat {seat}\b", "you", sentence)
+    sentence = sentence.replace(" its hand", " your hand").replace(" it must ", " you must ")
+    return sentence[:1].upper() + sentence[1:]
+
+
+def plain(sentence: str) -> str:
+    """A sentence without its rule IDs (``why`` shows them)."""
+    return _RULE_IDS.sub("", sentence)
+
+
 def _read_action(text: str, state: fh.GameState, view: fh.PlayerView) -> fh.Action:
     """The action a line of input stands for; :class:`UsageError` explains bad input.
 
@@ -162,7 +218,7 @@ def _read_action(text: str, state: fh.GameState, view: fh.PlayerView) -> fh.Acti
         _joker_hint(view)
     refusal = _refusal(state, action)
     if refusal is not None:
-        raise UsageError(refusal)
+        raise UsageError(personal(refusal, view.seat))
     return action
 
 
@@ -218,6 +274,11 @@ class _Table:
             if seat != human
         }
         self.history: list[tuple[fh.GameState, tuple[Any, ...], fh.Action]] = []
+        #: The last refusal, rule IDs and all, for ``why``.
+        self.why: str | None = None
+        #: The previous trick, for ``last``.
+        self.last: str | None = None
+        self.nomination_explained = False
 
     def snapshot(self, action: fh.Action) -> None:
         saved = (self.deal_rng.getstate(), *(r.getstate() for r in self.rngs))
@@ -249,8 +310,9 @@ def play(
     out = out if out is not None else sys.stdout
     prompt = Prompt(inp if inp is not None else sys.stdin, out)
     rules = rules if rules is not None else fh.Rules()
-    style = Style(ascii_only, seat)
+    style = Style(ascii_only, seat, colour=use_colour(out))
     table = _Table(seed=seed, human=seat, rules=rules, bots=bots, budget=budget, style=style)
+    narrator = Narrator(style, reveal=False)
     partners = rules.partners(seat)
     with_whom = f", your partner is {' & '.join(f'seat {p}' for p in partners)}" if partners else ""
     print(f"Five Hundred: you are seat {seat}{with_whom}. Type 'help' for help.", file=out)
@@ -262,7 +324,8 @@ def play(
         state = table.state
         if state.phase is fh.Phase.DEAL:
             table.state = fh.deal(state, rng=table.deal_rng)
-            say(f"\n=== Hand {table.state.hand_number}: seat {table.state.dealer} deals ===")
+            for line in narrator.deal(table.state):
+                say(line)
             continue
         mover = actor(state)
         if mover != seat:
@@ -275,6 +338,9 @@ def play(
             else:
                 for line in _status(style, state, view):
                     say(line)
+                if state.phase is fh.Phase.NOMINATE and not table.nomination_explained:
+                    table.nomination_explained = True
+                    say(NOMINATION_NOTE)
                 if state.phase is fh.Phase.DISCARD:
                     say("Hand and kitty:")
                     for line in _numbered([style.card(c) for c in _pool(view)]):
@@ -285,30 +351,50 @@ def play(
                         say(line)
                 answer = _ask_action(prompt, table, state, view)
                 if answer is None:
-                    say("\nGoodbye.")
+                    say(final_scores(style, table.state))
+                    say("Goodbye.")
                     return 0
                 if isinstance(answer, str):
                     continue  # undone: the state is back to before the last action
                 action = answer
                 table.snapshot(action)
-        say("  " + describe(style, state, action, watch=False))
+            if isinstance(action, (fh.Call, fh.Play)):
+                say("  " + describe(style, state, action, watch=False))
         after = fh.apply(state, action)
-        for line in hand_events(style, state, after):
+        for line in narrator.step(state, action, after):
             say(line)
+        if len(after.tricks) > len(state.tricks):
+            table.last = hand_events(style, state, after)[0].strip()
         table.state = after
+    say(final_scores(style, table.state))
     return 0
 
 
 _ASKS: Final = {
     fh.Phase.BIDDING: "Your call",
     fh.Phase.DISCARD: "Discard {size} cards (numbers or cards)",
-    fh.Phase.NOMINATE: "Nominate the Joker's suit, or decline (no nomination)",
+    fh.Phase.NOMINATE: "Nominate the Joker's suit, or decline",
     fh.Phase.PARTNER: "Call a partner (a card, or 'seat N')",
     fh.Phase.PLAY: "Your play",
 }
 
 
-_NO_JOKER_ASK: Final = "You do not hold the Joker: decline (no nomination) is your only choice"
+_NO_JOKER_ASK: Final = "You do not hold the Joker: decline is your only choice"
+
+
+def _why(table: _Table, state: fh.GameState, view: fh.PlayerView) -> str:
+    """The rule behind the last refusal, or behind the cards you may not play now."""
+    if table.why is not None:
+        return f"Why: {table.why}"
+    if state.phase is fh.Phase.PLAY:
+        allowed = {a.card for a in view.legal_actions if isinstance(a, fh.Play)}
+        for card in _in_hand_order(view, view.hand):
+            if card not in allowed:
+                refusal = _refusal(state, fh.Play(card))
+                if refusal is not None:
+                    said = table.style.text(personal(refusal, view.seat))
+                    return f"Why not {table.style.card(card)}: {said}"
+    return "Nothing was refused: every choice listed is legal. 'help' says how to type moves."
 
 
 def _ask_action(
@@ -319,6 +405,7 @@ def _ask_action(
     question = _ASKS[state.phase].format(size=state.rules.kitty_size)
     if state.phase is fh.Phase.NOMINATE and fh.JOKER not in view.hand:
         question = _NO_JOKER_ASK  # R7.1: no nomination is the only choice
+    table.why = None
     while True:
         text = prompt.ask(f"{question}> ")
         if text is None:
@@ -331,6 +418,12 @@ def _ask_action(
         if word in ("h", "help", "?"):
             print(_HELP, file=out)
             continue
+        if word == "why":
+            print(_why(table, state, view), file=out)
+            continue
+        if word == "last":
+            print(table.last or "No trick has been played yet.", file=out)
+            continue
         if word == "undo":
             undone = table.undo()
             if undone is None:
@@ -341,4 +434,7 @@ def _ask_action(
         try:
             return _read_action(text, state, view)
         except UsageError as err:
-            print(f"  {err}", file=out)
+            said = table.style.text(str(err))
+            table.why = said
+            hint = " ('why' for the rule)" if plain(said) != said else ""
+            print(f"  {plain(said)}{hint}", file=out)

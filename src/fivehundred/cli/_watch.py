@@ -8,18 +8,10 @@ from collections.abc import Sequence
 from typing import Final, TextIO
 
 import fivehundred as fh
-from fivehundred.bots import HeuristicPlayer, Player
+from fivehundred.bots import Player
 
 # -- demo ------------------------------------------------------------------------------
-from fivehundred.cli._render import (
-    Style,
-    actor,
-    call_text,
-    cards_text,
-    describe,
-    hand_events,
-    side_name,
-)
+from fivehundred.cli._render import Narrator, Style, actor, final_scores, use_colour
 from fivehundred.tournament import (
     DEFAULT_BUDGET,
     make_player,
@@ -27,69 +19,13 @@ from fivehundred.tournament import (
 
 
 def demo(seed: int, *, ascii_only: bool = False, out: TextIO | None = None) -> fh.GameState:
-    """Play one seeded hand between computer players, narrating it to ``out``."""
+    """Play one seeded hand between computer players, narrating it to ``out``.
+
+    The narration is :func:`watch`'s, stopped after the first hand that is played.
+    """
     out = out if out is not None else sys.stdout
-    rng = random.Random(seed)
-    players = [HeuristicPlayer(random.Random(rng.getrandbits(32))) for _ in range(4)]
-    state = fh.new_game(dealer=rng.randrange(4))
     print(f"Five Hundred: a seeded demo hand (seed {seed})", file=out)
-    while True:
-        state = fh.deal(state, rng=rng)
-        rules = state.rules
-        print(f"\nHand {state.hand_number}, dealer: seat {state.dealer}", file=out)
-        for seat in range(rules.players):
-            print(f"  seat {seat}: {cards_text(state.hand(seat), ascii_only)}", file=out)
-        while state.phase is fh.Phase.BIDDING:
-            seat = actor(state)
-            call = players[seat].choose(fh.observe(state, seat))
-            assert isinstance(call, fh.Call)
-            print(f"  seat {seat} calls {call_text(call, ascii_only)}", file=out)
-            state = fh.apply(state, call)
-        if state.phase is fh.Phase.DEAL:
-            print(
-                "  everyone passed: the hand is thrown in and the deal passes on (R3.9)", file=out
-            )
-            continue
-        break
-    contract, contractor = state.contract, state.contractor
-    assert contract is not None and contractor is not None
-    print(f"\nContract: {call_text(contract, ascii_only)} by seat {contractor}", file=out)
-    print(f"  seat {contractor} takes the kitty: {cards_text(state.kitty, ascii_only)}", file=out)
-    while state.phase is not fh.Phase.PLAY:
-        seat = actor(state)
-        action = players[seat].choose(fh.observe(state, seat))
-        if isinstance(action, fh.Discard):
-            print(f"  and discards {cards_text(action.cards, ascii_only)}", file=out)
-        elif action == fh.DECLINE:
-            print("  no Joker nomination (R7.1)", file=out)
-        else:
-            print(f"  Joker: {action}", file=out)
-        state = fh.apply(state, action)
-    if state.sitting_out:
-        print(f"  seat {min(state.sitting_out)} sits out (R4.2)", file=out)
-    shown = 0
-    while state.phase is fh.Phase.PLAY:
-        seat = actor(state)
-        state = fh.apply(state, players[seat].choose(fh.observe(state, seat)))
-        if len(state.tricks) > shown:
-            trick = state.tricks[shown]
-            shown += 1
-            plays = ", ".join(
-                f"{s}:{card if ascii_only else card.pretty}" for s, card in trick.plays
-            )
-            print(f"  trick {shown:2}: {plays}  -> seat {trick.winner}", file=out)
-    result = state.last_hand
-    assert result is not None
-    side = rules.side_of(contractor)
-    verdict = "made" if result.made else "failed"
-    print(
-        f"\n{side_name(rules, side)} took {result.tricks[side]} tricks: "
-        f"{call_text(contract, ascii_only)} {verdict}",
-        file=out,
-    )
-    for s, (change, score) in enumerate(zip(result.changes, result.scores, strict=True)):
-        print(f"  {side_name(rules, s)}: {change:+d}, score {score}", file=out)
-    return state
+    return watch(seed, ascii_only=ascii_only, out=out, hands=1, title=False)
 
 
 # -- watch -----------------------------------------------------------------------------
@@ -119,44 +55,42 @@ def watch(
     budget: int = DEFAULT_BUDGET,
     ascii_only: bool = False,
     out: TextIO | None = None,
+    hands: int | None = None,
+    title: bool = True,
 ) -> fh.GameState:
-    """Computer players play a whole seeded game; a transcript goes to ``out``."""
+    """Computer players play a whole seeded game (or ``hands`` played hands); a transcript
+    goes to ``out``."""
     out = out if out is not None else sys.stdout
     rules = rules if rules is not None else fh.Rules()
-    style = Style(ascii_only)
+    style = Style(ascii_only, colour=use_colour(out))
+    narrator = Narrator(style, reveal=True)
     rng = random.Random(seed)
     state = fh.new_game(rules, dealer=rng.randrange(rules.players))
     players = _seat_players(rules, bots, rng, budget)
     teams = " v ".join(
         f"{style.side(rules, s)} ({bots[s % len(bots)]})" for s in range(len(rules.sides))
     )
-    print(f"Five Hundred, {rules.players} players, seed {seed}: {teams}", file=out)
-    auction: list[str] = []
+    if title:
+        print(f"Five Hundred, {rules.players} players, seed {seed}: {teams}", file=out)
+    played = 0
     while not state.is_over:
         if state.phase is fh.Phase.DEAL:
-            if state.hand_number >= MAX_HANDS:
+            if state.hand_number >= MAX_HANDS or (hands is not None and played >= hands):
                 break
             state = fh.deal(state, rng=rng)
-            print(f"\nHand {state.hand_number}: seat {state.dealer} deals", file=out)
-            for seat in range(rules.players):
-                print(f"  seat {seat}: {style.hand(state.hand(seat), None, None)}", file=out)
-            if state.dead_hand:
-                print(f"  dead hand: {style.hand(state.dead_hand, None, None)}", file=out)
-            print(f"  kitty: {style.cards(state.kitty)}", file=out)
+            for line in narrator.deal(state):
+                print(line, file=out)
             continue
         seat = actor(state)
         action = players[seat].choose(fh.observe(state, seat))
         after = fh.apply(state, action)
-        if isinstance(action, fh.Call):
-            auction.append(f"{style.seat(seat)} {style.call(action)}")
-            if after.phase is not fh.Phase.BIDDING:
-                print("  auction: " + ", ".join(auction), file=out)
-                auction = []
-        elif not isinstance(action, fh.Play):
-            print("  " + describe(style, state, action, watch=True), file=out)
-        for line in hand_events(style, state, after):
+        for line in narrator.step(state, action, after):
             print(line, file=out)
+        if after.phase in (fh.Phase.DEAL, fh.Phase.GAME_OVER) and after.last_hand is not None:
+            played += after.last_hand.contract is not None or after.last_hand.all_pass
         state = after
-    if not state.is_over:
+    if hands is None and not state.is_over:
         print(f"\nStopped after {MAX_HANDS} hands without a winner.", file=out)
+    elif hands is None:
+        print(final_scores(style, state), file=out)
     return state
