@@ -749,3 +749,27 @@ def test_options_read_the_same_once_the_rules_types_are_resolved() -> None:
     assert parse_option("sans_kitty=on") == ("sans_kitty", True)
     assert parse_option("score_cap=none") == ("score_cap", None)
     assert parse_option("target=750") == ("target", 750)
+
+
+def test_score_takes_several_hands_in_one_command_R8(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = run_cli(monkeypatch, capsys, "score", "7H", "8", "8S", "9", "--ascii")
+    assert run.status == 0
+    assert run.out.splitlines() == [
+        "hand 1: 7H by seats 0 & 2 with 8 tricks: made (R6.1)",
+        "  seats 0 & 2   +200  total 200",
+        "  seats 1 & 3    +20  total 20",
+        "hand 2: 8S by seats 0 & 2 with 9 tricks: made (R6.1)",
+        "  seats 0 & 2   +240  total 440",
+        "  seats 1 & 3    +10  total 30",
+    ]
+    long = run_cli(monkeypatch, capsys, "score", "7H by 1 took 8", "pass", "--ascii")
+    assert "hand 1: 7H by seats 1 & 3 with 8 tricks: made" in long.out
+    assert "hand 2: Thrown in: everyone passed, no score (R3.9)" in long.out
+    over = run_cli(monkeypatch, capsys, "score", "10NT", "10", "6S", "6")
+    assert over.status == 2 and "the game is over after hand 1" in over.err
+    five = run_cli(
+        monkeypatch, capsys, "score", "--players", "5", "8S by 0 with 3 tricks 5 1 0 3 1"
+    )
+    assert "by seat 0 with 8 tricks: made" in five.out

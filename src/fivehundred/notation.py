@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import contextlib
 import re
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+import attrs
 
 from fivehundred._tables import BID_TRICKS, MAX_BID, MIN_BID
 from fivehundred._types import Phase
@@ -30,11 +32,17 @@ from fivehundred.calls import Call, CallKind, Strain
 from fivehundred.cards import CARDS, JOKER, Card, Rank, Suit
 from fivehundred.errors import NotationError, _quote, _too_long
 
+if TYPE_CHECKING:  # rules is built on this module: no import at run time
+    from fivehundred.rules import Rules
+
 __all__ = [
     "ACTION_FORMS",
     "CALL_FORMS",
     "CARD_FORMS",
     "DECLINE_WORDS",
+    "HAND_FORMS",
+    "THROWN_IN",
+    "HandScore",
     "PHASE_WORDS",
     "SUIT_NAMES",
     "SUIT_TEXT",
@@ -47,8 +55,10 @@ __all__ = [
     "parse_call",
     "parse_card",
     "parse_cards",
+    "parse_hand_score",
     "parse_move",
     "parse_suit",
+    "split_hands",
 ]
 
 # -- suits ------------------------------------------------------------------------------
@@ -432,3 +442,172 @@ def parse_move(text: str, *, phase: Phase) -> Action:
             "play one card, such as 10H (or 'Jo H' to lead the Joker naming hearts)", text=text
         )
     return _parse_play(words[0])
+
+
+# -- hands scored at a real table ----------------------------------------------------------
+
+
+@attrs.frozen
+class HandScore:
+    """One hand of a game played with real cards, as a scorekeeper writes it.
+
+    ``contractor`` is the contractor's seat (``by SEAT``), or its side in the
+    short form: :func:`~fivehundred.score_hand` takes either. ``tricks`` are the
+    tricks each side took; ``partner`` is the five-player partner (P5).
+    """
+
+    contract: Call
+    contractor: int
+    tricks: tuple[int, ...]
+    partner: int | None = None
+
+
+#: What a thrown-in hand (everyone passed, R3.9) may be written as.
+THROWN_IN: Final = frozenset({"pass", "all pass", "passed", "thrown in", "throw in"})
+#: What a scored hand may look like, for messages.
+HAND_FORMS: Final = (
+    "write a contract and the tricks its side took: CONTRACT TRICKS [SIDE] (7H 8, M 0 1, "
+    "6NT 2,3,5 by side), CONTRACT by SEAT took N (7H by 0 took 8), "
+    "CONTRACT by SEAT [with SEAT] tricks N N N N (by seat), or pass"
+)
+_HAND_WORDS: Final = frozenset({"by", "with", "took", "tricks"})
+
+
+def _number(text: str, whole: str, what: str) -> int:
+    if not (text.isascii() and text.isdigit()) or len(text) > 3:
+        raise NotationError(f"{_quote(text)} is not {what}", text=whole)
+    return int(text)
+
+
+def parse_hand_score(text: str, rules: Rules, *, side: int = 0) -> HandScore | None:
+    """Read one hand of a real table; ``None`` for a thrown-in hand (``pass``, R3.9).
+
+    The short form gives the contract, the tricks its side took and, if it is
+    not ``side``, the contracting side: ``7H 8``, ``M 0 1``. The long form names
+    the contractor's seat: ``7H by 0 took 8``; with more than two sides give the
+    tricks of every seat (``6NT by 1 tricks 2 3 5``) or side (``6NT 2,3,5``), and
+    a five-player partner with ``with SEAT`` (P5). ``fivehundred score`` and
+    ``examples/scorekeeper.py`` read this notation.
+
+    >>> import fivehundred as fh
+    >>> parse_hand_score("7H 8", fh.Rules()), parse_hand_score("7h by 3 took 6", fh.Rules())
+    (HandScore(contract=Call.parse('7H'), contractor=0, tricks=(8, 2), partner=None), \
+HandScore(contract=Call.parse('7H'), contractor=3, tricks=(4, 6), partner=None))
+    >>> parse_hand_score("pass", fh.Rules()) is None
+    True
+
+    Raises :class:`~fivehundred.NotationError` saying what is wrong and what a hand looks like.
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"a hand is written as text, not {_quote(text)}", text=_quote(text))
+    _too_long(text, "a hand")
+    words = text.split()
+    if " ".join(words).lower() in THROWN_IN:
+        return None
+    if len(words) < 2:
+        raise NotationError(f"{_quote(text)}: {HAND_FORMS}", text=text)
+    contract = parse_call(words[0])
+    if contract.is_pass:
+        raise NotationError(
+            f"{_quote(text)}: a pass is not a contract: a contract is a bid, not a pass, and a "
+            "thrown-in hand is 'pass' alone, scoring nothing (R3.9)",
+            text=text,
+        )
+    players, sides = rules.players, len(rules.sides)
+    rest = [w.lower() for w in words[1:]]
+    seat = partner = None
+    for keyword in ("by", "with"):
+        if rest[:1] == [keyword]:
+            if len(rest) < 2:
+                raise NotationError(f"{_quote(text)}: {HAND_FORMS}", text=text)
+            who = _number(rest[1], text, "a seat")
+            if who >= players:
+                raise NotationError(
+                    f"{_quote(text)}: seat {who} is not at a {players}-seat table", text=text
+                )
+            seat, partner = (who, partner) if keyword == "by" else (seat, who)
+            rest = rest[2:]
+    took: int | None = None
+    tricks: tuple[int, ...] | None = None
+    if rest[:1] == ["took"] and len(rest) >= 2:
+        took, rest = _number(rest[1], text, "a number of tricks: write 0 to 10, e.g. 8"), rest[2:]
+    elif rest[:1] == ["tricks"] and len(rest) >= 2:
+        counts = tuple(_number(n, text, "a number of tricks") for n in rest[1:])
+        if len(counts) not in (players, sides):
+            raise NotationError(
+                f"{_quote(text)}: give the tricks of each of the {players} seats", text=text
+            )
+        tricks = counts if len(counts) == sides else _by_side(counts, rules)
+        rest = []
+    elif rest and "," in rest[0]:
+        parts = rest[0].split(",")
+        tricks = tuple(_number(n, text, "a number of tricks") for n in parts)
+        if len(tricks) != sides:
+            raise NotationError(
+                f"{_quote(text)}: give the tricks of all {sides} sides, comma-separated, "
+                "e.g. 6,2,2",
+                text=text,
+            )
+        rest = rest[1:]
+    elif rest and rest[0] not in _HAND_WORDS:
+        took = _number(rest[0], text, "a number of tricks: write 0 to 10, e.g. 8")
+        rest = rest[1:]
+    else:
+        raise NotationError(f"{_quote(text)}: {HAND_FORMS}", text=text)
+    if seat is None and len(rest) == 1:
+        side = _number(rest[0], text, f"a side: sides are 0 to {sides - 1}")
+        if side >= sides:
+            raise NotationError(
+                f"{_quote(rest[0])} is not a side: sides are 0 to {sides - 1}", text=text
+            )
+        rest = []
+    if rest:
+        raise NotationError(f"{_quote(text)}: {HAND_FORMS}", text=text)
+    contractor = seat if seat is not None else side
+    if took is not None:
+        if took > 10:
+            raise NotationError(
+                f"{_quote(text)}: {took} tricks is not possible: a hand has ten tricks", text=text
+            )
+        if sides != 2 or partner is not None:
+            raise NotationError(
+                f"{_quote(text)}: give the tricks of all {sides} sides, comma-separated (6,2,2), "
+                "or of every seat (CONTRACT by SEAT tricks N N N ...)",
+                text=text,
+            )
+        ours = rules.side_of(contractor)
+        tricks = (took, 10 - took) if ours == 0 else (10 - took, took)
+    assert tricks is not None
+    if sum(tricks) > 10:
+        raise NotationError(
+            f"{_quote(text)}: tricks {' '.join(map(str, tricks))} are not possible: "
+            "a hand has ten tricks",
+            text=text,
+        )
+    return HandScore(contract, contractor, tricks, partner)
+
+
+def _by_side(counts: tuple[int, ...], rules: Rules) -> tuple[int, ...]:
+    return tuple(sum(counts[s] for s in seats) for seats in rules.sides)
+
+
+def split_hands(text: str) -> list[str]:
+    """Several hands in one line, each starting at its contract: ``7H 8 8S 9`` is two.
+
+    >>> split_hands("7H 8 8S 9 pass M by 1 took 0")
+    ['7H 8', '8S 9', 'pass', 'M by 1 took 0']
+    """
+    hands: list[list[str]] = []
+    for word in text.split():
+        starts = not hands or hands[-1][-1].lower() not in _HAND_WORDS
+        try:
+            parse_call(word)
+        except NotationError:
+            starts = False
+        if starts:
+            hands.append([word])
+        elif hands:
+            hands[-1].append(word)
+        else:
+            hands.append([word])
+    return [" ".join(hand) for hand in hands]
