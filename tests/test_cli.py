@@ -773,3 +773,26 @@ def test_score_takes_several_hands_in_one_command_R8(
         monkeypatch, capsys, "score", "--players", "5", "8S by 0 with 3 tricks 5 1 0 3 1"
     )
     assert "by seat 0 with 8 tricks: made" in five.out
+
+
+def test_a_terminal_is_read_with_input_and_line_editing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a terminal the prompt goes through input() (readline's line editing, history)."""
+    import builtins
+
+    answers = iter(["pass"])
+
+    def typed(prompt: str) -> str:
+        assert prompt == "Your call> "
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    keyboard, screen = Terminal(), Terminal()
+    monkeypatch.setattr(sys, "stdin", keyboard)
+    monkeypatch.setattr(sys, "stdout", screen)
+    monkeypatch.setattr(builtins, "input", typed)
+    prompt = table.Prompt(sys.stdin, sys.stdout)
+    assert prompt.ask("Your call> ") == "pass"
+    assert prompt.ask("Your call> ") is None  # Ctrl-D
+    assert "readline" in sys.modules
