@@ -1,7 +1,8 @@
 """Suits, ranks, cards and card notation (rules R1).
 
 Card notation is rank then suit: ``"10H"``, ``"JD"``, ``"AS"``, ``"11C"``, and
-``"Jo"`` for the Joker. :func:`parse_card` also reads the forms people type
+``"Jo"`` for the Joker. :func:`~fivehundred.parse_card` (from :mod:`fivehundred.notation`,
+where every spelling table lives) also reads the forms people type
 (``"10h"``, ``"TH"``, ``"J♥"``, ``"joker"``).
 
 >>> import fivehundred as fh
