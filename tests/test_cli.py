@@ -749,6 +749,7 @@ def test_options_read_the_same_once_the_rules_types_are_resolved() -> None:
     assert parse_option("sans_kitty=on") == ("sans_kitty", True)
     assert parse_option("score_cap=none") == ("score_cap", None)
     assert parse_option("target=750") == ("target", 750)
+    assert parse_option("Misere=off") == ("misere", False)
 
 
 def test_score_takes_several_hands_in_one_command_R8(

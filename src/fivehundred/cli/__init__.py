@@ -5,12 +5,13 @@ Commands:
 - ``play``: you against computer players in the terminal;
 - ``watch --seed N``: computer players play a whole game, narrated;
 - ``simulate --games N``: many games between computer players, with a summary;
-- ``score CONTRACT TRICKS``: a scorekeeper for a game played with real cards;
+- ``score HAND ...``: a scorekeeper for a game played with real cards;
 - ``rules``: the bid ladder and the scoring table;
 - ``demo``: one seeded hand, narrated;
 - ``serve``: the game server and its browser table (needs ``pip install "fivehundred[server]"``).
 
-``--rules PRESET`` and ``--players K`` choose the rules (:data:`RULE_PRESETS`).
+``--rules PRESET`` and ``--players K`` choose the rules (:data:`RULE_PRESETS`), and
+``--option NAME=VALUE`` changes any :class:`~fivehundred.Rules` option.
 Bad input, at a prompt or in a flag, gets a one-line explanation; end of input
 or Ctrl-C at a prompt leaves cleanly.
 """

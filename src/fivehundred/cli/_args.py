@@ -287,9 +287,19 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules(many)
     _add_bots(many, many=True)
 
-    keep = commands.add_parser("score", help="score hands played with real cards")
+    keep = commands.add_parser(
+        "score",
+        help="score hands played with real cards",
+        description="Score hands played with real cards: give one hand or several "
+        '(7H 8 8S 9, or "7H by 0 took 8"), or none for a loop that reads a hand a line '
+        "('undo' takes back a hand, 'quit' ends).",
+    )
     keep.add_argument(
-        "hand", nargs="*", metavar="CONTRACT TRICKS [SIDE]", help="e.g. 7H 8 (or none: a loop)"
+        "hand",
+        nargs="*",
+        metavar="HAND",
+        help="CONTRACT TRICKS [SIDE] (7H 8, M 0 1), CONTRACT by SEAT took N, "
+        "CONTRACT by SEAT tricks N N N N, or pass",
     )
     keep.add_argument("--side", type=_number, default=0, help="the contracting side (default 0)")
     keep.add_argument("--scores", type=_scores, default=None, help="scores before, e.g. 120,-40")
