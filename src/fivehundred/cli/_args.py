@@ -6,6 +6,7 @@ import argparse
 import difflib
 import inspect
 import re
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import Final, NoReturn, TextIO
 
@@ -133,7 +134,10 @@ def show_options(out: TextIO) -> None:
         default = field.default
         shown = "none" if default is None else str(default).lower()
         print(f"  {field.name}={shown}  ({_type_of(field)})", file=out)
-        print(f"      {meanings.get(field.name, '')}", file=out)
+        meaning = meanings.get(field.name, "")
+        print(
+            textwrap.fill(meaning, 88, initial_indent=" " * 6, subsequent_indent=" " * 6), file=out
+        )
 
 
 #: How to play at the table: the ``play`` help and the table's ``help`` command.
