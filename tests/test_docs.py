@@ -261,6 +261,7 @@ MODULE_PAGES: Final = {
     "tricks": "tricks",
     "scoring": "scoring",
     "records": "records",
+    "notation": "notation",
     "serialize": "serialize",
     "encoding": "encoding",
     "playout": "playout",

@@ -25,9 +25,8 @@ from fivehundred.calls import (
     Call,
     CallKind,
     Strain,
-    parse_call,
 )
-from fivehundred.cards import JOKER, Card, Rank, Suit, parse_card, parse_cards
+from fivehundred.cards import JOKER, Card, Rank, Suit
 from fivehundred.engine import (
     apply,
     check_action,
@@ -45,6 +44,7 @@ from fivehundred.errors import (
     NotationError,
     Reason,
 )
+from fivehundred.notation import parse_call, parse_card, parse_cards
 from fivehundred.playout import Policy, playout
 from fivehundred.rules import DEFAULT_LADDER, Ladder, Rules
 from fivehundred.scoring import (
