@@ -354,6 +354,19 @@ def bench_openspiel(session: nox.Session) -> None:
 
 
 @nox.session
+def bench_solver(session: nox.Session) -> None:
+    """The solver's speed on both builds (opt-in): benchmarks/bench_solver.py {posargs}.
+
+    Median time to solve 50 random four-player hands from the first lead and with
+    five tricks left, pure then compiled. ``nox -s bench_solver -- --hands 50``.
+    """
+    session.install(".")
+    session.run("python", "benchmarks/bench_solver.py", *session.posargs)
+    install_compiled(session)
+    session.run("python", "benchmarks/bench_solver.py", *session.posargs)
+
+
+@nox.session
 def build(session: nox.Session) -> None:
     """Build the sdist, the pure wheel and the compiled wheel into dist/ and check them (opt-in).
 

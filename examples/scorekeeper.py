@@ -1,7 +1,8 @@
 """Keep the score for a table playing Five Hundred with real cards.
 
-Each line says what happened in one hand; the program prints each side's score
-change and the running totals, and says when the game is won (R9):
+Each line says what happened in one hand, in the notation ``fivehundred score``
+reads (:func:`fivehundred.notation.parse_hand_score`); the program prints each
+side's score change and the running totals, and says when the game is won (R9):
 
     7H by 0 took 8                    seat 0's side bid 7H and took 8 tricks
     M by 3 took 0                     misère by seat 3, who took no trick
@@ -24,72 +25,22 @@ on standard error and skipped; the exit status is then 1.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Iterable, Sequence
 from typing import TextIO
 
-import attrs
-
 import fivehundred as fh
+from fivehundred.notation import HandScore, parse_hand_score
 from fivehundred.scoring import game_result
 
-LINE = re.compile(
-    r"^(?P<contract>\S+)\s+by\s+(?P<seat>\d+)"
-    r"(?:\s+with\s+(?P<partner>\d+))?"
-    r"\s+(?:took\s+(?P<took>\d+)|tricks\s+(?P<tricks>\d+(?:\s+\d+)*))$",
-    re.IGNORECASE,
-)
-THROWN_IN = frozenset({"pass", "all pass", "passed", "thrown in", "throw in"})
 
+def read_hand(text: str, rules: fh.Rules) -> HandScore | None:
+    """A line as a :class:`~fivehundred.notation.HandScore`; ``None`` for a thrown-in hand.
 
-@attrs.frozen
-class Hand:
-    """One line read: the contract, the contractor's seat, the partner (P5) and the tricks."""
-
-    contract: fh.Call
-    seat: int
-    partner: int | None
-    #: Tricks by side (the ``took`` form) or by seat (the ``tricks`` form).
-    tricks: tuple[int, ...]
-
-
-def read_hand(text: str, rules: fh.Rules) -> Hand | None:
-    """A line as a :class:`Hand`; ``None`` for a thrown-in hand. Bad text raises ValueError."""
-    words = " ".join(text.split())
-    if words.lower() in THROWN_IN:
-        return None
-    match = LINE.match(words)
-    if match is None:
-        raise ValueError(
-            f"{text.strip()!r}: write CONTRACT by SEAT took N (7H by 0 took 8), "
-            "CONTRACT by SEAT tricks N N N N, or pass"
-        )
-    contract = fh.parse_call(match["contract"])  # NotationError is a ValueError
-    if contract.is_pass:
-        raise ValueError(f"{text.strip()!r}: a contract is a bid, not a pass")
-    seat = int(match["seat"])
-    partner = None if match["partner"] is None else int(match["partner"])
-    for who in (seat, partner):
-        if who is not None and not 0 <= who < rules.players:
-            raise ValueError(f"{text.strip()!r}: seat {who} is not at a {rules.players}-seat table")
-    if match["tricks"] is not None:
-        tricks = tuple(int(n) for n in match["tricks"].split())
-        if len(tricks) not in (rules.players, len(rules.sides)):
-            raise ValueError(
-                f"{text.strip()!r}: give the tricks of each of the {rules.players} seats"
-            )
-        return Hand(contract, seat, partner, tricks)
-    if len(rules.sides) != 2 or partner is not None:
-        raise ValueError(
-            f"{text.strip()!r}: with more than two sides, give the tricks of every seat "
-            "(CONTRACT by SEAT tricks N N N ...)"
-        )
-    took = int(match["took"])
-    if took > 10:
-        raise ValueError(f"{text.strip()!r}: a hand has ten tricks")
-    side = rules.side_of(seat)
-    return Hand(contract, seat, None, (took, 10 - took) if side == 0 else (10 - took, took))
+    The notation is the library's (``fivehundred score`` reads the same): bad
+    text raises :class:`~fivehundred.NotationError`, which is a ValueError.
+    """
+    return parse_hand_score(text, rules)
 
 
 def side_name(rules: fh.Rules, side: int) -> str:
@@ -108,7 +59,7 @@ class Scorekeeper:
         self.hands = 0
         self.over = False
 
-    def score(self, hand: Hand | None, out: TextIO) -> None:
+    def score(self, hand: HandScore | None, out: TextIO) -> None:
         """Score one hand and print the changes, the totals and the end of the game."""
         rules = self.rules
         if hand is None:
@@ -117,7 +68,7 @@ class Scorekeeper:
             return
         changes = fh.score_hand(
             hand.contract,
-            hand.seat,
+            hand.contractor,
             hand.tricks,
             rules=rules,
             scores=self.totals,
@@ -125,14 +76,15 @@ class Scorekeeper:
         )
         self.hands += 1
         self.totals = tuple(t + c for t, c in zip(self.totals, changes, strict=True))
-        contracting = [rules.side_of(hand.seat)]
+        contracting = [rules.side_of(hand.contractor)]
         if hand.partner is not None and rules.side_of(hand.partner) not in contracting:
             contracting.append(rules.side_of(hand.partner))
         made = changes[contracting[0]] > 0
         verdict = "made" if made else "failed"
         worth = fh.bid_value(hand.contract, rules)
+        seat = hand.contractor
         print(
-            f"hand {self.hands}: {hand.contract.pretty} ({worth}) by seat {hand.seat} {verdict}",
+            f"hand {self.hands}: {hand.contract.pretty} ({worth}) by seat {seat} {verdict}",
             file=out,
         )
         for side, (change, total) in enumerate(zip(changes, self.totals, strict=True)):

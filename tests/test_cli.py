@@ -5,12 +5,16 @@ from __future__ import annotations
 import io
 import re
 import sys
-from typing import Any, cast
 
 import pytest
 
 import fivehundred as fh
 from fivehundred import cli
+from fivehundred.cli import _render as render
+from fivehundred.cli import _simulate as simulating
+from fivehundred.cli import _table as table
+from fivehundred.cli import _watch as watching
+from fivehundred.notation import parse_move
 from helpers import JOKER_VOID, after_auction, dealt, run
 from subprocesses import run_python
 from test_bots import LOW, joker_no_trumps
@@ -78,12 +82,12 @@ def test_play_a_whole_game_with_mistakes_and_undo(
     no_traceback(session)
     out = session.out
     assert session.status == 0
-    assert "Type the number of a choice" in out  # help
+    assert "type the number of a choice" in out  # help
     assert "nothing to undo yet" in out
     assert "'xyz' is not a call" in out
     assert "99 is not a choice" in out
     assert "undone: back to before your pass" in out
-    assert f"seat 0 does not hold {missing}" in out
+    assert f"You do not hold {missing}" in out
     assert "Contract:" in out and "trick  1:" in out
     assert "Game over:" in out
     assert "Your hand:" in out and "Trick " in out and "scores:" in out
@@ -105,34 +109,34 @@ def test_play_discard_nominate_and_joker_lead_prompts() -> None:
     state = joker_no_trumps()
     view = fh.observe(state, 0)
     with pytest.raises(cli.UsageError, match="exactly 3 different cards"):
-        cli._read_action("1 2", state, view)
+        table._read_action("1 2", state, view)
     with pytest.raises(cli.UsageError, match="numbers go 1 to 13"):
-        cli._read_action("1 2 30", state, view)
-    discard = cli._read_action("discard 9H 10H JH", state, view)
+        table._read_action("1 2 30", state, view)
+    discard = table._read_action("discard 9H 10H JH", state, view)
     assert discard == fh.Discard(fh.parse_cards("9H 10H JH"))
-    assert cli._read_action("7 8 9", state, view) == fh.Discard(fh.parse_cards("9H 10H JH"))
+    assert table._read_action("7 8 9", state, view) == fh.Discard(fh.parse_cards("9H 10H JH"))
     state = fh.apply(state, discard)
     view = fh.observe(state, 0)
-    assert cli._read_action("decline", state, view) == fh.DECLINE
-    assert cli._read_action("hearts", state, view) == fh.Nominate(fh.Suit.HEARTS)
-    assert cli._read_action("2", state, view) == fh.Nominate(fh.Suit.CLUBS)
+    assert table._read_action("decline", state, view) == fh.DECLINE
+    assert table._read_action("hearts", state, view) == fh.Nominate(fh.Suit.HEARTS)
+    assert table._read_action("2", state, view) == fh.Nominate(fh.Suit.CLUBS)
     with pytest.raises(cli.UsageError, match="not a suit"):
-        cli._read_action("purple", state, view)
+        table._read_action("purple", state, view)
     state = fh.apply(state, fh.DECLINE)
     view = fh.observe(state, 0)
     with pytest.raises(cli.UsageError, match="names a suit not yet led"):
-        cli._read_action("Jo", state, view)
-    assert cli._read_action("Jo H", state, view) == fh.Play(fh.JOKER, fh.Suit.HEARTS)
-    assert cli._read_action("jo:d", state, view) == fh.Play(fh.JOKER, fh.Suit.DIAMONDS)
+        table._read_action("Jo", state, view)
+    assert table._read_action("Jo H", state, view) == fh.Play(fh.JOKER, fh.Suit.HEARTS)
+    assert table._read_action("jo:d", state, view) == fh.Play(fh.JOKER, fh.Suit.DIAMONDS)
     with pytest.raises(cli.UsageError, match="not a suit"):
-        cli._read_action("Jo X", state, view)
+        table._read_action("Jo X", state, view)
     with pytest.raises(cli.UsageError, match="play one card"):
-        cli._read_action("AS KS QS", state, view)
-    assert cli._read_action("as", state, view) == fh.Play(fh.parse_card("AS"))
+        table._read_action("AS KS QS", state, view)
+    assert table._read_action("as", state, view) == fh.Play(fh.parse_card("AS"))
     state = fh.apply(state, fh.Play(fh.parse_card("AS")))
     view = fh.observe(state, 1)
     with pytest.raises(cli.UsageError, match="must follow spades"):
-        cli._read_action("5C", state, view)
+        table._read_action("5C", state, view)
 
 
 def test_nomination_prompt_without_the_joker_offers_only_no_nomination_R7_1() -> None:
@@ -140,16 +144,20 @@ def test_nomination_prompt_without_the_joker_offers_only_no_nomination_R7_1() ->
     state = run(after_auction("7NT", 0, *JOKER_VOID), "discard 7H 6H 5H")
     assert state.phase is fh.Phase.NOMINATE
     view = fh.observe(state, 0)
-    assert cli._choices(view) == [fh.DECLINE]
-    assert cli._read_action("1", state, view) == fh.DECLINE
-    assert cli._read_action("decline", state, view) == fh.DECLINE
-    with pytest.raises(cli.UsageError, match=r"does not hold the Joker .*\(R7\.1\)"):
-        cli._read_action("hearts", state, view)
+    assert table._choices(view) == [fh.DECLINE]
+    assert table._read_action("1", state, view) == fh.DECLINE
+    assert table._read_action("decline", state, view) == fh.DECLINE
+    with pytest.raises(cli.UsageError, match=r"You do not hold the Joker .*\(R7\.1\)"):
+        table._read_action("hearts", state, view)
     out = io.StringIO()
-    prompt = cli._Prompt(io.StringIO("hearts\nnone\n"), out)
-    assert cli._ask_action(prompt, cast(Any, None), state, view) == fh.DECLINE
-    assert "decline (no nomination) is your only choice" in out.getvalue()
-    assert "can only make no nomination (R7.1)" in out.getvalue()
+    prompt = table.Prompt(io.StringIO("hearts\nnone\n"), out)
+    sitting = table._Table(
+        seed=1, human=0, rules=fh.Rules(), bots=["random"], budget=1, style=render.Style(True, 0)
+    )
+    assert table._ask_action(prompt, sitting, state, view) == fh.DECLINE
+    assert "decline is your only choice" in out.getvalue()
+    # the rule ID waits behind 'why'
+    assert "can only make no nomination ('why' for the rule)" in out.getvalue()
 
 
 def test_play_partner_call_prompt_P5() -> None:
@@ -165,23 +173,23 @@ def test_play_partner_call_prompt_P5() -> None:
     view = fh.observe(state, seat)
     own = view.hand[0]
     other = next(c for c in rules.deck if c not in view.hand and not c.is_joker)
-    assert cli._read_action(f"partner {other}", state, view) == fh.CallPartner(other)
+    assert table._read_action(f"partner {other}", state, view) == fh.CallPartner(other)
     with pytest.raises(cli.UsageError, match="must call a card it does not hold"):
-        cli._read_action(str(own), state, view)
+        table._read_action(str(own), state, view)
     with pytest.raises(cli.UsageError, match="one card"):
-        cli._read_action("AS KS", state, view)
+        table._read_action("AS KS", state, view)
     by_seat = fh.Rules(players=5, partner_by_seat=True)
-    assert cli._read_partner(["seat", "2"]) == fh.CallPartner(seat=2)
+    assert parse_move("seat 2", phase=fh.Phase.PARTNER) == fh.CallPartner(seat=2)
     assert by_seat.partner_by_seat
 
 
 def test_play_ends_cleanly_on_ctrl_c(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def interrupted(self: cli._Prompt, prompt: str) -> str | None:
+    def interrupted(self: table.Prompt, prompt: str) -> str | None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli._Prompt, "ask", interrupted)
+    monkeypatch.setattr(table.Prompt, "ask", interrupted)
     assert cli.main(["play", "--seed", "1"]) == 130
     captured = capsys.readouterr()
     assert "interrupted" in captured.err and "Traceback" not in captured.err
@@ -251,7 +259,7 @@ def test_watch_other_tables_and_players(
 def test_watch_stops_a_game_that_never_ends(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(cli, "MAX_HANDS", 1)
+    monkeypatch.setattr(watching, "MAX_HANDS", 1)
     run = run_cli(monkeypatch, capsys, "watch", "--seed", "3", "--bots", "heuristic")
     assert "Stopped after 1 hands without a winner" in run.out
 
@@ -262,7 +270,7 @@ def test_simulate_prints_progress_and_a_summary(
     run = run_cli(monkeypatch, capsys, "simulate", "--games", "4", "--bots", "heuristic", "random")
     no_traceback(run)
     assert run.status == 0
-    assert "4/4 games" in run.err and "[####" in run.err
+    assert run.err == ""  # not a terminal: no progress bar drawn with \r
     lines = run.out.splitlines()
     assert lines[0].startswith("4 games of 4-player Five Hundred (seed 1)")
     assert "win rate" in lines[1] and "95% interval" in lines[1] and "made" in lines[1]
@@ -468,45 +476,46 @@ def test_play_as_the_contractor_discards_and_plays_it_out(
 
 
 def test_narration_of_the_rarer_moments() -> None:
-    style = cli._Style(ascii_only=True, human=0)
+    style = render.Style(ascii_only=True, human=0)
     rules = fh.Rules(all_pass_no_trumps=True)
     state = fh.deal(fh.new_game(rules, dealer=3), seed=1)
     after = state
     for _ in range(4):
         before, after = after, fh.apply(after, fh.PASS)
-    assert cli._hand_events(style, before, after) == [
-        "Everyone passed: the hand is played at No Trumps (V-ALL-PASS)"
+    assert render.hand_events(style, before, after) == [
+        "Everyone passed: the hand is played at No Trumps"
     ]
-    status = cli._status(style, after, fh.observe(after, 0))
+    status = table._status(style, after, fh.observe(after, 0))
     assert any(line.startswith("No Trumps after all passed") for line in status)
     seat_call = fh.CallPartner(seat=2)
     five = fh.deal(fh.new_game(fh.Rules(players=5), dealer=0), seed=1)
-    assert cli._describe(style, five, seat_call, watch=True) == (
-        "Seat 1 called seat 2 as partner (P5)"
+    assert render.describe(style, five, seat_call, watch=True) == (
+        "Seat 1 called seat 2 as partner"
     )
     card_call = fh.CallPartner(fh.parse_card("AH"))
-    assert "called AH: its holder is the partner" in cli._describe(
+    assert "called AH: its holder is the partner" in render.describe(
         style, five, card_call, watch=True
     )
-    assert cli._label(style, card_call) == "AH" and cli._label(style, seat_call) == "seat 2"
-    assert "nominated the Joker as a H" in cli._describe(
+    assert table._label(style, card_call) == "AH" and table._label(style, seat_call) == "seat 2"
+    assert "nominated the Joker as a H" in render.describe(
         style, five, fh.Nominate(fh.Suit.HEARTS), watch=True
     )
     # R7.1: the same words whether or not the contractor holds the Joker
-    assert "made no nomination (R7.1)" in cli._describe(style, five, fh.DECLINE, watch=True)
+    assert "made no nomination" in render.describe(style, five, fh.DECLINE, watch=True)
 
 
 def test_open_misere_hand_is_shown_to_the_person_R6_3() -> None:
     state = run(after_auction("OM", 1, LOW, "10C 8H 7H"), "discard 10C 8H 7H", "decline")
-    style = cli._Style(ascii_only=True, human=0)
+    style = render.Style(ascii_only=True, human=0)
     before = run(state, "4D", "6D")
     after = run(before, "KD")
     assert any(
-        "must show the open misère hand" in line for line in cli._hand_events(style, before, after)
+        "must show the open misère hand" in line
+        for line in render.hand_events(style, before, after)
     )
-    status = cli._status(style, after, fh.observe(after, 0))
+    status = table._status(style, after, fh.observe(after, 0))
     assert any(line.startswith("Open misère, seat 1 shows: 5S 6S 7S") for line in status)
-    assert any("sits out (R4.2)" in line for line in cli._hand_events(style, *_auction_end()))
+    assert any("sits out" in line for line in render.hand_events(style, *_auction_end()))
 
 
 def _auction_end() -> tuple[fh.GameState, fh.GameState]:
@@ -514,24 +523,22 @@ def _auction_end() -> tuple[fh.GameState, fh.GameState]:
     return state, run(state, "OM", "pass", "pass")
 
 
-@pytest.mark.parametrize("seed", [47, 56])
+@pytest.mark.parametrize("seed", [6, 22])
 def test_demo_narrates_the_joker_and_a_partner_sitting_out(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], seed: int
 ) -> None:
     run = run_cli(monkeypatch, capsys, "demo", "--seed", str(seed))
     assert run.status == 0
-    joker = "no Joker nomination (R7.1)"  # the nomination step, narrated (R4.3)
-    assert (joker in run.out) if seed == 47 else ("sits out (R4.2)" in run.out)
+    joker = "made no nomination"  # the nomination step, narrated (R4.3, R7.1)
+    assert (joker in run.out) if seed == 6 else ("sits out" in run.out)
 
 
 def test_narration_of_a_throw_in_and_an_all_pass_hand() -> None:
-    style = cli._Style(ascii_only=True)
+    style = render.Style(ascii_only=True)
     state = fh.deal(fh.new_game(dealer=3), seed=1)
     before = run(state, "pass", "pass", "pass")
     after = run(before, "pass")
-    assert cli._hand_events(style, before, after) == [
-        "Everyone passed: the hand is thrown in (R3.9)"
-    ]
+    assert render.hand_events(style, before, after) == ["Everyone passed: the hand is thrown in"]
     rules = fh.Rules(all_pass_no_trumps=True)
     state = run(fh.deal(fh.new_game(rules, dealer=3), seed=1), "pass", "pass", "pass", "pass")
     while True:
@@ -540,7 +547,7 @@ def test_narration_of_a_throw_in_and_an_all_pass_hand() -> None:
         if after.phase is not fh.Phase.PLAY:
             break
         state = after
-    lines = cli._hand_events(style, state, after)
+    lines = render.hand_events(style, state, after)
     assert any(line.startswith("  seats 0 & 2 ") for line in lines)
 
 
@@ -570,7 +577,223 @@ def test_play_a_joker_lead_offers_every_suit_spades_included_R7_4(
     )
     no_traceback(session)
     assert session.status == 0
-    assert "10) Jo naming S" in session.out
-    assert "names a suit not yet led (R7.4): 'Jo S' — you may name S, C, D, H" in session.out
+    assert "10) Jo naming S" in session.out  # the choices follow the hand: the Joker last
+    assert "names a suit not yet led: 'Jo S' — you may name S, C, D, H" in session.out
     assert "You led Jo naming S" in session.out
     assert re.search(r"trick  1: you Jo, seat 1 \w+S, seat 2 \w+S, seat 3 \w+S", session.out)
+
+
+# -- the terminal game for a person --------------------------------------------------------
+
+
+class Terminal(io.StringIO):
+    """An output stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_version(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    shown = run_cli(monkeypatch, capsys, "--version")
+    assert shown.status == 0 and shown.out.strip() == f"fivehundred {fh.__version__}"
+
+
+def test_play_help_says_how_to_play(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shown = run_cli(monkeypatch, capsys, "play", "--help")
+    for word in ("undo", "help", "why", "last", "quit", "Jo H", "4D 5D 6D", "--option"):
+        assert word in shown.out
+
+
+def test_every_rules_field_is_an_option(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import attrs
+
+    listed = run_cli(monkeypatch, capsys, "rules", "--options")
+    assert listed.status == 0
+    for field in attrs.fields(fh.Rules):
+        assert f"  {field.name}=" in listed.out
+    assert "V-45" in listed.out  # the meaning, from the field's comment
+    rules = cli.rules_for(
+        "american", 4, ["target=1000", "sans-kitty=yes", "score_cap=none", "trick_points=20"]
+    )
+    assert (rules.target, rules.sans_kitty, rules.score_cap, rules.trick_points) == (
+        1000,
+        True,
+        None,
+        20,
+    )
+    assert rules.single_round  # the preset's own options stay
+    table = run_cli(monkeypatch, capsys, "rules", "--option", "target=1000", "--ascii")
+    assert table.status == 0 and "Win by making a contract at 1000 or more" in table.out
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("tarjet=1000", "no rule option 'tarjet' (did you mean target?)"),
+        ("target=lots", "target is a whole number, not 'lots'"),
+        ("misere=maybe", "misere is true or false, not 'maybe'"),
+        ("score_cap=x", "score_cap is a whole number or none"),
+        ("target", "write NAME=VALUE"),
+        ("players=9", "no australian rules with players=9"),
+    ],
+)
+def test_a_bad_option_is_explained(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], option: str, message: str
+) -> None:
+    refused = run_cli(monkeypatch, capsys, "play", "--option", option)
+    assert refused.status == 2 and message in refused.err
+    no_traceback(refused)
+
+
+def test_play_why_last_and_final_scores(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = ["why", "1", "why", "last", "8c", "why", "1", "last", "quit"]
+    session = run_cli(
+        monkeypatch, capsys, "play", "--seed", "3", "--ascii", stdin="\n".join(script) + "\n"
+    )
+    out = session.out
+    assert "Nothing was refused: every choice listed is legal" in out
+    assert "Why not 8C: You hold hearts (4H 8H 9H JH), so you must follow hearts" in out
+    assert "No trick has been played yet." in out
+    # the refusal names no rule; 'why' does (R5.3)
+    assert "but played 8C ('why' for the rule)" in out
+    assert (
+        "Why: You hold hearts (4H 8H 9H JH), so you must follow hearts but played 8C (R5.3)" in out
+    )
+    assert "\ntrick  1: seat 3 6H, you 4H, seat 1 5H, seat 2 10H -> seat 2\n" in out  # 'last'
+    assert out.endswith("Final scores: you & seat 2 0, seats 1 & 3 0\nGoodbye.\n")
+    assert "seat 0" not in out.split("\n", 1)[1]  # after the greeting, the player is "you"
+
+
+def test_play_marks_trumps_and_numbers_choices_in_hand_order(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = ["1", "1", "quit"]
+    session = run_cli(
+        monkeypatch, capsys, "play", "--seed", "3", "--ascii", stdin="\n".join(script) + "\n"
+    )
+    out = session.out
+    assert "Your hand: 8C 9C JC AC  6D 7D  trumps: 8H 9H JH" in out
+    assert "1) 8C 2) 9C 3) JC 4) AC" in out  # the hand's order, trumps last
+
+
+def test_colour_only_on_a_terminal_and_never_with_no_color(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    screen = Terminal()
+    table.play(seed=3, inp=io.StringIO("1\nquit\n"), out=screen)
+    assert "\x1b[1m\x1b[31m8♥\x1b[0m" in screen.getvalue()  # a red trump, in bold
+    assert "\x1b[31m6♦\x1b[0m" in screen.getvalue()
+    monkeypatch.setenv("NO_COLOR", "1")
+    plain_screen = Terminal()
+    table.play(seed=3, inp=io.StringIO("1\nquit\n"), out=plain_screen)
+    assert "\x1b" not in plain_screen.getvalue()
+    piped = io.StringIO()
+    monkeypatch.delenv("NO_COLOR")
+    table.play(seed=3, inp=io.StringIO("1\nquit\n"), out=piped)
+    assert "\x1b" not in piped.getvalue()
+    assert plain_screen.getvalue() == piped.getvalue()
+
+
+def test_simulate_draws_a_progress_bar_on_a_terminal() -> None:
+    out, err = io.StringIO(), Terminal()
+    simulating.simulate(
+        games=4,
+        rules=fh.Rules(),
+        bots=["random"],
+        seed=1,
+        budget=1,
+        jobs=1,
+        out=out,
+        err=err,
+    )
+    assert "\r[" in err.getvalue() and "4/4 games" in err.getvalue()
+    assert "contracts made overall" in out.getvalue()
+
+
+def test_the_nomination_step_is_explained_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = ["10NT", "1 2 3", "why", "nominate", "decline", "quit"]
+    session = run_cli(
+        monkeypatch, capsys, "play", "--seed", "4", "--ascii", stdin="\n".join(script) + "\n"
+    )
+    assert session.out.count("The Joker nomination: in No Trumps and misère") == 1
+    assert "'nominate' names no suit: write S, C, D, H" in session.out
+    assert "You made no nomination" in session.out
+
+
+def test_watch_and_demo_share_the_narration(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shown = run_cli(monkeypatch, capsys, "demo", "--seed", "2", "--ascii")
+    watched = run_cli(monkeypatch, capsys, "watch", "--seed", "2", "--ascii")
+    hand = shown.out.split("\n", 1)[1]
+    assert hand.strip() and hand in watched.out  # the demo is the watched game's first hand
+    assert watched.out.rstrip().splitlines()[-1].startswith("Final scores: ")
+
+
+def test_options_read_the_same_once_the_rules_types_are_resolved() -> None:
+    import attrs
+
+    from fivehundred.cli._args import parse_option
+
+    attrs.resolve_types(fh.Rules)  # what cattrs does: annotations become types
+    assert parse_option("sans_kitty=on") == ("sans_kitty", True)
+    assert parse_option("score_cap=none") == ("score_cap", None)
+    assert parse_option("target=750") == ("target", 750)
+    assert parse_option("Misere=off") == ("misere", False)
+
+
+def test_score_takes_several_hands_in_one_command_R8(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = run_cli(monkeypatch, capsys, "score", "7H", "8", "8S", "9", "--ascii")
+    assert run.status == 0
+    assert run.out.splitlines() == [
+        "hand 1: 7H by seats 0 & 2 with 8 tricks: made (R6.1)",
+        "  seats 0 & 2   +200  total 200",
+        "  seats 1 & 3    +20  total 20",
+        "hand 2: 8S by seats 0 & 2 with 9 tricks: made (R6.1)",
+        "  seats 0 & 2   +240  total 440",
+        "  seats 1 & 3    +10  total 30",
+    ]
+    long = run_cli(monkeypatch, capsys, "score", "7H by 1 took 8", "pass", "--ascii")
+    assert "hand 1: 7H by seats 1 & 3 with 8 tricks: made" in long.out
+    assert "hand 2: Thrown in: everyone passed, no score (R3.9)" in long.out
+    over = run_cli(monkeypatch, capsys, "score", "10NT", "10", "6S", "6")
+    assert over.status == 2 and "the game is over after hand 1" in over.err
+    five = run_cli(
+        monkeypatch, capsys, "score", "--players", "5", "8S by 0 with 3 tricks 5 1 0 3 1"
+    )
+    assert "by seat 0 with 8 tricks: made" in five.out
+
+
+def test_a_terminal_is_read_with_input_and_line_editing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a terminal the prompt goes through input() (readline's line editing, history)."""
+    import builtins
+
+    answers = iter(["pass"])
+
+    def typed(prompt: str) -> str:
+        assert prompt == "Your call> "
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    keyboard, screen = Terminal(), Terminal()
+    monkeypatch.setattr(sys, "stdin", keyboard)
+    monkeypatch.setattr(sys, "stdout", screen)
+    monkeypatch.setattr(builtins, "input", typed)
+    prompt = table.Prompt(sys.stdin, sys.stdout)
+    assert prompt.ask("Your call> ") == "pass"
+    assert prompt.ask("Your call> ") is None  # Ctrl-D
+    assert "readline" in sys.modules

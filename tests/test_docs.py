@@ -261,12 +261,14 @@ MODULE_PAGES: Final = {
     "tricks": "tricks",
     "scoring": "scoring",
     "records": "records",
+    "notation": "notation",
     "serialize": "serialize",
     "encoding": "encoding",
     "playout": "playout",
     "errors": "errors",
     "compact": "compact",
     "tensors": "tensors",
+    "solver": "solver",
 }
 DIRECTIVE: Final = re.compile(
     r"^\.\. (?:auto(?:class|function|data|exception)|py:data):: (\S+)", re.MULTILINE

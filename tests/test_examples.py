@@ -93,7 +93,7 @@ def test_scorekeeper_going_out_backwards() -> None:
 @pytest.mark.parametrize(
     ("line", "why"),
     [
-        ("7H by 0", "write CONTRACT by SEAT took N"),
+        ("7H by 0", "write a contract and the tricks its side took"),
         ("5H by 0 took 8", "is not a call"),
         ("pass by 0 took 3", "not a pass"),
         ("7H by 4 took 8", "seat 4 is not at a 4-seat table"),

@@ -95,10 +95,12 @@ def test_lazy_names_are_the_modules_own_objects() -> None:
     import fivehundred.records
     import fivehundred.search
     import fivehundred.serialize
+    import fivehundred.solver
 
     modules = {
         "fivehundred.compact": fivehundred.compact,
         "fivehundred.search": fivehundred.search,
+        "fivehundred.solver": fivehundred.solver,
         "fivehundred.encoding": fivehundred.encoding,
         "fivehundred.records": fivehundred.records,
         "fivehundred.serialize": fivehundred.serialize,

@@ -361,3 +361,32 @@ def test_the_twins_really_differ_for_the_contractor_R7_1() -> None:
     outsiders = [s for s in range(4) if s not in (contractor, owner)]
     assert all(fh.observe(a, s) == fh.observe(b, s) for s in outsiders)
     assert swap != fh.JOKER
+
+
+def test_the_pimc_player_decides_from_its_view_only_R5() -> None:
+    """Swapping cards the seat cannot see leaves the PIMC player's choices alone."""
+    from fivehundred.bots import HeuristicPlayer
+    from fivehundred.pimc import PIMCPlayer
+
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(30):
+        state = fh.deal(fh.new_game(dealer=seed % 4), seed=seed)
+        bot = HeuristicPlayer(random.Random(seed))
+        while state.phase in (fh.Phase.BIDDING, fh.Phase.DISCARD, fh.Phase.NOMINATE) or (
+            state.phase is fh.Phase.PLAY and len(state.hand(state.to_act or 0)) > 3
+        ):
+            assert state.to_act is not None
+            state = fh.apply(state, bot.choose(fh.observe(state, state.to_act)))
+        if state.phase is not fh.Phase.PLAY or state.to_act is None:
+            continue
+        seat = state.to_act
+        found = other_deal(state, seat, rng)
+        if found is None:
+            continue
+        other, _ = found
+        mine = PIMCPlayer(random.Random(seed), samples=3).choose(fh.observe(state, seat))
+        theirs = PIMCPlayer(random.Random(seed), samples=3).choose(fh.observe(other, seat))
+        assert mine == theirs
+        checked += 1
+    assert checked >= 10

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -252,3 +252,136 @@ def test_whole_ladder_order() -> None:
                 assert low < high, (low, high)
                 assert high > low, (low, high)
                 assert not high < low, (low, high)
+
+
+# -- the notation module: one suit table, moves as people type them, scored hands ---------
+
+
+def test_one_suit_table_reads_letters_symbols_and_names_R1_2() -> None:
+    from fivehundred import notation
+
+    for suit in fh.Suit:
+        for text in (suit.letter, suit.letter.lower(), suit.symbol, notation.SUIT_NAMES[suit]):
+            assert notation.parse_suit(text) is suit
+            assert notation.SUIT_TEXT[text.upper()] is suit
+    assert fh.parse_call("7 hearts") == fh.parse_call("7H")  # the strain reads the suit table
+    assert fh.cards.parse_card("J♡") == fh.Card.parse("JH")  # the old homes still read
+    assert fh.calls.parse_call("6♤") == fh.Call.parse("6S")
+    with pytest.raises(fh.NotationError, match="is not a suit"):
+        notation.parse_suit("purple")
+    with pytest.raises(fh.NotationError, match="written as text"):
+        notation.parse_suit(cast(Any, 3))
+    assert notation.format_suit(fh.Suit.HEARTS) == "♥"
+    assert notation.format_suit(fh.Suit.HEARTS, ascii=True) == "H"
+    assert notation.format_call(fh.MISERE) == "Misère"
+    assert notation.format_cards([]) == "-"
+
+
+@pytest.mark.parametrize(
+    ("text", "phase", "action"),
+    [
+        ("7nt", fh.Phase.BIDDING, fh.Call.parse("7NT")),
+        ("discard 4d 5d 6d", fh.Phase.DISCARD, fh.Discard(fh.parse_cards("4D 5D 6D"))),
+        ("4d, 5d, 6d", fh.Phase.DISCARD, fh.Discard(fh.parse_cards("4D 5D 6D"))),
+        ("nominate hearts", fh.Phase.NOMINATE, fh.Nominate(fh.Suit.HEARTS)),
+        ("♠", fh.Phase.NOMINATE, fh.Nominate(fh.Suit.SPADES)),
+        ("none", fh.Phase.NOMINATE, fh.DECLINE),
+        ("partner AH", fh.Phase.PARTNER, fh.CallPartner(fh.parse_card("AH"))),
+        ("AH", fh.Phase.PARTNER, fh.CallPartner(fh.parse_card("AH"))),
+        ("seat 2", fh.Phase.PARTNER, fh.CallPartner(seat=2)),
+        ("Jo S", fh.Phase.PLAY, fh.Play(fh.JOKER, fh.Suit.SPADES)),
+        ("jo:d", fh.Phase.PLAY, fh.Play(fh.JOKER, fh.Suit.DIAMONDS)),
+        ("10h", fh.Phase.PLAY, fh.Play(fh.parse_card("10H"))),
+    ],
+)
+def test_parse_move_reads_what_people_type(text: str, phase: fh.Phase, action: fh.Action) -> None:
+    from fivehundred.notation import parse_move
+
+    assert parse_move(text, phase=phase) == action
+
+
+@pytest.mark.parametrize(
+    ("text", "phase", "message"),
+    [
+        ("purple", fh.Phase.NOMINATE, "'purple' is not a suit"),
+        ("nominate", fh.Phase.NOMINATE, "names no suit"),
+        ("AS KS", fh.Phase.PARTNER, "one card"),
+        ("AS KS QS", fh.Phase.PLAY, "play one card"),
+        ("KS H", fh.Phase.PLAY, "only a Joker lead names a suit"),
+        ("Jo X", fh.Phase.PLAY, "is not a suit"),
+        ("anything", fh.Phase.DEAL, "nothing is typed in the deal phase"),
+    ],
+)
+def test_parse_move_refuses_with_the_forms(text: str, phase: fh.Phase, message: str) -> None:
+    from fivehundred.notation import parse_move
+
+    with pytest.raises(fh.NotationError, match=message):
+        parse_move(text, phase=phase)
+
+
+def test_parse_move_needs_text_and_a_phase() -> None:
+    from fivehundred.notation import parse_move
+
+    with pytest.raises(fh.NotationError, match="is not a Phase"):
+        parse_move("7H", phase=cast(Any, "bidding"))
+    with pytest.raises(fh.NotationError, match="written as text"):
+        parse_move(cast(Any, 7), phase=fh.Phase.BIDDING)
+
+
+@pytest.mark.parametrize(
+    ("text", "players", "expected"),
+    [
+        ("7H 8", 4, ("7H", 0, (8, 2), None)),
+        ("M 0 1", 4, ("M", 1, (10, 0), None)),
+        ("7h by 3 took 6", 4, ("7H", 3, (4, 6), None)),
+        ("6NT by 1 tricks 2 3 1 4", 4, ("6NT", 1, (3, 7), None)),
+        ("6NT 2,3,5", 3, ("6NT", 0, (2, 3, 5), None)),
+        ("7C by 0 tricks 7 2 1", 3, ("7C", 0, (7, 2, 1), None)),
+        ("8S by 0 with 3 tricks 5 1 0 3 1", 5, ("8S", 0, (5, 1, 0, 3, 1), 3)),
+    ],
+)
+def test_parse_hand_score_R8(
+    text: str, players: int, expected: tuple[str, int, tuple[int, ...], int | None]
+) -> None:
+    from fivehundred.notation import HandScore, parse_hand_score
+
+    contract, contractor, tricks, partner = expected
+    hand = parse_hand_score(text, fh.Rules(players=players))
+    assert hand == HandScore(fh.Call.parse(contract), contractor, tricks, partner)
+
+
+@pytest.mark.parametrize(
+    ("text", "players", "message"),
+    [
+        ("7H", 4, "write a contract and the tricks"),
+        ("7H by", 4, "write a contract and the tricks"),
+        ("7H by 0", 4, "write a contract and the tricks"),
+        ("7H 8 1 1", 4, "write a contract and the tricks"),
+        ("pass 0", 4, "a pass is not a contract"),
+        ("7H by 4 took 8", 4, "seat 4 is not at a 4-seat table"),
+        ("7H by x took 8", 4, "'x' is not a seat"),
+        ("7H eleven", 4, "'eleven' is not a number of tricks"),
+        ("7H 11", 4, "11 tricks is not possible"),
+        ("7H 8 2", 4, "'2' is not a side"),
+        ("7H by 0 tricks 3 3 3", 4, "each of the 4 seats"),
+        ("7H by 0 tricks 5 5 5 5", 4, "not possible"),
+        ("6S 8", 3, "give the tricks of all 3 sides"),
+        ("6S 2,8", 3, "give the tricks of all 3 sides"),
+    ],
+)
+def test_parse_hand_score_refuses_R8(text: str, players: int, message: str) -> None:
+    from fivehundred.notation import parse_hand_score
+
+    with pytest.raises(fh.NotationError, match=message):
+        parse_hand_score(text, fh.Rules(players=players))
+    with pytest.raises(fh.NotationError, match="written as text"):
+        parse_hand_score(cast(Any, 7), fh.Rules())
+
+
+def test_split_hands_starts_a_hand_at_each_contract() -> None:
+    from fivehundred.notation import split_hands
+
+    assert split_hands("7H 8 8S 9") == ["7H 8", "8S 9"]
+    assert split_hands("7H by 0 took 8 pass 6NT 2,3,5") == ["7H by 0 took 8", "pass", "6NT 2,3,5"]
+    assert split_hands("8 7H 8") == ["8", "7H 8"]  # a stray number stays a (bad) hand
+    assert split_hands("") == []

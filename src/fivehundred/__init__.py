@@ -25,9 +25,8 @@ from fivehundred.calls import (
     Call,
     CallKind,
     Strain,
-    parse_call,
 )
-from fivehundred.cards import JOKER, Card, Rank, Suit, parse_card, parse_cards
+from fivehundred.cards import JOKER, Card, Rank, Suit
 from fivehundred.engine import (
     apply,
     check_action,
@@ -46,6 +45,7 @@ from fivehundred.errors import (
     NotationError,
     Reason,
 )
+from fivehundred.notation import parse_call, parse_card, parse_cards
 from fivehundred.playout import Policy, playout
 from fivehundred.rules import DEFAULT_LADDER, Ladder, Rules
 from fivehundred.scoring import (
@@ -119,6 +119,7 @@ if TYPE_CHECKING:  # resolved on first use by __getattr__ below (PEP 562)
         view_to_dict,
         view_to_json,
     )
+    from fivehundred.solver import Solution, claim, solve
 
 __version__ = "0.1.0"
 
@@ -164,6 +165,7 @@ __all__ = [
     "Rank",
     "Reason",
     "Rules",
+    "Solution",
     "Strain",
     "Suit",
     "Trick",
@@ -175,6 +177,7 @@ __all__ = [
     "apply",
     "bid_value",
     "check_action",
+    "claim",
     "compact_apply",
     "compact_decode",
     "compact_encode",
@@ -221,6 +224,7 @@ __all__ = [
     "rules_to_json",
     "sample_deal",
     "score_hand",
+    "solve",
     "to_dict",
     "to_json",
     "trick_winner",
@@ -303,6 +307,7 @@ _LAZY: Final[dict[str, str]] = {
         ),
         "fivehundred.serialize",
     ),
+    **dict.fromkeys(("Solution", "claim", "solve"), "fivehundred.solver"),
 }
 
 

@@ -16,10 +16,9 @@ from fivehundred.actions import CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call
 from fivehundred.cards import Card, Rank, Suit
 from fivehundred.errors import IllegalActionError, Reason
+from fivehundred.notation import SUIT_NAMES
 
 __all__ = ["explain"]
-
-SUIT_NAMES: Final = ("spades", "clubs", "diamonds", "hearts")
 
 #: The rules that say whose turn it is, by phase (cited in NOT_YOUR_TURN messages).
 _TURN_RULES: Final = {

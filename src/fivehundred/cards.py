@@ -1,7 +1,8 @@
 """Suits, ranks, cards and card notation (rules R1).
 
 Card notation is rank then suit: ``"10H"``, ``"JD"``, ``"AS"``, ``"11C"``, and
-``"Jo"`` for the Joker. :func:`parse_card` also reads the forms people type
+``"Jo"`` for the Joker. :func:`~fivehundred.parse_card` (from :mod:`fivehundred.notation`,
+where every spelling table lives) also reads the forms people type
 (``"10h"``, ``"TH"``, ``"J♥"``, ``"joker"``).
 
 >>> import fivehundred as fh
@@ -16,17 +17,15 @@ Card.parse('JH')
 from __future__ import annotations
 
 import enum
-import re
 from collections.abc import Iterable, Iterator
 from typing import Final, NoReturn
 
 import attrs
 
-from fivehundred._quoting import no_member, quote, too_long
+from fivehundred._quoting import no_member
 from fivehundred.errors import (
     FiveHundredError,
     FiveHundredTypeError,
-    NotationError,
 )
 
 __all__ = [
@@ -194,8 +193,10 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Read one card; the same as :func:`parse_card`."""
-        return parse_card(text)
+        """Read one card; the same as :func:`~fivehundred.parse_card`."""
+        from fivehundred.notation import parse_card as read
+
+        return read(text)
 
     @property
     def is_joker(self) -> bool:
@@ -321,70 +322,27 @@ def cards_from_mask(mask: int) -> tuple[Card, ...]:
     return tuple(CARDS[i] for i in index_tuple(mask))
 
 
-_SUIT_LETTERS: Final = {
-    "S": Suit.SPADES,
-    "C": Suit.CLUBS,
-    "D": Suit.DIAMONDS,
-    "H": Suit.HEARTS,
-    "♠": Suit.SPADES,
-    "♤": Suit.SPADES,
-    "♣": Suit.CLUBS,
-    "♧": Suit.CLUBS,
-    "♦": Suit.DIAMONDS,
-    "♢": Suit.DIAMONDS,
-    "♥": Suit.HEARTS,
-    "♡": Suit.HEARTS,
-}
-_RANK_TEXT: Final = {r.symbol: r for r in Rank} | {"T": Rank.TEN}
-_JOKER_TEXT: Final = frozenset({"JO", "JOKER", "JK", "JKR", "🃏", "★"})
-_VALID_FORMS: Final = (
-    "a rank (2-10, 11, 12, 13, J, Q, K, A; T for 10) followed by a suit (S, C, D, H or "
-    "♠ ♣ ♦ ♥), such as 10H, JD, AS, or Jo/joker for the Joker"
-)
-
-
 def parse_card(text: str) -> Card:
-    """Read one card from text, tolerantly.
+    """Read one card from text; :func:`fivehundred.notation.parse_card` (the same function).
 
-    Accepts upper or lower case, ``T`` for ten, Unicode suit symbols, and
-    ``Jo``/``joker`` for the Joker. Bad text raises :class:`~fivehundred.NotationError`.
+    >>> parse_card("j♥")
+    Card.parse('JH')
 
-    >>> parse_card("10h"), parse_card("TH"), parse_card("J♥"), parse_card("jo")
-    (Card.parse('10H'), Card.parse('10H'), Card.parse('JH'), Card.parse('Jo'))
+    Raises :class:`~fivehundred.NotationError` for text that is not a card.
     """
-    if not isinstance(text, str):
-        raise NotationError(
-            f"a card is written as text, not {type(text).__name__} {quote(text)}",
-            text=quote(text),
-        )
-    too_long(text, "a card")
-    cleaned = text.strip().upper()
-    if cleaned in _JOKER_TEXT:
-        return JOKER
-    if len(cleaned) >= 2:
-        suit = _SUIT_LETTERS.get(cleaned[-1])
-        rank = _RANK_TEXT.get(cleaned[:-1].strip())
-        if suit is not None and rank is not None:
-            return _TABLE_BY_PARTS[rank, suit]
-    raise NotationError(f"{quote(text)} is not a card: write {_VALID_FORMS}", text=text)
+    from fivehundred.notation import parse_card as read  # notation is built on this module
 
-
-_TABLE_BY_PARTS: Final = {(c.rank, c.suit): c for c in CARDS if not c.is_joker}
-_SPLIT: Final = re.compile(r"[\s,;]+")
+    return read(text)
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
-    """Read a list of cards separated by spaces or commas.
+    """Read a list of cards; :func:`fivehundred.notation.parse_cards` (the same function).
 
     >>> parse_cards("AS KS, qs")
     (Card.parse('AS'), Card.parse('KS'), Card.parse('QS'))
-    >>> parse_cards("")
-    ()
+
+    Raises :class:`~fivehundred.NotationError` naming the first card it cannot read.
     """
-    if not isinstance(text, str):
-        raise NotationError(
-            f"cards are written as text, not {type(text).__name__} {quote(text)}",
-            text=quote(text),
-        )
-    too_long(text, "a list of cards")
-    return tuple(parse_card(part) for part in _SPLIT.split(text.strip()) if part)
+    from fivehundred.notation import parse_cards as read
+
+    return read(text)

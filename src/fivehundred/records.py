@@ -34,7 +34,6 @@ a bid and a card play can look alike (``7H``), so reading one may need the phase
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections.abc import Iterable, Sequence
 from typing import Final
@@ -42,16 +41,23 @@ from typing import Final
 import attrs
 
 from fivehundred._options import MAX_OPTIONS, rules_from_options, rules_options
-from fivehundred._quoting import quote, too_long
-from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
-from fivehundred.calls import Call, CallKind, parse_call
-from fivehundred.cards import Card, Suit, parse_card, parse_cards
+from fivehundred._quoting import quote
+from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
+from fivehundred.calls import Call, CallKind
+from fivehundred.cards import Card
 from fivehundred.engine import apply, deal, new_game
 from fivehundred.errors import (
     FiveHundredError,
     FiveHundredTypeError,
     InvalidStateError,
     NotationError,
+)
+from fivehundred.notation import (
+    PHASE_WORDS,
+    format_action,
+    parse_action,
+    parse_call,
+    parse_cards,
 )
 from fivehundred.rules import Rules
 from fivehundred.state import GameState, Phase
@@ -198,144 +204,6 @@ def replay(game: GameRecord) -> GameState:
     if problem is not None:
         raise InvalidStateError([problem])
     return state
-
-
-# -- action notation --------------------------------------------------------------------
-
-
-def format_action(action: Action) -> str:
-    """The notation of an action, as records and the JSON format write it.
-
-    A call is its call notation (``7H``, ``pass``, ``M``, ``7H-SK``); a discard
-    ``discard 4D 5D 6D``; a nomination ``nominate H`` or ``decline``; a partner
-    call ``partner AH`` or ``partner seat 2``; a card play its card (``KS``), and
-    a Joker lead that names a suit ``Jo:H``.
-
-    >>> format_action(DECLINE), format_action(CallPartner(seat=2))
-    ('decline', 'partner seat 2')
-    """
-    if isinstance(action, CallPartner) and action.seat is not None:
-        return f"partner seat {int(action.seat)}"
-    if not isinstance(action, _ACTION_TYPES):
-        raise FiveHundredTypeError(f"{quote(action)} is not an action")
-    return str(action)
-
-
-_PHASE_WORDS: Final = {
-    "discard": Phase.DISCARD,
-    "nominate": Phase.NOMINATE,
-    "decline": Phase.NOMINATE,
-    "partner": Phase.PARTNER,
-}
-_SUIT_TEXT: Final = (
-    {s.letter: s for s in Suit}
-    | {s.symbol: s for s in Suit}
-    | {
-        "♤": Suit.SPADES,
-        "♧": Suit.CLUBS,
-        "♢": Suit.DIAMONDS,
-        "♡": Suit.HEARTS,
-    }
-)
-_ACTION_FORMS: Final = (
-    "a call (7H, pass, M), 'discard 4D 5D 6D', 'nominate H' or 'decline', "
-    "'partner AH' or 'partner seat 2', or a card play (KS, or Jo:H for a Joker lead naming hearts)"
-)
-
-
-def _parse_suit(text: str, whole: str) -> Suit:
-    suit = _SUIT_TEXT.get(text.strip().upper())
-    if suit is None:
-        raise NotationError(
-            f"{quote(whole)}: {quote(text)} is not a suit (S, C, D or H)", text=whole
-        )
-    return suit
-
-
-def _parse_play(text: str) -> Play:
-    card_text, colon, suit_text = text.partition(":")
-    card = parse_card(card_text)
-    if not colon:
-        return Play(card)
-    if not card.is_joker:
-        raise NotationError(f"{quote(text)}: only a Joker lead names a suit (Jo:H)", text=text)
-    return Play(card, _parse_suit(suit_text, text))
-
-
-def parse_action(text: str, *, phase: Phase | None = None) -> Action:
-    """Read an action in :func:`format_action` notation.
-
-    A trick bid and a card play can be written alike (``7H``): give the
-    ``phase`` the action is taken in, or the text must be unambiguous. Bad text
-    raises :class:`~fivehundred.NotationError`.
-
-    >>> parse_action("partner seat 2"), parse_action("Jo:H")
-    (CallPartner(card=None, seat=2), Play(card=Card.parse('Jo'), suit=Suit.HEARTS))
-    >>> parse_action("7H")
-    Traceback (most recent call last):
-    ...
-    fivehundred.errors.NotationError: '7H' is a bid or a card play: give the phase
-    """
-    if not isinstance(text, str):
-        raise NotationError(
-            f"an action is written as text, not {type(text).__name__} {quote(text)}",
-            text=quote(text),
-        )
-    if phase is not None and not isinstance(phase, Phase):
-        raise NotationError(f"{quote(phase)} is not a Phase", text=text)
-    too_long(text, "an action")
-    words = text.split()
-    if not words:
-        raise NotationError(f"{quote(text)} is not an action: write {_ACTION_FORMS}", text=text)
-    head = words[0].lower()
-    named = _PHASE_WORDS.get(head)
-    if phase is None:
-        phase = named
-    if phase is None:
-        return _guess(text)
-    if phase is Phase.BIDDING:
-        return parse_call(text)
-    if phase is Phase.PLAY:
-        if len(words) != 1:
-            raise NotationError(f"{quote(text)} is not a card play: write KS, or Jo:H", text=text)
-        return _parse_play(words[0])
-    if named is not phase:
-        raise NotationError(
-            f"{quote(text)} is not an action of the {phase.value} phase: write {_ACTION_FORMS}",
-            text=text,
-        )
-    rest = words[1:]
-    if phase is Phase.DISCARD:
-        return Discard(parse_cards(" ".join(rest)))
-    if phase is Phase.NOMINATE:
-        if head == "decline" and not rest:
-            return DECLINE
-        if head == "nominate" and len(rest) == 1:
-            return Nominate(_parse_suit(rest[0], text))
-        raise NotationError(f"{quote(text)}: write 'nominate H' or 'decline'", text=text)
-    # the partner call (P5)
-    if len(rest) == 2 and rest[0].lower() == "seat" and rest[1].isascii() and rest[1].isdigit():
-        if len(rest[1]) > 2:
-            raise NotationError(f"{quote(text)}: {rest[1]} is not a seat", text=text)
-        return CallPartner(seat=int(rest[1]))
-    if len(rest) == 1:
-        return CallPartner(parse_card(rest[0]))
-    raise NotationError(f"{quote(text)}: write 'partner AH' or 'partner seat 2'", text=text)
-
-
-def _guess(text: str) -> Action:
-    """Read an action without its phase: a call or a card play, if only one fits."""
-    if ":" in text:
-        return _parse_play(text.strip())
-    readings: list[Action] = []
-    for reader in (parse_call, _parse_play):
-        with contextlib.suppress(NotationError):
-            readings.append(reader(text.strip()))
-    if len(readings) == 1:
-        return readings[0]
-    if readings:
-        raise NotationError(f"{quote(text)} is a bid or a card play: give the phase", text=text)
-    raise NotationError(f"{quote(text)} is not an action: write {_ACTION_FORMS}", text=text)
 
 
 # -- the text form -------------------------------------------------------------------------
@@ -565,9 +433,11 @@ def _read_hand(line: str, number: int, position: int) -> HandRecord:
             elif label == "auction":
                 actions.extend(parse_call(word) for word in _call_words(rest))
             elif label == "tricks":
-                actions.extend(_parse_play(word) for word in rest.replace("/", " ").split())
+                actions.extend(
+                    parse_action(word, phase=Phase.PLAY) for word in rest.replace("/", " ").split()
+                )
             else:
-                actions.append(parse_action(section, phase=_PHASE_WORDS[label]))
+                actions.append(parse_action(section, phase=PHASE_WORDS[label]))
         except NotationError as err:
             if str(err).startswith(f"line {number} "):
                 raise

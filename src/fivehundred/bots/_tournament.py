@@ -16,6 +16,7 @@ import attrs
 from fivehundred.bots import HeuristicPlayer, Player, RandomPlayer
 from fivehundred.engine import apply, deal, new_game
 from fivehundred.errors import FiveHundredError
+from fivehundred.pimc import PIMCPlayer
 from fivehundred.rules import Rules
 from fivehundred.search import SearchPlayer
 from fivehundred.state import GameState, Phase
@@ -42,6 +43,7 @@ PLAYER_TYPES: Final[dict[str, Callable[[random.Random, int], Player]]] = {
     "random": lambda rng, budget: RandomPlayer(rng),
     "heuristic": lambda rng, budget: HeuristicPlayer(rng),
     "search": lambda rng, budget: SearchPlayer(rng, samples=budget),
+    "pimc": lambda rng, budget: PIMCPlayer(rng, samples=max(1, budget // 4)),
 }
 #: The search player's default worlds per decision in matches.
 DEFAULT_BUDGET: Final = 16

@@ -1,0 +1,613 @@
+"""Notation: every word the library reads or writes for a suit, card, call or action.
+
+All the spelling tables live here, and so do the readers (``parse_*``) and
+writers (``format_*``) built on them. The values keep their canonical forms
+(``str(card)`` is ``"10H"``, ``Suit.HEARTS.letter`` is ``"H"``,
+``Suit.HEARTS.symbol`` is ``"♥"``); :data:`SUIT_TEXT` is the one table of every
+way to write a suit, and the card, call, action and nomination readers all use it.
+
+>>> import fivehundred as fh
+>>> from fivehundred import notation
+>>> notation.parse_suit("hearts"), notation.parse_suit("♡"), notation.SUIT_NAMES[fh.Suit.CLUBS]
+(<Suit.HEARTS: 3>, <Suit.HEARTS: 3>, 'clubs')
+>>> notation.parse_move("Jo hearts", phase=fh.Phase.PLAY)
+Play(card=Card.parse('Jo'), suit=Suit.HEARTS)
+>>> ten = fh.parse_card("10H")
+>>> notation.format_card(ten), notation.format_card(ten, ascii=True)
+('10♥', '10H')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import TYPE_CHECKING, Final
+
+import attrs
+
+from fivehundred._quoting import quote, too_long
+from fivehundred._tables import BID_TRICKS, MAX_BID, MIN_BID
+from fivehundred._types import Phase
+from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
+from fivehundred.calls import Call, CallKind, Strain
+from fivehundred.cards import CARDS, JOKER, Card, Rank, Suit
+from fivehundred.errors import FiveHundredTypeError, NotationError
+
+if TYPE_CHECKING:  # rules is built on this module: no import at run time
+    from fivehundred.rules import Rules
+
+__all__ = [
+    "ACTION_FORMS",
+    "CALL_FORMS",
+    "CARD_FORMS",
+    "DECLINE_WORDS",
+    "HAND_FORMS",
+    "PHASE_WORDS",
+    "SUIT_NAMES",
+    "SUIT_TEXT",
+    "THROWN_IN",
+    "HandScore",
+    "format_action",
+    "format_call",
+    "format_card",
+    "format_cards",
+    "format_suit",
+    "parse_action",
+    "parse_call",
+    "parse_card",
+    "parse_cards",
+    "parse_hand_score",
+    "parse_move",
+    "parse_suit",
+    "split_hands",
+]
+
+# -- suits ------------------------------------------------------------------------------
+
+#: The name of each suit, by suit (``SUIT_NAMES[Suit.HEARTS]`` is ``"hearts"``).
+SUIT_NAMES: Final = ("spades", "clubs", "diamonds", "hearts")
+_HOLLOW_SYMBOLS: Final = ("♤", "♧", "♢", "♡")
+
+#: Every way to write a suit, in upper case: the letter, the symbol (filled or
+#: hollow) and the name, singular or plural. The one suit table of the package.
+SUIT_TEXT: Final[dict[str, Suit]] = {
+    text: suit
+    for suit in Suit
+    for text in (
+        suit.letter,
+        suit.symbol,
+        _HOLLOW_SYMBOLS[suit],
+        SUIT_NAMES[suit].upper(),
+        SUIT_NAMES[suit][:-1].upper(),
+    )
+}
+
+_SUIT_FORMS: Final = "S, C, D, H (or ♠ ♣ ♦ ♥, or spades, clubs, diamonds, hearts)"
+
+
+def parse_suit(text: str) -> Suit:
+    """Read a suit: a letter, a symbol or a name, in any case.
+
+    >>> parse_suit("h"), parse_suit("♠"), parse_suit("Diamonds")
+    (<Suit.HEARTS: 3>, <Suit.SPADES: 0>, <Suit.DIAMONDS: 2>)
+
+    Raises :class:`~fivehundred.NotationError` for anything else.
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"a suit is written as text, not {quote(text)}", text=quote(text))
+    too_long(text, "a suit")
+    suit = SUIT_TEXT.get(text.strip().upper())
+    if suit is None:
+        raise NotationError(f"{quote(text)} is not a suit: write {_SUIT_FORMS}", text=text)
+    return suit
+
+
+def format_suit(suit: Suit, *, ascii: bool = False) -> str:
+    """A suit as the symbol (``♥``), or its letter (``H``) with ``ascii``."""
+    return suit.letter if ascii else suit.symbol
+
+
+# -- cards ------------------------------------------------------------------------------
+
+_RANK_TEXT: Final = {r.symbol: r for r in Rank} | {"T": Rank.TEN}
+_JOKER_TEXT: Final = frozenset({"JO", "JOKER", "JK", "JKR", "🃏", "★"})
+#: What a card may look like, for messages.
+CARD_FORMS: Final = (
+    "a rank (2-10, 11, 12, 13, J, Q, K, A; T for 10) followed by a suit (S, C, D, H or "
+    "♠ ♣ ♦ ♥), such as 10H, JD, AS, or Jo/joker for the Joker"
+)
+_BY_PARTS: Final = {(c.rank, c.suit): c for c in CARDS if not c.is_joker}
+_SPLIT: Final = re.compile(r"[\s,;]+")
+
+
+def parse_card(text: str) -> Card:
+    """Read one card from text, tolerantly.
+
+    Accepts upper or lower case, ``T`` for ten, Unicode suit symbols, and
+    ``Jo``/``joker`` for the Joker. Bad text raises :class:`~fivehundred.NotationError`.
+
+    >>> parse_card("10h"), parse_card("TH"), parse_card("J♥"), parse_card("jo")
+    (Card.parse('10H'), Card.parse('10H'), Card.parse('JH'), Card.parse('Jo'))
+    """
+    if not isinstance(text, str):
+        raise NotationError(
+            f"a card is written as text, not {type(text).__name__} {quote(text)}",
+            text=quote(text),
+        )
+    too_long(text, "a card")
+    cleaned = text.strip().upper()
+    if cleaned in _JOKER_TEXT:
+        return JOKER
+    if len(cleaned) >= 2:
+        suit = SUIT_TEXT.get(cleaned[-1])
+        rank = _RANK_TEXT.get(cleaned[:-1].strip())
+        if suit is not None and rank is not None:
+            return _BY_PARTS[rank, suit]
+    raise NotationError(f"{quote(text)} is not a card: write {CARD_FORMS}", text=text)
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Read a list of cards separated by spaces or commas.
+
+    >>> parse_cards("AS KS, qs")
+    (Card.parse('AS'), Card.parse('KS'), Card.parse('QS'))
+    >>> parse_cards("")
+    ()
+
+    Raises :class:`~fivehundred.NotationError` naming the first card it cannot read.
+    """
+    if not isinstance(text, str):
+        raise NotationError(
+            f"cards are written as text, not {type(text).__name__} {quote(text)}",
+            text=quote(text),
+        )
+    too_long(text, "a list of cards")
+    return tuple(parse_card(part) for part in _SPLIT.split(text.strip()) if part)
+
+
+def format_card(card: Card, *, ascii: bool = False) -> str:
+    """A card with its suit symbol (``10♥``), or in canonical letters (``10H``) with ``ascii``."""
+    return str(card) if ascii else card.pretty
+
+
+def format_cards(cards: tuple[Card, ...] | list[Card], *, ascii: bool = False) -> str:
+    """Cards separated by spaces (``-`` for none), as :func:`format_card` writes each."""
+    return " ".join(format_card(c, ascii=ascii) for c in cards) or "-"
+
+
+# -- calls ------------------------------------------------------------------------------
+
+_CALL_WORDS: Final = {
+    "P": CallKind.PASS,
+    "PASS": CallKind.PASS,
+    "NO BID": CallKind.PASS,
+    "M": CallKind.MISERE,
+    "MIS": CallKind.MISERE,
+    "MISERE": CallKind.MISERE,
+    "MISÈRE": CallKind.MISERE,
+    "NULLO": CallKind.MISERE,
+    "OM": CallKind.OPEN_MISERE,
+    "OPEN MISERE": CallKind.OPEN_MISERE,
+    "OPEN MISÈRE": CallKind.OPEN_MISERE,
+    "BM": CallKind.BLIND_MISERE,
+    "BLIND MISERE": CallKind.BLIND_MISERE,
+    "BLIND MISÈRE": CallKind.BLIND_MISERE,
+}
+#: A bid's strain: every spelling of a suit (:data:`SUIT_TEXT`), and No Trumps.
+_STRAIN_TEXT: Final = {text: Strain.of(suit) for text, suit in SUIT_TEXT.items()} | {
+    "NT": Strain.NO_TRUMPS,
+    "N": Strain.NO_TRUMPS,
+    "NOTRUMPS": Strain.NO_TRUMPS,
+    "NOTRUMP": Strain.NO_TRUMPS,
+}
+#: The trick counts of a bid, longest notation first so that ``10`` is not read as ``1``.
+_TRICKS_RE: Final = "|".join(sorted(map(str, BID_TRICKS), key=len, reverse=True))
+_BID_RE: Final = re.compile(rf"^({_TRICKS_RE})\s*(.+)$")
+_SANS_RE: Final = re.compile(r"(?:\s*[-/ ]\s*|\s+)(?:SK|SANS KITTY|SANS)$")
+#: What a call may look like, for messages.
+CALL_FORMS: Final = (
+    f"a trick bid such as 6S, 7NT or 10♥ ({MIN_BID}-{MAX_BID} tricks and S, C, D, H or NT), "
+    "M/misere, OM (open misère), BM (blind misère) or pass/P; add -SK for sans kitty"
+)
+
+
+def parse_call(text: str) -> Call:
+    """Read a call from text, tolerantly.
+
+    >>> parse_call("7NT"), parse_call("6s"), parse_call("10♥")
+    (Call.parse('7NT'), Call.parse('6S'), Call.parse('10H'))
+    >>> parse_call("misere"), parse_call("OM"), parse_call("BM"), parse_call("P")
+    (Call.parse('M'), Call.parse('OM'), Call.parse('BM'), Call.parse('pass'))
+
+    Bad text raises :class:`~fivehundred.NotationError`.
+    """
+    if not isinstance(text, str):
+        raise NotationError(
+            f"a call is written as text, not {type(text).__name__} {quote(text)}",
+            text=quote(text),
+        )
+    too_long(text, "a call")
+    cleaned = " ".join(text.strip().upper().split())
+    sans = False
+    match = _SANS_RE.search(cleaned)
+    if match is not None and match.start() > 0:
+        sans = True
+        cleaned = cleaned[: match.start()].strip()
+    kind = _CALL_WORDS.get(cleaned)
+    if kind is not None:
+        if kind is CallKind.PASS and sans:
+            raise NotationError(
+                f"{quote(text)} is not a call: a pass cannot be sans kitty", text=text
+            )
+        return Call(kind, sans_kitty=sans)
+    bid = _BID_RE.match(cleaned)
+    if bid is not None:
+        strain = _STRAIN_TEXT.get(bid.group(2).replace(" ", ""))
+        if strain is not None:
+            return Call.bid(int(bid.group(1)), strain, sans_kitty=sans)
+    raise NotationError(f"{quote(text)} is not a call: write {CALL_FORMS}", text=text)
+
+
+def format_call(call: Call, *, ascii: bool = False) -> str:
+    """A call as people read it (``7♥``, ``Misère``); canonical (``7H``, ``M``) with ``ascii``."""
+    return str(call) if ascii else call.pretty
+
+
+# -- actions ----------------------------------------------------------------------------
+
+_ACTION_TYPES: Final = (Call, Discard, Nominate, CallPartner, Play)
+#: The keyword an action of a phase starts with, in :func:`format_action` notation.
+PHASE_WORDS: Final = {
+    "discard": Phase.DISCARD,
+    "nominate": Phase.NOMINATE,
+    "decline": Phase.NOMINATE,
+    "partner": Phase.PARTNER,
+}
+#: What an action may look like, for messages.
+ACTION_FORMS: Final = (
+    "a call (7H, pass, M), 'discard 4D 5D 6D', 'nominate H' or 'decline', "
+    "'partner AH' or 'partner seat 2', or a card play (KS, or Jo:H for a Joker lead naming hearts)"
+)
+#: Words a person may type for "no nomination" at the Joker nomination (R7.1).
+DECLINE_WORDS: Final = frozenset({"decline", "none", "no", "keep", "free", "suitless"})
+
+
+def format_action(action: Action) -> str:
+    """The notation of an action, as records and the JSON format write it.
+
+    A call is its call notation (``7H``, ``pass``, ``M``, ``7H-SK``); a discard
+    ``discard 4D 5D 6D``; a nomination ``nominate H`` or ``decline``; a partner
+    call ``partner AH`` or ``partner seat 2``; a card play its card (``KS``), and
+    a Joker lead that names a suit ``Jo:H``.
+
+    >>> format_action(DECLINE), format_action(CallPartner(seat=2))
+    ('decline', 'partner seat 2')
+
+    Raises :class:`TypeError` for anything that is not an action.
+    """
+    if isinstance(action, CallPartner) and action.seat is not None:
+        return f"partner seat {int(action.seat)}"
+    if not isinstance(action, _ACTION_TYPES):
+        raise FiveHundredTypeError(f"{quote(action)} is not an action")
+    return str(action)
+
+
+def _suit_in(text: str, whole: str) -> Suit:
+    suit = SUIT_TEXT.get(text.strip().upper())
+    if suit is None:
+        raise NotationError(
+            f"{quote(whole)}: {quote(text)} is not a suit (S, C, D or H)", text=whole
+        )
+    return suit
+
+
+def _parse_play(text: str) -> Play:
+    """A card play: ``KS``, or ``Jo:H`` for a Joker lead that names a suit."""
+    card_text, colon, suit_text = text.partition(":")
+    card = parse_card(card_text)
+    if not colon:
+        return Play(card)
+    if not card.is_joker:
+        raise NotationError(f"{quote(text)}: only a Joker lead names a suit (Jo:H)", text=text)
+    return Play(card, _suit_in(suit_text, text))
+
+
+def parse_action(text: str, *, phase: Phase | None = None) -> Action:
+    """Read an action in :func:`format_action` notation.
+
+    A trick bid and a card play can be written alike (``7H``): give the
+    ``phase`` the action is taken in, or the text must be unambiguous. Bad text
+    raises :class:`~fivehundred.NotationError`.
+
+    >>> parse_action("partner seat 2"), parse_action("Jo:H")
+    (CallPartner(card=None, seat=2), Play(card=Card.parse('Jo'), suit=Suit.HEARTS))
+    >>> parse_action("7H")
+    Traceback (most recent call last):
+    ...
+    fivehundred.errors.NotationError: '7H' is a bid or a card play: give the phase
+    """
+    if not isinstance(text, str):
+        raise NotationError(
+            f"an action is written as text, not {type(text).__name__} {quote(text)}",
+            text=quote(text),
+        )
+    if phase is not None and not isinstance(phase, Phase):
+        raise NotationError(f"{quote(phase)} is not a Phase", text=text)
+    too_long(text, "an action")
+    words = text.split()
+    if not words:
+        raise NotationError(f"{quote(text)} is not an action: write {ACTION_FORMS}", text=text)
+    head = words[0].lower()
+    named = PHASE_WORDS.get(head)
+    if phase is None:
+        phase = named
+    if phase is None:
+        return _guess(text)
+    if phase is Phase.BIDDING:
+        return parse_call(text)
+    if phase is Phase.PLAY:
+        if len(words) != 1:
+            raise NotationError(f"{quote(text)} is not a card play: write KS, or Jo:H", text=text)
+        return _parse_play(words[0])
+    if named is not phase:
+        raise NotationError(
+            f"{quote(text)} is not an action of the {phase.value} phase: write {ACTION_FORMS}",
+            text=text,
+        )
+    rest = words[1:]
+    if phase is Phase.DISCARD:
+        return Discard(parse_cards(" ".join(rest)))
+    if phase is Phase.NOMINATE:
+        if head == "decline" and not rest:
+            return DECLINE
+        if head == "nominate" and len(rest) == 1:
+            return Nominate(_suit_in(rest[0], text))
+        raise NotationError(f"{quote(text)}: write 'nominate H' or 'decline'", text=text)
+    return _parse_partner(rest, text)
+
+
+def _parse_partner(rest: list[str], text: str) -> CallPartner:
+    """The partner call (P5) after its keyword: a card, or ``seat N``."""
+    if len(rest) == 2 and rest[0].lower() == "seat" and rest[1].isascii() and rest[1].isdigit():
+        if len(rest[1]) > 2:
+            raise NotationError(f"{quote(text)}: {rest[1]} is not a seat", text=text)
+        return CallPartner(seat=int(rest[1]))
+    if len(rest) == 1:
+        return CallPartner(parse_card(rest[0]))
+    raise NotationError(
+        f"{quote(text)}: write 'partner AH' (one card) or 'partner seat 2'",
+        text=text,
+    )
+
+
+def _guess(text: str) -> Action:
+    """Read an action without its phase: a call or a card play, if only one fits."""
+    if ":" in text:
+        return _parse_play(text.strip())
+    readings: list[Action] = []
+    for reader in (parse_call, _parse_play):
+        with contextlib.suppress(NotationError):
+            readings.append(reader(text.strip()))
+    if len(readings) == 1:
+        return readings[0]
+    if readings:
+        raise NotationError(f"{quote(text)} is a bid or a card play: give the phase", text=text)
+    raise NotationError(f"{quote(text)} is not an action: write {ACTION_FORMS}", text=text)
+
+
+def parse_move(text: str, *, phase: Phase) -> Action:
+    """Read an action as a person types it at the table, in a known ``phase``.
+
+    Everything :func:`parse_action` reads, and the shorter forms people type:
+    the keyword may be left out (``4D 5D 6D`` for ``discard 4D 5D 6D``,
+    ``hearts`` or ``♥`` for ``nominate H``, ``none`` for ``decline``, ``AH``
+    or ``seat 2`` for a partner call), and a Joker lead may name its suit after
+    a space (``Jo H``, ``jo hearts``). The command line reads moves with it.
+
+    >>> parse_move("none", phase=Phase.NOMINATE), parse_move("seat 2", phase=Phase.PARTNER)
+    (Nominate(suit=None), CallPartner(card=None, seat=2))
+    >>> parse_move("9h 10h jh", phase=Phase.DISCARD)
+    Discard(cards=(Card.parse('9H'), Card.parse('10H'), Card.parse('JH')))
+
+    Raises :class:`~fivehundred.NotationError` saying what a move of the phase looks like.
+    """
+    if not isinstance(phase, Phase):
+        raise NotationError(f"{quote(phase)} is not a Phase", text=quote(text))
+    if not isinstance(text, str):
+        raise NotationError(f"a move is written as text, not {quote(text)}", text=quote(text))
+    too_long(text, "a move")
+    words = text.replace(",", " ").split()
+    keyword = {Phase.DISCARD: "discard", Phase.NOMINATE: "nominate", Phase.PARTNER: "partner"}
+    if words and words[0].lower() == keyword.get(phase):
+        words = words[1:]
+    if phase is Phase.BIDDING:
+        return parse_call(text)
+    if phase is Phase.DISCARD:
+        return Discard(parse_cards(" ".join(words)))
+    if phase is Phase.NOMINATE:
+        said = " ".join(words)
+        if said.lower() in DECLINE_WORDS:
+            return DECLINE
+        if SUIT_TEXT.get(said.upper()) is None:
+            what = f"{quote(said)} is not a suit" if said else f"{quote(text)} names no suit"
+            raise NotationError(f"{what}: write {_SUIT_FORMS}, or 'decline'", text=text)
+        return Nominate(SUIT_TEXT[said.upper()])
+    if phase is Phase.PARTNER:
+        return _parse_partner(words, text)
+    if phase is not Phase.PLAY:
+        raise NotationError(f"nothing is typed in the {phase.value} phase", text=text)
+    if len(words) == 2:
+        return _parse_play(f"{words[0]}:{words[1]}")
+    if len(words) != 1:
+        raise NotationError(
+            "play one card, such as 10H (or 'Jo H' to lead the Joker naming hearts)", text=text
+        )
+    return _parse_play(words[0])
+
+
+# -- hands scored at a real table ----------------------------------------------------------
+
+
+@attrs.frozen
+class HandScore:
+    """One hand of a game played with real cards, as a scorekeeper writes it.
+
+    ``contractor`` is the contractor's seat (``by SEAT``), or its side in the
+    short form: :func:`~fivehundred.score_hand` takes either. ``tricks`` are the
+    tricks each side took; ``partner`` is the five-player partner (P5).
+    """
+
+    contract: Call
+    contractor: int
+    tricks: tuple[int, ...]
+    partner: int | None = None
+
+
+#: What a thrown-in hand (everyone passed, R3.9) may be written as.
+THROWN_IN: Final = frozenset({"pass", "all pass", "passed", "thrown in", "throw in"})
+#: What a scored hand may look like, for messages.
+HAND_FORMS: Final = (
+    "write a contract and the tricks its side took: CONTRACT TRICKS [SIDE] (7H 8, M 0 1, "
+    "6NT 2,3,5 by side), CONTRACT by SEAT took N (7H by 0 took 8), "
+    "CONTRACT by SEAT [with SEAT] tricks N N N N (by seat), or pass"
+)
+_HAND_WORDS: Final = frozenset({"by", "with", "took", "tricks"})
+
+
+def _number(text: str, whole: str, what: str) -> int:
+    if not (text.isascii() and text.isdigit()) or len(text) > 3:
+        raise NotationError(f"{quote(text)} is not {what}", text=whole)
+    return int(text)
+
+
+def parse_hand_score(text: str, rules: Rules, *, side: int = 0) -> HandScore | None:
+    """Read one hand of a real table; ``None`` for a thrown-in hand (``pass``, R3.9).
+
+    The short form gives the contract, the tricks its side took and, if it is
+    not ``side``, the contracting side: ``7H 8``, ``M 0 1``. The long form names
+    the contractor's seat: ``7H by 0 took 8``; with more than two sides give the
+    tricks of every seat (``6NT by 1 tricks 2 3 5``) or side (``6NT 2,3,5``), and
+    a five-player partner with ``with SEAT`` (P5). ``fivehundred score`` and
+    ``examples/scorekeeper.py`` read this notation.
+
+    >>> import fivehundred as fh
+    >>> parse_hand_score("7H 8", fh.Rules()), parse_hand_score("7h by 3 took 6", fh.Rules())
+    (HandScore(contract=Call.parse('7H'), contractor=0, tricks=(8, 2), partner=None), \
+HandScore(contract=Call.parse('7H'), contractor=3, tricks=(4, 6), partner=None))
+    >>> parse_hand_score("pass", fh.Rules()) is None
+    True
+
+    Raises :class:`~fivehundred.NotationError` saying what is wrong and what a hand looks like.
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"a hand is written as text, not {quote(text)}", text=quote(text))
+    too_long(text, "a hand")
+    words = text.split()
+    if " ".join(words).lower() in THROWN_IN:
+        return None
+    if len(words) < 2:
+        raise NotationError(f"{quote(text)}: {HAND_FORMS}", text=text)
+    contract = parse_call(words[0])
+    if contract.is_pass:
+        raise NotationError(
+            f"{quote(text)}: a pass is not a contract: a contract is a bid, not a pass, and a "
+            "thrown-in hand is 'pass' alone, scoring nothing (R3.9)",
+            text=text,
+        )
+    players, sides = rules.players, len(rules.sides)
+    rest = [w.lower() for w in words[1:]]
+    seat = partner = None
+    for keyword in ("by", "with"):
+        if rest[:1] == [keyword]:
+            if len(rest) < 2:
+                raise NotationError(f"{quote(text)}: {HAND_FORMS}", text=text)
+            who = _number(rest[1], text, "a seat")
+            if who >= players:
+                raise NotationError(
+                    f"{quote(text)}: seat {who} is not at a {players}-seat table", text=text
+                )
+            seat, partner = (who, partner) if keyword == "by" else (seat, who)
+            rest = rest[2:]
+    took: int | None = None
+    tricks: tuple[int, ...] | None = None
+    if rest[:1] == ["took"] and len(rest) >= 2:
+        took, rest = _number(rest[1], text, "a number of tricks: write 0 to 10, e.g. 8"), rest[2:]
+    elif rest[:1] == ["tricks"] and len(rest) >= 2:
+        counts = tuple(_number(n, text, "a number of tricks") for n in rest[1:])
+        if len(counts) not in (players, sides):
+            raise NotationError(
+                f"{quote(text)}: give the tricks of each of the {players} seats", text=text
+            )
+        tricks = counts if len(counts) == sides else _by_side(counts, rules)
+        rest = []
+    elif rest and "," in rest[0]:
+        parts = rest[0].split(",")
+        tricks = tuple(_number(n, text, "a number of tricks") for n in parts)
+        if len(tricks) != sides:
+            raise NotationError(
+                f"{quote(text)}: give the tricks of all {sides} sides, comma-separated, e.g. 6,2,2",
+                text=text,
+            )
+        rest = rest[1:]
+    elif rest and rest[0] not in _HAND_WORDS:
+        took = _number(rest[0], text, "a number of tricks: write 0 to 10, e.g. 8")
+        rest = rest[1:]
+    else:
+        raise NotationError(f"{quote(text)}: {HAND_FORMS}", text=text)
+    if seat is None and len(rest) == 1:
+        side = _number(rest[0], text, f"a side: sides are 0 to {sides - 1}")
+        if side >= sides:
+            raise NotationError(
+                f"{quote(rest[0])} is not a side: sides are 0 to {sides - 1}", text=text
+            )
+        rest = []
+    if rest:
+        raise NotationError(f"{quote(text)}: {HAND_FORMS}", text=text)
+    contractor = seat if seat is not None else side
+    if took is not None:
+        if took > 10:
+            raise NotationError(
+                f"{quote(text)}: {took} tricks is not possible: a hand has ten tricks", text=text
+            )
+        if sides != 2 or partner is not None:
+            raise NotationError(
+                f"{quote(text)}: give the tricks of all {sides} sides, comma-separated (6,2,2), "
+                "or of every seat (CONTRACT by SEAT tricks N N N ...)",
+                text=text,
+            )
+        ours = rules.side_of(contractor)
+        tricks = (took, 10 - took) if ours == 0 else (10 - took, took)
+    assert tricks is not None
+    if sum(tricks) > 10:
+        raise NotationError(
+            f"{quote(text)}: tricks {' '.join(map(str, tricks))} are not possible: "
+            "a hand has ten tricks",
+            text=text,
+        )
+    return HandScore(contract, contractor, tricks, partner)
+
+
+def _by_side(counts: tuple[int, ...], rules: Rules) -> tuple[int, ...]:
+    return tuple(sum(counts[s] for s in seats) for seats in rules.sides)
+
+
+def split_hands(text: str) -> list[str]:
+    """Several hands in one line, each starting at its contract: ``7H 8 8S 9`` is two.
+
+    >>> split_hands("7H 8 8S 9 pass M by 1 took 0")
+    ['7H 8', '8S 9', 'pass', 'M by 1 took 0']
+    """
+    hands: list[list[str]] = []
+    for word in text.split():
+        starts = not hands or hands[-1][-1].lower() not in _HAND_WORDS
+        try:
+            parse_call(word)
+        except NotationError:
+            starts = False
+        if starts:
+            hands.append([word])
+        elif hands:
+            hands[-1].append(word)
+        else:
+            hands.append([word])
+    return [" ".join(hand) for hand in hands]

@@ -1,0 +1,242 @@
+"""A double-dummy solver: the exact tricks of a hand in play when every card is known.
+
+:func:`solve` answers, for a state in the play phase (a
+:class:`~fivehundred.GameState` knows every hand), how many of the remaining
+tricks the contracting side takes when every seat plays perfectly, and what
+each legal action of the seat to act is worth. :func:`claim` answers a
+claim: does a seat's side take at least so many of the remaining tricks
+however the others play? Servers use it to validate a claim button; analysis
+tools to say "you could have made 8" (see the how-to *Validate a claim and
+analyse a hand*).
+
+The model
+---------
+
+Two sides: the **counted side** and everyone else. By default the counted
+side is the contracting side (the contractor and its partners; at five
+players the contractor and its called partner, P5); every other seat plays
+against it as one coalition, including at three and six players where there
+are three or more sides. Each side plays to maximise its own count: the
+contracting side its tricks, the coalition the contracting side's losses.
+
+- **Misère** (R6): the contractor wants no trick, so the coalition maximises
+  the contractor's tricks and the contractor minimises them. Without
+  V-MISERE-PLAYOUT the hand ends at the contractor's first trick (so the count
+  is 0 or 1); with it, every trick is played. :attr:`~fivehundred.Solution.forced` tells
+  whether the contractor can be forced to win a trick. Partners sitting out
+  (R4.2) do not play.
+- **V-ALL-PASS** (No Trumps with no contractor): there is no contracting side;
+  pass ``seat=`` to count that seat's side against the rest, otherwise
+  :func:`solve` raises :class:`ValueError`.
+- ``seat=`` counts another seat's side (against everyone else, who minimise
+  it); in a misère, counting a seat that is not on the contractor's side, the
+  coalition still plays against the counted side (the claim reading).
+
+Every rule of the play is the engine's own: what may be played and the Joker
+leads and naming (R5.3, R7, V-JOKER-LEAD-LAST, V-JOKER-NAME-ANY), the trick's
+winner (R5.4: bowers, the Joker in trumps, No Trumps, the nomination) and the
+order of seats. The search is null-window alpha-beta on the trick count with a
+transposition table at trick boundaries and touching cards counted once; it is
+compiled with the engine core in the compiled build.
+
+>>> import fivehundred as fh
+>>> state = fh.deal(fh.new_game(dealer=3), seed=4)
+>>> while state.phase is not fh.Phase.PLAY or len(state.hand(state.to_act)) > 4:
+...     state = fh.apply(state, fh.legal_actions(state)[-1])
+>>> result = fh.solve(state)
+>>> 0 <= result.tricks <= 4 and set(result.best) <= set(fh.legal_plays(state))
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import attrs
+
+from fivehundred import _core
+from fivehundred._solver import NAMES, Search
+from fivehundred.actions import Play
+from fivehundred.engine import legal_plays
+from fivehundred.errors import FiveHundredError
+from fivehundred.state import GameState, Phase
+
+__all__ = ["Solution", "claim", "solve"]
+
+
+@attrs.frozen
+class Solution:
+    """What :func:`solve` found. Trick counts are of the counted side, from the
+    state solved on (the trick in progress included).
+
+    >>> import fivehundred as fh
+    >>> state = fh.deal(fh.new_game(dealer=3), seed=4)
+    >>> while state.phase is not fh.Phase.PLAY or len(state.hand(state.to_act)) > 2:
+    ...     state = fh.apply(state, fh.legal_actions(state)[-1])
+    >>> result = fh.solve(state)
+    >>> result.total == result.taken + result.tricks
+    True
+    >>> state.contractor in result.side, all(p in result.values for p in result.best)
+    (True, True)
+    """
+
+    #: Tricks the counted side takes from here under best play by every side.
+    tricks: int
+    #: The seats of the counted side (the contracting side by default).
+    side: frozenset[int]
+    #: Tricks the counted side has already won this hand.
+    taken: int
+    #: In a misère counted for the contractor: whether the contractor can be forced
+    #: to win a trick (the misère is lost against best defence). ``None`` otherwise.
+    forced: bool | None
+    #: The seat to act.
+    seat: int
+    #: The count after each legal action of the seat to act (empty when
+    #: ``actions=False`` was asked).
+    values: Mapping[Play, int] = attrs.field(factory=dict)
+
+    @property
+    def total(self) -> int:
+        """The counted side's tricks for the whole hand under best play."""
+        return self.taken + self.tricks
+
+    @property
+    def best(self) -> tuple[Play, ...]:
+        """The optimal actions of the seat to act (those whose count is :attr:`tricks`)."""
+        return tuple(play for play, value in self.values.items() if value == self.tricks)
+
+
+def _check(state: object) -> GameState:
+    if not isinstance(state, GameState):
+        raise TypeError(f"expected a GameState, got {type(state).__name__}")
+    if state.phase is not Phase.PLAY:
+        raise FiveHundredError(
+            f"the solver needs a state in the play phase, not {state.phase.name.lower()}"
+        )
+    return state
+
+
+def _side(state: GameState, seat: int) -> int:
+    """The seat mask of ``seat``'s side (at five players, the contractor and its partner)."""
+    rules = state.rules
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
+        raise FiveHundredError(f"seat {seat!r} is not a seat: seats are 0 to {rules.players - 1}")
+    contractor = state.contractor
+    partner = state.partner
+    if rules.calls_partner and contractor is not None and seat in (contractor, partner):
+        mask = 1 << contractor
+        if partner is not None:
+            mask |= 1 << partner
+        return mask
+    mask = 0
+    for other in rules.sides[rules.side_of(seat)]:
+        mask |= 1 << other
+    return mask
+
+
+def _search(state: GameState, seat: int | None) -> tuple[Search, int, bool]:
+    contractor = state.contractor
+    if seat is None:
+        if contractor is None:
+            raise FiveHundredError(
+                "V-ALL-PASS: nobody contracted, so there is no contracting side;"
+                " pass seat= to count a seat's side"
+            )
+        seat = contractor
+    counted = _side(state, seat)
+    everyone = (1 << state.rules.players) - 1
+    contract = state.contract
+    minimising = (
+        contract is not None
+        and contract.is_misere
+        and contractor is not None
+        and (counted >> contractor) & 1 == 1
+    )
+    maximisers = everyone & ~counted if minimising else counted
+    return Search(state, counted, maximisers), counted, minimising
+
+
+def solve(state: GameState, seat: int | None = None, *, actions: bool = True) -> Solution:
+    """Solve a hand in play double-dummy: the exact tricks under best play.
+
+    ``seat`` chooses the counted side (by default the contracting side; see the
+    module's model). With ``actions`` (the default) every legal action of the
+    seat to act is valued too (:attr:`~fivehundred.Solution.values`,
+    :attr:`~fivehundred.Solution.best`); without it only the count is searched, which is quicker.
+
+    Raises :class:`~fivehundred.FiveHundredError` (a :class:`ValueError`) outside
+    the play phase, for a seat that is not at the table, and for a V-ALL-PASS hand
+    without ``seat``; :class:`TypeError` when ``state`` is not a game state.
+
+    >>> import fivehundred as fh
+    >>> state = fh.deal(fh.new_game(dealer=3), seed=4)
+    >>> while state.phase is not fh.Phase.PLAY or len(state.hand(state.to_act)) > 3:
+    ...     state = fh.apply(state, fh.legal_actions(state)[-1])
+    >>> result = fh.solve(state)
+    >>> 0 <= result.tricks <= 3, set(result.values) == set(fh.legal_plays(state))
+    (True, True)
+    """
+    state = _check(state)
+    search, counted, minimising = _search(state, seat)
+    remaining = search.remaining()
+    guess = (remaining + 1) // 2 if not minimising else 0
+    value = search.value(search.to_act, 0, remaining, guess)
+    values: dict[Play, int] = {}
+    if actions:
+        reps = search.root_moves()
+        worth = {move: search.after(move, 0, remaining, value) for move in reps}
+        masks = {move: search.equivalent(move) for move in reps}
+        pos_of = search.pos_of
+        for play in legal_plays(state):
+            pos = pos_of[play.card.index]
+            named = -1 if play.suit is None else int(play.suit)
+            for move in reps:
+                if move % NAMES - 1 == named and (masks[move] >> pos) & 1:
+                    values[play] = worth[move]
+                    break
+    taken = 0
+    won = _core.tricks_by_seat(state)
+    for other in range(state.rules.players):
+        if (counted >> other) & 1:
+            taken += won[other]
+    sides = frozenset(s for s in range(state.rules.players) if (counted >> s) & 1)
+    return Solution(
+        tricks=value,
+        side=sides,
+        taken=taken,
+        forced=(value > 0) if minimising else None,
+        seat=search.to_act,
+        values=values,
+    )
+
+
+def claim(state: GameState, seat: int, tricks: int) -> bool:
+    """Does ``seat``'s side take at least ``tricks`` of the remaining tricks against
+    any play? (the trick in progress included)
+
+    Every other seat is assumed to play against the claim, whatever its own
+    interest, and the claimer's side to play its best: this is what a claim
+    means at the table. To check a misère contractor's claim that it loses every
+    remaining trick, ask ``not solve(state).forced``.
+
+    Raises :class:`~fivehundred.FiveHundredError` outside the play phase and for a
+    seat that is not at the table; :class:`TypeError` for a state that is not a
+    game state or a trick count that is not a whole number.
+
+    >>> import fivehundred as fh
+    >>> state = fh.deal(fh.new_game(dealer=3), seed=4)
+    >>> while state.phase is not fh.Phase.PLAY or len(state.hand(state.to_act)) > 4:
+    ...     state = fh.apply(state, fh.legal_actions(state)[-1])
+    >>> fh.claim(state, state.to_act, 0), fh.claim(state, state.to_act, 5)
+    (True, False)
+    """
+    state = _check(state)
+    counted = _side(state, seat)
+    if not isinstance(tricks, int) or isinstance(tricks, bool):
+        raise TypeError(f"tricks must be a whole number of tricks, not {tricks!r}")
+    if tricks <= 0:
+        return True
+    search = Search(state, counted, counted)
+    if tricks > search.remaining():
+        return False
+    return search.ge(search.to_act, tricks)
