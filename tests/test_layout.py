@@ -127,10 +127,11 @@ def top_module(name: str) -> str:
 
 
 def top_level_imports(tree: ast.Module) -> list[tuple[int, str]]:
-    """The package modules a module imports when it loads (TYPE_CHECKING blocks too)."""
+    """The package modules a module imports when it loads (not those for type checkers)."""
     found = []
     for node in tree.body:
-        for item in node.body if isinstance(node, ast.If) else [node]:
+        checking = isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for item in node.body if isinstance(node, ast.If) and not checking else [node]:
             if isinstance(item, ast.ImportFrom) and item.module and item.level == 0:
                 if item.module == "fivehundred":
                     found += [(item.lineno, alias.name) for alias in item.names]

@@ -1981,3 +1981,8 @@ def hand_block(s: GameState) -> Hand:
     """The hand-wide block a state shares (phase, table, contract), for the internal
     modules outside the core: they never read a state's private fields themselves."""
     return s._h
+
+
+def suits_led_of(s: GameState) -> int:
+    """The suits led so far this hand, as a mask of suit bits (R7.4)."""
+    return s._suits_led
