@@ -51,7 +51,7 @@ nox.options.sessions = [
 
 ROOT = Path(__file__).parent
 PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
-TYPECHECK_DIRS = ("src", "tests", "examples")
+TYPECHECK_DIRS = ("src", "tests", "examples", "benchmarks")
 #: Turns on the mypyc build hook (hatchling's switch for every hook that is off by default).
 COMPILE: dict[str, str] = {"HATCH_BUILD_HOOKS_ENABLE": "1"}
 #: Exits non-zero unless ``fivehundred`` is compiled and installed, not imported from src/.
@@ -107,7 +107,7 @@ def build_compiled_wheel(session: nox.Session, sdist: Path, outdir: Path) -> Pat
 
 
 def check_wheel(session: nox.Session, wheel: Path, *, compiled: bool) -> None:
-    """py.typed, the JSON Schema, the console script; extension modules exactly if ``compiled``."""
+    """py.typed, the Schema, the console script, no benchmark code; extensions iff ``compiled``."""
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
         scripts = next(
@@ -119,6 +119,9 @@ def check_wheel(session: nox.Session, wheel: Path, *, compiled: bool) -> None:
         session.error(f"{wheel.name} does not ship the JSON Schema {SCHEMA}")
     if "fivehundred = fivehundred.cli:main" not in scripts:
         session.error(f"{wheel.name} has no fivehundred console script")
+    benchmarks = sorted(n for n in names if "bench" in n.lower())
+    if benchmarks:
+        session.error(f"{wheel.name} ships benchmark code: {benchmarks}")
     extensions = sorted(n for n in names if n.endswith((".so", ".pyd")))
     if not compiled:
         if not wheel.name.endswith("-py3-none-any.whl") or extensions:
@@ -306,7 +309,7 @@ def fuzz(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """Benchmarks (opt-in): python -m fivehundred.bench {posargs}.
+    """Benchmarks (opt-in): python -m benchmarks {posargs}.
 
     Prints every figure (median of interleaved rounds) and the targets of the
     build installed (``fivehundred.COMPILED``); without open_spiel the euchre
@@ -318,7 +321,7 @@ def bench(session: nox.Session) -> None:
 
 @nox.session
 def bench_server(session: nox.Session) -> None:
-    """The game server under load (opt-in): python -m fivehundred.bench --server.
+    """The game server under load (opt-in): python -m benchmarks --server.
 
     Starts ``fivehundred serve`` on a free loopback port with a fresh database,
     runs 16 concurrent clients for at most 30 s, prints moves/s and latency
@@ -391,7 +394,10 @@ def build(session: nox.Session) -> None:
     check_wheel(session, compiled, compiled=True)
     with tarfile.open(sdists[0]) as sdist:
         top = {name.split("/")[1] for name in sdist.getnames() if name.count("/") >= 1}
-    missing = {"src", "docs", "examples", "tests", "README.md", "CHANGELOG.md", "LICENSE"} - top
+    missing = {
+        *("src", "docs", "examples", "tests", "benchmarks"),
+        *("README.md", "CHANGELOG.md", "LICENSE"),
+    } - top
     if missing:
         session.error(f"{sdists[0].name} lacks {sorted(missing)}")
     # The compiled wheel must import, compiled (its support library shipped too).

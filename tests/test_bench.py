@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 import pytest
 
 import fivehundred as fh
-from fivehundred import bench
+from benchmarks import suite as bench
 
 TINY = bench.BenchConfig(seconds=0.001, seed=11, rounds=7)
 
@@ -580,3 +580,24 @@ def test_the_adapters_are_measured_or_skipped(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setitem(sys.modules, "pettingzoo", None)  # as if not installed
     _, missing = bench.measure_adapters(TINY, {})
     assert missing.skipped is not None and "fivehundred[pettingzoo]" in missing.skipped
+
+
+@pytest.mark.parametrize("name", ["benchmarks", "benchmarks.suite", "benchmarks.server"])
+def test_benchmark_doctests_pass(name: str) -> None:
+    """The suite's docstring examples run (test_doctests walks only the package)."""
+    import doctest
+    import importlib
+
+    module = importlib.import_module(name)
+    results = doctest.testmod(module, optionflags=doctest.ELLIPSIS, report=False)
+    assert results.failed == 0, f"{results.failed} of {results.attempted} examples failed"
+
+
+def test_the_benchmarks_are_not_in_the_package() -> None:
+    import importlib.util
+    from pathlib import Path
+
+    assert importlib.util.find_spec("fivehundred.bench") is None
+    assert importlib.util.find_spec("fivehundred.server.bench") is None
+    package = Path(fh.__file__).parent
+    assert not [path for path in package.rglob("*.py") if "bench" in path.name]

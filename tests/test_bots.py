@@ -22,6 +22,7 @@ from fivehundred.bots import (
     Player,
     RandomPlayer,
     choose_bid,
+    discard_value,
     misere_danger,
     read_view,
     trick_estimate,
@@ -263,11 +264,11 @@ def test_read_view_counts_the_left_bower_as_trump_R5_2() -> None:
     # seat 3 follows hearts with the left bower? No: seat 3 has none; seat 1 and 2 have no hearts.
     state = run(state, "JH", "5S", "4D", "4H")  # spades and a diamond on a trump lead: void
     know = read_view(fh.observe(state, 3))
-    hearts = 1 << fh.Suit.HEARTS
-    assert know.voids[1] == hearts and know.voids[2] == hearts and know.voids[0] == 0
+    hearts = {fh.Suit.HEARTS}
+    assert know.voids[1] == hearts and know.voids[2] == hearts and know.voids[0] == set()
     # seat 1 cannot hold the left bower or the Joker: both are hearts in this contract
-    assert not know.against(1) >> fh.parse_card("JD").index & 1
-    assert know.against(0) >> fh.parse_card("JD").index & 1
+    assert fh.parse_card("JD") not in know.against(1)
+    assert fh.parse_card("JD") in know.against(0)
 
 
 def test_read_view_a_void_misere_player_lacks_the_joker_R7_3() -> None:
@@ -283,18 +284,18 @@ def test_read_view_a_void_misere_player_lacks_the_joker_R7_3() -> None:
     know = read_view(fh.observe(state, 2))
     # seat 0 showed out while the Joker was suitless (R7.3); seat 1, the contractor, made
     # no nomination, which says nothing about the Joker (R7.1): it may still hold it
-    assert know.no_joker == 1 << 0
-    assert know.voids[0] == 1 << fh.Suit.DIAMONDS
-    assert not know.against(0) >> fh.JOKER.index & 1
-    assert know.against(1) >> fh.JOKER.index & 1
-    assert know.against(3) >> fh.JOKER.index & 1  # the partner sitting out may hold it
+    assert know.no_joker == {0}
+    assert know.voids[0] == {fh.Suit.DIAMONDS}
+    assert fh.JOKER not in know.against(0)
+    assert fh.JOKER in know.against(1)
+    assert fh.JOKER in know.against(3)  # the partner sitting out may hold it
 
 
 def test_read_view_the_nominating_contractor_holds_the_joker_R7_1() -> None:
     state = run(joker_no_trumps(), "discard 9H 10H JH", "nominate H")
     know = read_view(fh.observe(state, 1))
     assert know.joker_holder == 0
-    assert not know.against(2) >> fh.JOKER.index & 1
+    assert fh.JOKER not in know.against(2)
 
 
 def test_read_view_no_nomination_does_not_show_the_joker_R7_1() -> None:
@@ -305,16 +306,17 @@ def test_read_view_no_nomination_does_not_show_the_joker_R7_1() -> None:
     assert not hasattr(view, "joker_declined")
     know = read_view(view)
     assert know.joker_holder is None
-    assert know.no_joker == 0
+    assert know.no_joker == set()
     for seat in (0, 2, 3):
-        assert know.against(seat) >> fh.JOKER.index & 1
+        assert fh.JOKER in know.against(seat)
 
 
 # -- judging a hand --------------------------------------------------------------------
 
 
-def mask(text: str) -> int:
-    return mask_of(fh.parse_cards(text))
+def mask(text: str) -> tuple[fh.Card, ...]:
+    """A hand as the public helpers take it: cards."""
+    return fh.parse_cards(text)
 
 
 def test_trick_estimate_values_top_trumps_and_aces() -> None:
@@ -334,6 +336,32 @@ def test_misere_danger_is_zero_for_the_lowest_cards() -> None:
     rules = fh.Rules()
     assert sum(misere_danger(mask(LOW[1]), rules)) == 0
     assert misere_danger(mask(LOW[3]), rules)[0] == 10  # the Joker
+
+
+def test_hand_helpers_take_cards_not_masks() -> None:
+    """A bit mask (or anything but cards) is refused with the library's TypeError."""
+    rules = fh.Rules()
+    for junk in (0b1011, [1, 2], ["AS"]):
+        with pytest.raises(fh.FiveHundredTypeError):
+            trick_estimate(junk, fh.Strain.HEARTS, rules)  # type: ignore[arg-type]  # junk
+    with pytest.raises(fh.FiveHundredTypeError):
+        misere_danger(7, rules)  # type: ignore[arg-type]  # junk on purpose
+    keep = mask(LOW[1])
+    assert discard_value(keep, fh.parse_call("M"), rules) == 0.0  # nothing to fear
+    assert discard_value(mask(TRUMPS[0]), fh.parse_call("8H"), rules) > 6
+
+
+def test_read_view_is_the_seats_sight_in_cards() -> None:
+    from fivehundred._sight import read_sight
+
+    state = run(in_play("7H", 0, TRUMPS, TRUMPS_KITTY), "JH", "5S", "4D", "4H")
+    view = fh.observe(state, 3)
+    know, sight = read_view(view), read_sight(view)
+    assert know.hand == view.hand and mask_of(know.played) == sight.played
+    assert mask_of(know.unseen) == sight.unseen and know.exposed is None
+    for seat in range(4):
+        assert mask_of(know.against(seat)) == sight.against(seat)
+        assert mask_of(know.played_by[seat]) == sight.played_by[seat]
 
 
 # -- the heuristic player's decisions -----------------------------------------------------

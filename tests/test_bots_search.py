@@ -8,9 +8,11 @@ import time
 import pytest
 
 import fivehundred as fh
-from fivehundred.bots import read_view
+from fivehundred._sight import read_sight
+from fivehundred.bots._sampling import sample_masks
+from fivehundred.bots._search import _distinct_plays
 from fivehundred.cards import mask_of
-from fivehundred.search import SearchPlayer, _distinct_plays, sample_hands, sample_state
+from fivehundred.search import SearchPlayer, sample_hands, sample_state
 from helpers import after_auction, dealt, in_play, run
 from test_bots import LOW, LOW_KITTY, TRUMPS, TRUMPS_KITTY, acting_view, joker_no_trumps
 
@@ -43,10 +45,10 @@ def test_sampled_hands_respect_voids_counts_and_the_seats_own_cards() -> None:
     state = in_play("7H", 0, TRUMPS, TRUMPS_KITTY)
     state = run(state, "JH", "5S", "4D", "4H")  # seats 1 and 2 show out of trumps
     view = fh.observe(state, 3)
-    know = read_view(view)
+    know = read_sight(view)
     hearts = fh.Play(fh.JOKER).card  # the Joker, a heart in this contract
     for seed in range(40):
-        world = sample_hands(view, random.Random(seed))
+        world = sample_masks(view, random.Random(seed))
         assert world.hands[3] == mask_of(view.hand)
         assert [h.bit_count() for h in world.hands] == list(view.hand_sizes)
         assert world.pile.bit_count() == 3  # seat 0's discards, unseen by seat 3
@@ -66,10 +68,23 @@ def test_sampled_deals_fit_the_auction() -> None:
     view = fh.observe(state, 1)
     strong = 0
     for seed in range(30):
-        world = sample_hands(view, random.Random(seed))
+        world = sample_masks(view, random.Random(seed))
         hearts = world.hands[0] & fh.tricks.context(fh.Suit.HEARTS).trump_mask
         strong += hearts.bit_count() >= 4
     assert strong >= 20
+
+
+def test_sample_hands_gives_cards_the_same_deal_as_the_masks() -> None:
+    """The public World is the internal mask deal, in cards, from the same random draws."""
+    state = run(dealt(TRUMPS, TRUMPS_KITTY, dealer=3), "7H")
+    view = fh.observe(state, 1)
+    for seed in range(5):
+        world = sample_hands(view, random.Random(seed))
+        masks = sample_masks(view, random.Random(seed))
+        assert [mask_of(hand) for hand in world.hands] == list(masks.hands)
+        assert mask_of(world.pile) == masks.pile
+        assert world.hands[1] == view.hand
+        assert all(isinstance(card, fh.Card) for hand in world.hands for card in hand)
 
 
 def test_there_is_nothing_to_sample_between_hands() -> None:
@@ -154,9 +169,10 @@ def test_search_handles_five_players_and_an_all_pass_hand() -> None:
 
 def test_the_deal_always_fits_the_holders_constraints() -> None:
     """Greedy placement can corner itself; the augmenting path moves cards along."""
-    from fivehundred.search import _assign, _Problem
+    from fivehundred.bots._sampling import SamplingProblem as _Problem
+    from fivehundred.bots._sampling import _assign
 
-    know = read_view(fh.observe(fh.deal(fh.new_game(dealer=0), seed=1), 0))
+    know = read_sight(fh.observe(fh.deal(fh.new_game(dealer=0), seed=1), 0))
     a, b = 1 << 3, 1 << 5
     problem = _Problem(
         know=know,
@@ -195,7 +211,7 @@ def test_sample_state_replays_the_partner_call_P5() -> None:
 
 
 def test_play_out_helpers_for_rare_contracts() -> None:
-    from fivehundred.search import _partner_for, _simulate_contract
+    from fivehundred.bots._search import _partner_for, _simulate_contract
 
     rules = fh.Rules(players=5)
     hands = [mask_of(fh.parse_cards("AS")), 0, 0, 0, 0]
@@ -203,7 +219,7 @@ def test_play_out_helpers_for_rare_contracts() -> None:
     sans = fh.Rules(sans_kitty=True)
     view = fh.observe(fh.deal(fh.new_game(sans, dealer=3), seed=2), 0)
     joker = 1 << fh.JOKER.index
-    worlds = (sample_hands(view, random.Random(seed)) for seed in range(20))
+    worlds = (sample_masks(view, random.Random(seed)) for seed in range(20))
     world = next(w for w in worlds if joker & ~w.pile)
     holder = next(seat for seat, hand in enumerate(world.hands) if hand & joker)
     misere = fh.Call(fh.CallKind.MISERE, sans_kitty=True)  # no exchange: the Joker stays

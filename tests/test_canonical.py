@@ -5,6 +5,7 @@ library errors; wrong Python types: ``TypeError``, never ``AttributeError``)."""
 from __future__ import annotations
 
 import contextlib
+import enum
 import inspect
 import itertools
 import json
@@ -128,7 +129,8 @@ def _public_functions() -> list[tuple[str, Callable[..., object]]]:
 
 
 def _call(function: Callable[..., object], *args: object, **kwargs: object) -> None:
-    with contextlib.suppress(TypeError, fh.FiveHundredError):
+    """Call with junk: only a library error may come out (a plain TypeError fails the test)."""
+    with contextlib.suppress(fh.FiveHundredError):
         function(*args, **kwargs)
 
 
@@ -151,8 +153,9 @@ def test_public_functions_answer_wrong_types_with_type_error_or_a_library_error(
     required = [p for p in params if p.default is p.empty]
     base = {p.name: good[p.name] for p in required}
     calls = 0
+    rest = [good[p.name] for p in required[2:]]  # junk in the first two, good values after
     for pair in itertools.product(JUNK, repeat=min(len(required), 2)):
-        _call(function, *pair)
+        _call(function, *pair, *rest)
         calls += 1
     for p in params:
         for junk in JUNK:
@@ -173,8 +176,93 @@ def test_the_examples_of_the_errors_page_raise_type_error() -> None:
         (fh.effective_suit, (None, None)),
     ]
     for function, args in cases:
-        with pytest.raises(TypeError):
+        with pytest.raises(TypeError) as caught:
             function(*args)
+        assert isinstance(caught.value, fh.FiveHundredTypeError)
+        assert isinstance(caught.value, fh.FiveHundredError)
     with pytest.raises(fh.FiveHundredError, match="a trick has 1 to 6 cards"):
         fh.trick_winner([], None)
     assert json.loads(fh.to_json(fh.Rules()))["type"] == "rules"
+
+
+#: The public constructors a user calls with values of their own.
+CONSTRUCTORS: Final[dict[str, Callable[..., object]]] = {
+    "Card": fh.Card,
+    "Call": fh.Call,
+    "Call.bid": fh.Call.bid,
+    "Play": fh.Play,
+    "Discard": fh.Discard,
+    "Nominate": fh.Nominate,
+    "CallPartner": fh.CallPartner,
+    "Ladder": fh.Ladder,
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONSTRUCTORS))
+def test_constructors_answer_junk_with_a_library_error(name: str) -> None:
+    """Junk in every required place: a FiveHundredError, never a bare built-in error."""
+    build = CONSTRUCTORS[name]
+    required = [
+        p
+        for p in inspect.signature(build).parameters.values()
+        if p.default is p.empty and p.kind is p.POSITIONAL_OR_KEYWORD
+    ]
+    refused = 0
+    for args in itertools.product(JUNK, repeat=len(required)):
+        try:
+            build(*args)
+        except fh.FiveHundredError:
+            refused += 1
+    assert refused > 0, name
+
+
+@pytest.mark.parametrize(
+    ("build", "builtin"),
+    [
+        (lambda: fh.Rules(players=9), ValueError),
+        (lambda: fh.Rules(players="4"), TypeError),  # type: ignore[arg-type]  # junk on purpose
+        (lambda: fh.Call.bid(11, fh.Strain.SPADES), ValueError),
+        (lambda: fh.Call.bid(7, "S"), TypeError),  # type: ignore[arg-type]  # junk on purpose
+        (lambda: fh.Card(fh.Rank.ACE, 9), ValueError),  # type: ignore[arg-type]  # junk on purpose
+        (lambda: fh.Play("AS"), TypeError),  # type: ignore[arg-type]  # junk on purpose
+        (lambda: fh.Discard(3), TypeError),  # type: ignore[arg-type]  # junk on purpose
+    ],
+)
+def test_every_library_error_is_also_the_builtin_error_expected(
+    build: Callable[[], object], builtin: type[Exception]
+) -> None:
+    with pytest.raises(fh.FiveHundredError) as caught:
+        build()
+    assert isinstance(caught.value, builtin)
+    assert isinstance(caught.value, ValueError)  # every library error is one
+    assert (builtin is TypeError) == isinstance(caught.value, fh.FiveHundredTypeError)
+    assert caught.value.problems == (str(caught.value),)
+
+
+def test_rule_problems_are_data_not_text() -> None:
+    with pytest.raises(fh.FiveHundredError) as caught:
+        fh.Rules(target=0, losing_score=5)
+    assert len(caught.value.problems) == 2
+    assert str(caught.value) == "; ".join(caught.value.problems)
+    with pytest.raises(fh.InvalidStateError) as loaded:
+        fh.rules_from_options({"target": 0, "losing_score": 5})
+    assert loaded.value.problems == tuple(f"rules: {p}" for p in caught.value.problems)
+
+
+@pytest.mark.parametrize(
+    "enum_type", [fh.Suit, fh.Rank, fh.Strain, fh.CallKind, fh.Phase, fh.Reason, fh.Outcome]
+)
+def test_enum_lookups_answer_with_the_library_errors(enum_type: type[enum.Enum]) -> None:
+    """A value no member has is a FiveHundredError; a value of another type, its TypeError."""
+    members = list(enum_type)
+    kind = type(members[0].value)
+    missing: object = 99 if kind is int else "no such value"
+    with pytest.raises(fh.FiveHundredError, match="is not a value of") as caught:
+        enum_type(missing)
+    assert isinstance(caught.value, ValueError)
+    assert not isinstance(caught.value, fh.FiveHundredTypeError)
+    wrong: object = "no such value" if kind is int else 99
+    with pytest.raises(fh.FiveHundredTypeError) as wrong_type:
+        enum_type(wrong)
+    assert isinstance(wrong_type.value, (TypeError, ValueError))
+    assert all(enum_type(m.value) is m for m in members)  # the members are still found

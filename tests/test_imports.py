@@ -117,3 +117,10 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="no attribute 'not_a_name'"):
         getattr(fh, "not_a_name")  # noqa: B009 (a name type checkers rightly refuse)
     assert not hasattr(fh, "to_yaml")
+
+
+def test_all_is_sorted_and_is_exactly_what_dir_shows() -> None:
+    public = [name for name in dir(fh) if not name.startswith("_")]
+    assert sorted(fh.__all__) == fh.__all__ == public
+    assert "__version__" in dir(fh)
+    assert isinstance(fh.__version__, str)

@@ -218,8 +218,8 @@ def test_a_table_survives_kill_9_mid_hand_with_every_action_and_its_tokens(
 
 
 def test_the_server_measurement_reports_its_figures_and_no_lost_action() -> None:
-    from fivehundred.bench import BenchConfig
-    from fivehundred.server.bench import measure_server
+    from benchmarks.server import measure_server
+    from benchmarks.suite import BenchConfig
 
     (result,) = measure_server(BenchConfig(), seconds=1.0, clients=2)
     figures = {figure.key: figure for figure in result.figures}
@@ -240,8 +240,8 @@ def test_the_server_measurement_reports_its_figures_and_no_lost_action() -> None
 def test_the_server_measurement_is_skipped_without_the_extra(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from fivehundred.bench import BenchConfig
-    from fivehundred.server.bench import measure_server
+    from benchmarks.server import measure_server
+    from benchmarks.suite import BenchConfig
 
     monkeypatch.setitem(sys.modules, "uvicorn", None)
     (result,) = measure_server(BenchConfig())
@@ -251,7 +251,7 @@ def test_the_server_measurement_is_skipped_without_the_extra(
 def test_bench_server_runs_only_the_server_measurement(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from fivehundred import bench
+    from benchmarks import suite as bench
 
     assert bench.main(["--server", "1", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)

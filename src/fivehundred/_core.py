@@ -42,7 +42,7 @@ from fivehundred._types import Phase, Trick
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import PASS, Call, CallKind
 from fivehundred.cards import CARDS, Card, Suit
-from fivehundred.errors import Reason
+from fivehundred.errors import FiveHundredTypeError, Reason
 from fivehundred.rules import Rules
 from fivehundred.scoring import OUTCOMES, GameResult, HandResult
 
@@ -404,6 +404,9 @@ class GameState:
     Build it with :func:`~fivehundred.new_game` and :func:`~fivehundred.deal`,
     move it on with :func:`~fivehundred.apply`. Show it to a player only through
     :func:`~fivehundred.observe`.
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` when constructed directly: states are made
+    by :func:`~fivehundred.new_game`, :func:`~fivehundred.deal` and :func:`~fivehundred.apply`.
     """
 
     __slots__ = (
@@ -438,7 +441,9 @@ class GameState:
         nlog: int = 0,
     ) -> None:
         if h is None:
-            raise TypeError("GameState is made by fivehundred.new_game(), deal() and apply()")
+            raise FiveHundredTypeError(
+                "GameState is made by fivehundred.new_game(), deal() and apply()"
+            )
         self._h = h
         self._to_act = to_act
         #: Every seat's hand, as a mask of positions; empty before the first deal.
@@ -1747,8 +1752,8 @@ def _legal_actions(s: GameState) -> tuple[Action, ...]:
 # -- the public entry points (re-exported by fivehundred.engine) ----------------------
 
 
-def _not_a_state(state: object) -> TypeError:
-    return TypeError(
+def _not_a_state(state: object) -> FiveHundredTypeError:
+    return FiveHundredTypeError(
         f"a fivehundred GameState is needed (from new_game, deal or apply), not {state!r}"
     )
 
@@ -1970,3 +1975,14 @@ def active_seats(s: GameState) -> tuple[int, ...]:
 def tricks_by_seat(s: GameState) -> tuple[int, ...]:
     """Tricks each seat has taken so far in this state's hand."""
     return tuple(won_by(s, seat) for seat in range(s._h.t.players))
+
+
+def hand_block(s: GameState) -> Hand:
+    """The hand-wide block a state shares (phase, table, contract), for the internal
+    modules outside the core: they never read a state's private fields themselves."""
+    return s._h
+
+
+def suits_led_of(s: GameState) -> int:
+    """The suits led so far this hand, as a mask of suit bits (R7.4)."""
+    return s._suits_led

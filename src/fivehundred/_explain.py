@@ -47,7 +47,7 @@ def explain(state: GameState, action: object, verdict: Verdict) -> IllegalAction
 
 
 def _sentence(state: GameState, action: object, verdict: Verdict, reason: Reason) -> str:
-    h = state._h
+    h = _core.hand_block(state)
     phase = h.phase
     seat = verdict.seat
     if reason is Reason.NOT_AN_ACTION and not isinstance(
@@ -61,7 +61,7 @@ def _sentence(state: GameState, action: object, verdict: Verdict, reason: Reason
     if phase == _core.DEAL:
         return "the next hand is not dealt yet: call fivehundred.deal()"
     turn_rule = _TURN_RULES[phase]
-    actor = state._to_act
+    actor = _core.to_act(state)
     if reason is Reason.NOT_YOUR_TURN:
         if seat < 0:
             players = h.t.players
@@ -194,7 +194,7 @@ def _play_sentence(state: GameState, action: Play, verdict: Verdict, reason: Rea
         )
     led = verdict.detail
     if reason is Reason.MUST_FOLLOW_SUIT:
-        h = state._h
+        h = _core.hand_block(state)
         ctx = h.ctx
         assert ctx is not None
         follow = _core.hand_of(state, seat) & ctx.suit_masks[led]
@@ -213,7 +213,7 @@ def _play_sentence(state: GameState, action: Play, verdict: Verdict, reason: Rea
 
 
 def _bower_note(state: GameState, follow: int, led: int) -> str:
-    h = state._h
+    h = _core.hand_block(state)
     ctx = h.ctx
     assert ctx is not None
     trump = ctx.trump

@@ -15,6 +15,7 @@ from fivehundred._tables import TRICKS_PER_HAND
 from fivehundred.actions import DECLINE, Discard, Nominate, Play
 from fivehundred.calls import Call, CallKind
 from fivehundred.cards import CARDS, JOKER, JOKER_INDEX, RANKS_PER_SUIT, Card, Rank, Suit
+from fivehundred.errors import FiveHundredError
 from fivehundred.rules import Rules
 
 ALL_SUITS: Final = 0b1111
@@ -132,7 +133,9 @@ def context(trump: Suit | None, joker_suit: Suit | None = None) -> Ctx:
     if found is not None:
         return found
     if trump is not None and joker_suit is not None:
-        raise ValueError("the Joker is nominated only in No Trumps and misère contracts (R7.1)")
+        raise FiveHundredError(
+            "the Joker is nominated only in No Trumps and misère contracts (R7.1)"
+        )
     chunk = (1 << RANKS_PER_SUIT) - 1
     masks = [chunk << (s * RANKS_PER_SUIT) for s in range(4)]
     joker_bit = 1 << JOKER_INDEX

@@ -57,7 +57,7 @@ class Search:
     ) -> None:
         """``counted``: seat mask of the side whose tricks are counted; ``maximisers``:
         the seats that want that count high (everyone else wants it low)."""
-        h = state._h  # the hand block: ctx, nxt, active, misere, ends_early, contractor, t
+        h = _core.hand_block(state)  # ctx, nxt, active, misere, ends_early, contractor, t
         ctx = h.ctx
         assert ctx is not None
         t = h.t
@@ -78,7 +78,7 @@ class Search:
         self.trick: list[int] = [pos for _, pos in pairs]
         self.leader: int = pairs[0][0] if pairs else _core.to_act(state)
         self.led: int = _core.led_of(state)
-        self.suits_led: int = state._suits_led  # the suits led so far (R7.4)
+        self.suits_led: int = _core.suits_led_of(state)  # the suits led so far (R7.4)
         self.to_act: int = _core.to_act(state)
         self.order: list[list[int]] = _order_of(ctx, t.size)
         self.joker_bit: int = ctx.joker_bit

@@ -7,16 +7,27 @@ attrs and enum classes, which stay plain Python in both builds.
 from __future__ import annotations
 
 import enum
+from typing import NoReturn
 
 import attrs
 
+from fivehundred._quoting import no_member
 from fivehundred.cards import Card, Suit
 
 __all__ = ["Phase", "Trick"]
 
 
 class Phase(enum.Enum):
-    """Where a game is."""
+    """Where a game is.
+
+    Looking a member up by a value that is none of its members raises
+    :class:`~fivehundred.FiveHundredError` (a ``ValueError``, as Python's own lookup), or
+    :class:`~fivehundred.FiveHundredTypeError` for a value of the wrong type.
+    """
+
+    @classmethod
+    def _missing_(cls, value: object) -> NoReturn:
+        no_member(cls, value)
 
     #: Waiting for a deal: before the first hand, after a hand, after a throw-in.
     DEAL = "deal"
@@ -36,7 +47,11 @@ class Phase(enum.Enum):
 
 @attrs.frozen
 class Trick:
-    """A completed trick: who led, the cards in play order, the winner and the led suit."""
+    """A completed trick: who led, the cards in play order, the winner and the led suit.
+
+    Constructing one checks nothing and raises nothing: it is a plain record of values the
+    library made.
+    """
 
     leader: int
     #: ``(seat, card)`` pairs in play order.

@@ -18,35 +18,55 @@ import attrs
 
 from fivehundred.calls import Call
 from fivehundred.cards import Card, Suit
+from fivehundred.errors import FiveHundredTypeError
 
 __all__ = ["DECLINE", "Action", "CallPartner", "Discard", "Nominate", "Play"]
 
 
 def _sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
-    items = tuple(cards)
+    try:
+        items = tuple(cards)
+    except TypeError:
+        raise FiveHundredTypeError(f"a discard is a sequence of Cards, not {cards!r}") from None
     for card in items:
         if not isinstance(card, Card):
-            raise TypeError(f"a discard is made of Cards, not {card!r}")
+            raise FiveHundredTypeError(f"a discard is made of Cards, not {card!r}")
     return tuple(sorted(items))
 
 
 def _seat_number(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{attribute.name} must be a seat number, not {value!r}")
+        raise FiveHundredTypeError(f"{attribute.name} must be a seat number, not {value!r}")
+
+
+def _card(instance: object, attribute: attrs.Attribute[Card], value: object) -> None:
+    if not isinstance(value, Card):
+        raise FiveHundredTypeError(f"{attribute.name} must be a Card, not {value!r}")
+
+
+def _optional_card(
+    instance: object, attribute: attrs.Attribute[Card | None], value: object
+) -> None:
+    if value is not None and not isinstance(value, Card):
+        raise FiveHundredTypeError(f"{attribute.name} must be a Card or None, not {value!r}")
 
 
 def _optional_suit(
     instance: object, attribute: attrs.Attribute[Suit | None], value: object
 ) -> None:
     if value is not None and not isinstance(value, Suit):
-        raise TypeError(f"{attribute.name} must be a Suit or None, not {value!r}")
+        raise FiveHundredTypeError(f"{attribute.name} must be a Suit or None, not {value!r}")
 
 
 @attrs.frozen(repr=False)
 class Play:
-    """Play a card. ``suit`` is named only when leading a suitless Joker (R7.4)."""
+    """Play a card. ``suit`` is named only when leading a suitless Joker (R7.4).
 
-    card: Card = attrs.field(validator=attrs.validators.instance_of(Card))
+    Raises :class:`~fivehundred.FiveHundredTypeError` when ``card`` is not a
+    :class:`~fivehundred.Card` or ``suit`` not a :class:`~fivehundred.Suit` or ``None``.
+    """
+
+    card: Card = attrs.field(validator=_card)
     suit: Suit | None = attrs.field(default=None, validator=_optional_suit)
 
     def __repr__(self) -> str:
@@ -62,7 +82,11 @@ class Play:
 
 @attrs.frozen
 class Discard:
-    """The contractor's kitty discard: the cards put face down (R4.1), in card order."""
+    """The contractor's kitty discard: the cards put face down (R4.1), in card order.
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` when ``cards`` is not a sequence of
+    :class:`~fivehundred.Card`.
+    """
 
     cards: tuple[Card, ...] = attrs.field(converter=_sorted_cards)
 
@@ -72,7 +96,11 @@ class Discard:
 
 @attrs.frozen
 class Nominate:
-    """The contractor's Joker nomination (R7.1): a suit, or ``None`` for no nomination."""
+    """The contractor's Joker nomination (R7.1): a suit, or ``None`` for no nomination.
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` when ``suit`` is not a
+    :class:`~fivehundred.Suit` or ``None``.
+    """
 
     suit: Suit | None = attrs.field(validator=_optional_suit)
 
@@ -87,11 +115,12 @@ class CallPartner:
     >>> import fivehundred as fh
     >>> str(CallPartner(fh.parse_card("AH"))), str(CallPartner(seat=2))
     ('partner AH', 'partner seat 2')
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` when ``card`` is not a
+    :class:`~fivehundred.Card`, ``seat`` not a seat number, or both or neither are given.
     """
 
-    card: Card | None = attrs.field(
-        default=None, validator=attrs.validators.optional(attrs.validators.instance_of(Card))
-    )
+    card: Card | None = attrs.field(default=None, validator=_optional_card)
     seat: int | None = attrs.field(
         default=None,
         kw_only=True,
@@ -100,7 +129,7 @@ class CallPartner:
 
     def __attrs_post_init__(self) -> None:
         if (self.card is None) == (self.seat is None):
-            raise TypeError("a partner call names a card or a seat, not both or neither")
+            raise FiveHundredTypeError("a partner call names a card or a seat, not both or neither")
 
     def __str__(self) -> str:
         return f"partner seat {self.seat}" if self.card is None else f"partner {self.card}"

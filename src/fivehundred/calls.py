@@ -10,13 +10,17 @@ True
 from __future__ import annotations
 
 import enum
-from typing import Final
+from typing import Final, NoReturn
 
 import attrs
 
+from fivehundred._quoting import no_member
 from fivehundred._tables import MAX_BID, MIN_BID
 from fivehundred.cards import Suit
-from fivehundred.errors import FiveHundredError
+from fivehundred.errors import (
+    FiveHundredError,
+    FiveHundredTypeError,
+)
 
 __all__ = [
     "BLIND_MISERE",
@@ -31,7 +35,16 @@ __all__ = [
 
 
 class Strain(enum.IntEnum):
-    """What a trick bid names: a trump suit or No Trumps, in bidding order (R1.2)."""
+    """What a trick bid names: a trump suit or No Trumps, in bidding order (R1.2).
+
+    Looking a member up by a value that is none of its members raises
+    :class:`~fivehundred.FiveHundredError` (a ``ValueError``, as Python's own lookup), or
+    :class:`~fivehundred.FiveHundredTypeError` for a value of the wrong type.
+    """
+
+    @classmethod
+    def _missing_(cls, value: object) -> NoReturn:
+        no_member(cls, value)
 
     SPADES = 0
     CLUBS = 1
@@ -72,7 +85,16 @@ class Strain(enum.IntEnum):
 
 
 class CallKind(enum.Enum):
-    """The kinds of call (R3.2)."""
+    """The kinds of call (R3.2).
+
+    Looking a member up by a value that is none of its members raises
+    :class:`~fivehundred.FiveHundredError` (a ``ValueError``, as Python's own lookup), or
+    :class:`~fivehundred.FiveHundredTypeError` for a value of the wrong type.
+    """
+
+    @classmethod
+    def _missing_(cls, value: object) -> NoReturn:
+        no_member(cls, value)
 
     PASS = "pass"
     BID = "bid"
@@ -84,11 +106,25 @@ class CallKind(enum.Enum):
 _MISERE_KINDS: Final = frozenset({CallKind.MISERE, CallKind.OPEN_MISERE, CallKind.BLIND_MISERE})
 
 
+def _check_kind(instance: Call, attribute: attrs.Attribute[CallKind], value: object) -> None:
+    if not isinstance(value, CallKind):
+        raise FiveHundredTypeError(f"a call's kind is a CallKind, not {value!r}")
+
+
+def _check_flag(instance: Call, attribute: attrs.Attribute[bool], value: object) -> None:
+    if not isinstance(value, bool):
+        raise FiveHundredTypeError(f"{attribute.name} is True or False, not {value!r}")
+
+
 def _check_tricks(
     instance: Call, attribute: attrs.Attribute[int | None], value: int | None
 ) -> None:
     if instance.kind is CallKind.BID:
-        if not isinstance(value, int) or isinstance(value, bool) or not MIN_BID <= value <= MAX_BID:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise FiveHundredTypeError(
+                f"a trick bid names {MIN_BID} to {MAX_BID} tricks, not {value!r}"
+            )
+        if not MIN_BID <= value <= MAX_BID:
             raise FiveHundredError(
                 f"a trick bid names {MIN_BID} to {MAX_BID} tricks, not {value!r}"
             )
@@ -101,7 +137,7 @@ def _check_strain(
 ) -> None:
     if instance.kind is CallKind.BID:
         if not isinstance(value, Strain):
-            raise FiveHundredError(f"a trick bid names a Strain, not {value!r}")
+            raise FiveHundredTypeError(f"a trick bid names a Strain, not {value!r}")
     elif value is not None:
         raise FiveHundredError(f"only a trick bid names a strain ({instance.kind.value})")
 
@@ -121,14 +157,16 @@ class Call:
     Call.parse('7NT')
     >>> Call.bid(8, Strain.SPADES) > MISERE > Call.bid(7, Strain.NO_TRUMPS)
     True
+
+    Raises :class:`~fivehundred.FiveHundredError` for a bad value (a trick bid of other than 6
+    to 10 tricks, a strain on a misère) and :class:`~fivehundred.FiveHundredTypeError` for a
+    wrong type; use :meth:`Call.bid` and the constants to make calls.
     """
 
-    kind: CallKind
+    kind: CallKind = attrs.field(validator=_check_kind)
     tricks: int | None = attrs.field(default=None, validator=_check_tricks)
     strain: Strain | None = attrs.field(default=None, validator=_check_strain)
-    sans_kitty: bool = attrs.field(
-        default=False, kw_only=True, validator=attrs.validators.instance_of(bool)
-    )
+    sans_kitty: bool = attrs.field(default=False, kw_only=True, validator=_check_flag)
 
     def __attrs_post_init__(self) -> None:
         if self.sans_kitty and self.kind is CallKind.PASS:

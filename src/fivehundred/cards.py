@@ -18,12 +18,22 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator
-from typing import Final
+from typing import Final, NoReturn
 
 import attrs
 
+from fivehundred._quoting import no_member
+from fivehundred.errors import (
+    FiveHundredError,
+    FiveHundredTypeError,
+)
+
 __all__ = [
+    "CARDS",
+    "INDEX_SPACE",
     "JOKER",
+    "JOKER_INDEX",
+    "RANKS_PER_SUIT",
     "Card",
     "Rank",
     "Suit",
@@ -35,7 +45,16 @@ __all__ = [
 
 
 class Suit(enum.IntEnum):
-    """The four suits, in strain order (R1.2): spades < clubs < diamonds < hearts."""
+    """The four suits, in strain order (R1.2): spades < clubs < diamonds < hearts.
+
+    Looking a member up by a value that is none of its members raises
+    :class:`~fivehundred.FiveHundredError` (a ``ValueError``, as Python's own lookup), or
+    :class:`~fivehundred.FiveHundredTypeError` for a value of the wrong type.
+    """
+
+    @classmethod
+    def _missing_(cls, value: object) -> NoReturn:
+        no_member(cls, value)
 
     SPADES = 0
     CLUBS = 1
@@ -83,7 +102,15 @@ class Rank(enum.IntEnum):
 
     A K Q J 13 12 11 10 9 … 2 from high to low; the 11s, 12s and 13s exist only
     in the six-player deck.
+
+    Looking a member up by a value that is none of its members raises
+    :class:`~fivehundred.FiveHundredError` (a ``ValueError``, as Python's own lookup), or
+    :class:`~fivehundred.FiveHundredTypeError` for a value of the wrong type.
     """
+
+    @classmethod
+    def _missing_(cls, value: object) -> NoReturn:
+        no_member(cls, value)
 
     TWO = 2
     THREE = 3
@@ -137,6 +164,9 @@ class Card:
     >>> card = Card(Rank.TEN, Suit.HEARTS)
     >>> card, str(card), card == Card.parse("10h")
     (Card.parse('10H'), '10H', True)
+
+    Raises :class:`~fivehundred.FiveHundredError` for a rank without a suit or a suit without a
+    rank, and :class:`~fivehundred.FiveHundredTypeError` for a rank or suit of the wrong type.
     """
 
     rank: Rank | None
@@ -148,9 +178,17 @@ class Card:
         if self.rank is None and self.suit is None:
             index = JOKER_INDEX
         elif self.rank is None or self.suit is None:
-            raise ValueError("a card has both a rank and a suit, or neither (the Joker)")
+            raise FiveHundredError("a card has both a rank and a suit, or neither (the Joker)")
         else:
-            index = Suit(self.suit) * RANKS_PER_SUIT + Rank(self.rank) - Rank.TWO
+            try:
+                index = Suit(self.suit) * RANKS_PER_SUIT + Rank(self.rank) - Rank.TWO
+            except ValueError:
+                kind = FiveHundredError
+                if not all(isinstance(v, int) for v in (self.rank, self.suit)):
+                    kind = FiveHundredTypeError
+                raise kind(
+                    f"a card is a Rank and a Suit, not {self.rank!r} and {self.suit!r}"
+                ) from None
         object.__setattr__(self, "index", index)
 
     @classmethod

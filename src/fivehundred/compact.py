@@ -48,7 +48,7 @@ from fivehundred.calls import Call
 from fivehundred.cards import Card
 from fivehundred.encoding import action_layout, encode_action
 from fivehundred.engine import apply, legal_actions
-from fivehundred.errors import IllegalActionError, Reason
+from fivehundred.errors import FiveHundredTypeError, IllegalActionError, Reason
 from fivehundred.rules import Rules
 from fivehundred.state import GameState
 
@@ -87,6 +87,9 @@ class CompactLayout:
     >>> layout = fh.compact_layout(fh.Rules())
     >>> layout.calls, layout.plays, layout.nominations, layout.partners, layout.discards
     (range(0, 29), range(29, 76), range(76, 81), range(81, 81), range(81, 124))
+
+    Constructing one checks nothing and raises nothing: it is a plain record of values the
+    library made.
     """
 
     rules: Rules = attrs.field(repr=False)
@@ -168,7 +171,10 @@ _CACHE_LIMIT: Final = 4096
 
 
 def _tables(rules: Rules) -> _Tables:
-    found = _TABLES.get(rules)
+    try:
+        found = _TABLES.get(rules)
+    except TypeError:  # unhashable junk: refused below as any other non-Rules
+        found = None
     if found is None:
         if not isinstance(rules, Rules):
             raise IllegalActionError(
@@ -187,6 +193,9 @@ def compact_layout(rules: Rules) -> CompactLayout:
     >>> import fivehundred as fh
     >>> fh.compact_layout(fh.Rules()).size
     124
+
+    Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) when ``rules`` is not a
+    :class:`~fivehundred.Rules`.
     """
     return _tables(rules).layout
 
@@ -197,6 +206,9 @@ def compact_num_actions(rules: Rules) -> int:
     >>> import fivehundred as fh
     >>> fh.compact_num_actions(fh.Rules(players=5))
     196
+
+    Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) when ``rules`` is not a
+    :class:`~fivehundred.Rules`.
     """
     return _tables(rules).size
 
@@ -214,6 +226,9 @@ def compact_encode(action: CompactAction, rules: Rules) -> int:
     >>> import fivehundred as fh
     >>> fh.compact_encode(fh.compact.DiscardCard(fh.JOKER), fh.Rules())
     123
+
+    Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) for an action these
+    rules do not have, or when ``rules`` is not a :class:`~fivehundred.Rules`.
     """
     tables = _tables(rules)
     if type(action) is DiscardCard:
@@ -237,6 +252,9 @@ def compact_ids(action: Action, rules: Rules) -> tuple[int, ...]:
     >>> import fivehundred as fh
     >>> fh.compact_ids(fh.Discard(fh.parse_cards("5S 6S 7S")), fh.Rules())
     (81, 82, 83)
+
+    Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) for an action these
+    rules do not have, or when ``rules`` is not a :class:`~fivehundred.Rules`.
     """
     if type(action) is Discard:
         return tuple(sorted(compact_encode(DiscardCard(card), rules) for card in action.cards))
@@ -249,6 +267,9 @@ def compact_decode(index: int, rules: Rules) -> CompactAction:
     >>> import fivehundred as fh
     >>> fh.compact_decode(75, fh.Rules()), fh.compact_decode(81, fh.Rules())
     (Play(card=Card.parse('Jo'), suit=Suit.HEARTS), DiscardCard(card=Card.parse('5S')))
+
+    Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) for an id outside ``0 …
+    compact_num_actions(rules) - 1``.
     """
     tables = _tables(rules)
     if type(index) is not int or not 0 <= index < tables.size:
@@ -284,10 +305,12 @@ def compact_mask(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[bool
     >>> mask = fh.compact_mask(fh.deal(fh.new_game(dealer=3), seed=7))
     >>> len(mask), sum(mask)
     (124, 28)
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state.
     """
     if type(state) is not GameState:
         legal_actions(state)  # raises the library's TypeError
-    h = state._h
+    h = _core.hand_block(state)
     tables = _tables(h.t.rules)
     phase = h.phase
     if phase == _core.DISCARD:
@@ -343,6 +366,8 @@ def compact_legal(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[int
     >>> import fivehundred as fh
     >>> fh.compact_legal(fh.deal(fh.new_game(dealer=3), seed=7))[:3]
     (0, 1, 2)
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state.
     """
     mask = compact_mask(state, pending)
     return tuple(i for i, legal in enumerate(mask) if legal)
@@ -362,11 +387,14 @@ def compact_apply(
     >>> state = fh.deal(fh.new_game(dealer=3), seed=7)
     >>> fh.compact_apply(state, 1)[0].auction
     ((0, Call.parse('6S')),)
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state and
+    :class:`~fivehundred.IllegalActionError` for an id that is not legal now.
     """
     if type(state) is not GameState:
         legal_actions(state)  # raises the library's TypeError
     if not isinstance(pending, tuple) or not all(type(card) is Card for card in pending):
-        raise TypeError(f"pending is a tuple of Cards, not {pending!r}")
+        raise FiveHundredTypeError(f"pending is a tuple of Cards, not {pending!r}")
     action = compact_decode(index, state.rules)
     if type(action) is DiscardCard:
         mask = compact_mask(state, pending)

@@ -71,6 +71,9 @@ class ActionLayout:
     >>> layout = fh.action_layout(fh.Rules())
     >>> layout.calls, layout.plays, layout.nominations, layout.partners, layout.discards
     (range(0, 29), range(29, 76), range(76, 81), range(81, 81), range(81, 12422))
+
+    Constructing one checks nothing and raises nothing: it is a plain record of values the
+    library made.
     """
 
     rules: Rules = attrs.field(repr=False)
@@ -92,13 +95,22 @@ class ActionLayout:
         return self.discards.stop
 
 
-@lru_cache(maxsize=64)
 def action_layout(rules: Rules) -> ActionLayout:
-    """The block layout of the action encoding for ``rules``."""
-    if not isinstance(rules, Rules):
+    """The block layout of the action encoding for ``rules``.
+
+    Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) when ``rules``
+    is not a :class:`~fivehundred.Rules`.
+    """
+    if not isinstance(rules, Rules):  # before the cache, which would hash any junk
         raise IllegalActionError(
             Reason.NOT_AN_ACTION, f"rules must be a fivehundred.Rules, not {type(rules).__name__}"
         )
+    return _layout(rules)
+
+
+@lru_cache(maxsize=64)
+def _layout(rules: Rules) -> ActionLayout:
+    """:func:`action_layout`, built once per ``Rules``."""
     bids = rules.ladder.calls
     calls: tuple[Call, ...] = (PASS, *bids)
     if rules.sans_kitty:
@@ -136,7 +148,11 @@ def action_layout(rules: Rules) -> ActionLayout:
 
 
 def num_actions(rules: Rules) -> int:
-    """The number of action indices for ``rules``."""
+    """The number of action indices for ``rules``.
+
+    Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) when ``rules`` is not a
+    :class:`~fivehundred.Rules`.
+    """
     return action_layout(rules).size
 
 
@@ -339,6 +355,8 @@ def legal_action_indices(state: GameState) -> tuple[int, ...]:
     >>> import fivehundred as fh
     >>> fh.legal_action_indices(fh.new_game(dealer=0))
     ()
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state.
     """
     if type(state) is GameState and state.phase is Phase.DISCARD:
         return _discard_indices(state, _tables(state.rules))
@@ -427,6 +445,8 @@ def legal_action_mask(state: GameState) -> tuple[bool, ...]:
     """For each index of ``range(num_actions(state.rules))``, whether that action is legal now.
 
     All ``False`` while waiting for a deal and when the game is over.
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state.
     """
     indices = legal_action_indices(state)
     tables = _tables(state.rules)

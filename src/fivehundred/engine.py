@@ -30,7 +30,7 @@ from fivehundred._explain import explain
 from fivehundred.actions import Action, Play
 from fivehundred.calls import Call
 from fivehundred.cards import Card
-from fivehundred.errors import IllegalActionError, InvalidStateError, Reason
+from fivehundred.errors import FiveHundredTypeError, IllegalActionError, InvalidStateError, Reason
 from fivehundred.rules import Rules
 
 __all__ = [
@@ -62,8 +62,8 @@ else:  # the engine core's functions themselves (compiled in the compiled build)
 MAX_START_SCORE: Final = 10**6
 
 
-def _not_a_state(state: object) -> TypeError:
-    return TypeError(
+def _not_a_state(state: object) -> FiveHundredTypeError:
+    return FiveHundredTypeError(
         f"a fivehundred GameState is needed (from new_game, deal or apply), not {state!r}"
     )
 
@@ -112,7 +112,7 @@ def new_game(
     if rules is None:
         rules = _DEFAULT_RULES
     elif not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a fivehundred.Rules, not {rules!r}")
+        raise FiveHundredTypeError(f"rules must be a fivehundred.Rules, not {rules!r}")
     players = rules.players
     if dealer is not None and (
         not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players
@@ -125,7 +125,9 @@ def new_game(
 def _start_scores(scores: object, rules: Rules) -> tuple[int, ...]:
     """Checked starting scores (see :func:`new_game`)."""
     if not isinstance(scores, (tuple, list)) or not all(type(score) is int for score in scores):
-        raise TypeError(f"scores are a tuple or list of ints, one per side, not {scores!r}")
+        raise FiveHundredTypeError(
+            f"scores are a tuple or list of ints, one per side, not {scores!r}"
+        )
     start: tuple[int, ...] = tuple(scores)
     sides = len(rules.sides)
     problems = []
@@ -185,11 +187,11 @@ def deal(
         )
     given = sum(x is not None for x in (seed, rng, cards))
     if given > 1:
-        raise TypeError("deal() takes one of seed=, rng= or cards=, not several")
+        raise FiveHundredTypeError("deal() takes one of seed=, rng= or cards=, not several")
     if seed is not None and not isinstance(seed, (int, str, bytes)):
-        raise TypeError(f"seed must be an int, str or bytes, not {seed!r}")
+        raise FiveHundredTypeError(f"seed must be an int, str or bytes, not {seed!r}")
     if rng is not None and not isinstance(rng, random.Random):
-        raise TypeError(f"rng must be a random.Random, not {rng!r}")
+        raise FiveHundredTypeError(f"rng must be a random.Random, not {rng!r}")
     if cards is None:
         return _core.deal_from(s, rng if rng is not None else random.Random(seed))
     rules = s.rules
@@ -251,7 +253,7 @@ def legal_bids(state: GameState) -> tuple[Call, ...]:
     Raises :class:`TypeError` for a non-state.
     """
     s = _state(state)
-    return _core.legal_calls(s) if s._h.phase == _core.BIDDING else ()
+    return _core.legal_calls(s) if _core.hand_block(s).phase == _core.BIDDING else ()
 
 
 def legal_plays(state: GameState) -> tuple[Play, ...]:
@@ -260,7 +262,7 @@ def legal_plays(state: GameState) -> tuple[Play, ...]:
     Raises :class:`TypeError` for a non-state.
     """
     s = _state(state)
-    if s._h.phase != _core.PLAY:
+    if _core.hand_block(s).phase != _core.PLAY:
         return ()
     return _core.legal_plays(s)
 

@@ -1,21 +1,24 @@
 """The exceptions the library raises, and the reason codes of illegal actions.
 
-Every exception is a :class:`FiveHundredError` and also a :class:`ValueError`, so
-code that already catches ``ValueError`` around user input keeps working.
+One taxonomy: every exception the library raises for an argument is a
+:class:`FiveHundredError`, and also the built-in error a Python user expects. A bad
+value is a ``ValueError`` (every :class:`FiveHundredError` is one); a value of the
+wrong Python type is a :class:`FiveHundredTypeError`, which is also a ``TypeError``.
+Every error carries its problems as data in ``err.problems``, one sentence each.
 """
 
 from __future__ import annotations
 
 import enum
-import reprlib
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, NoReturn
 
 __all__ = [
     "MAX_NOTATION",
     "MAX_PROBLEMS",
     "MAX_QUOTE",
     "FiveHundredError",
+    "FiveHundredTypeError",
     "IllegalActionError",
     "InvalidStateError",
     "NotationError",
@@ -31,35 +34,47 @@ MAX_NOTATION: Final = 1000
 #: An error lists at most this many problems (then ``and K more``).
 MAX_PROBLEMS: Final = 20
 
-_REPR: Final = reprlib.Repr()
-_REPR.maxstring = _REPR.maxother = MAX_QUOTE
-_REPR.maxlist = _REPR.maxdict = 4
-
 
 def _prefix(text: str) -> str:
     """At most the first :data:`MAX_QUOTE` characters of ``text`` (then ``…``)."""
     return text if len(text) <= MAX_QUOTE else text[:MAX_QUOTE] + "…"
 
 
-def _too_long(text: str, what: str) -> None:
-    """Refuse notation longer than :data:`MAX_NOTATION` before reading any of it."""
-    if len(text) > MAX_NOTATION:
-        raise NotationError(
-            f"{_quote(text)} is too long for {what}: {len(text)} characters, "
-            f"at most {MAX_NOTATION}",
-            text=text,
+class FiveHundredError(ValueError):
+    """Base class of every error raised by :mod:`fivehundred`; a ``ValueError``.
+
+    ``problems`` holds what was wrong, one sentence each, as data: code reads it
+    rather than splitting ``str(err)``. Raised with one message, it is that message;
+    raised with ``problems=``, the message joins them with ``"; "``.
+
+    >>> import fivehundred as fh
+    >>> fh.FiveHundredError(problems=["players=9: too many", "target=0: too low"]).problems
+    ('players=9: too many', 'target=0: too low')
+    """
+
+    def __init__(self, *args: object, problems: Sequence[str] | None = None) -> None:
+        if problems is not None and not args:
+            args = ("; ".join(problems),)
+        super().__init__(*args)
+        #: The problems found, each a sentence (one, the message, unless given).
+        self.problems: tuple[str, ...] = (
+            tuple(problems) if problems is not None else tuple(str(arg) for arg in args[:1])
         )
 
 
-def _quote(value: object) -> str:
-    """A short quotation of an input for a message: never the whole of a long input."""
-    if isinstance(value, str):
-        return repr(_prefix(value))
-    return _REPR.repr(value)
+class FiveHundredTypeError(FiveHundredError, TypeError):
+    """An argument of the wrong Python type: a :class:`FiveHundredError` and a ``TypeError``.
 
+    As every library error, it is also a ``ValueError``, so ``except TypeError``,
+    ``except ValueError`` and ``except FiveHundredError`` all catch it.
 
-class FiveHundredError(ValueError):
-    """Base class of every error raised by :mod:`fivehundred`."""
+    >>> import fivehundred as fh
+    >>> try:
+    ...     fh.observe(None, 0)
+    ... except fh.FiveHundredTypeError as err:
+    ...     print(isinstance(err, TypeError), isinstance(err, fh.FiveHundredError), err)
+    True True a fivehundred GameState is needed, not None
+    """
 
 
 class NotationError(FiveHundredError):
@@ -74,7 +89,7 @@ class NotationError(FiveHundredError):
     """
 
     def __init__(self, message: str, *, text: str) -> None:
-        super().__init__(message)
+        super().__init__(message)  # problems: the message
         #: The text that could not be read: at most its first :data:`MAX_QUOTE`
         #: characters, then ``…`` (a server may log it).
         self.text = _prefix(text)
@@ -85,7 +100,17 @@ class Reason(enum.Enum):
 
     The value of each member is its own name, so it can be stored or sent over
     the wire as a string and read back with ``Reason(text)``.
+
+    Looking a member up by a value that is none of its members raises
+    :class:`~fivehundred.FiveHundredError` (a ``ValueError``, as Python's own lookup), or
+    :class:`~fivehundred.FiveHundredTypeError` for a value of the wrong type.
     """
+
+    @classmethod
+    def _missing_(cls, value: object) -> NoReturn:
+        from fivehundred._quoting import no_member  # _quoting reads this module
+
+        no_member(cls, value)
 
     NOT_AN_ACTION = "NOT_AN_ACTION"
     GAME_OVER = "GAME_OVER"
@@ -136,10 +161,9 @@ class InvalidStateError(FiveHundredError):
         if len(found) > MAX_PROBLEMS:
             more = len(found) - MAX_PROBLEMS
             found = (*found[:MAX_PROBLEMS], f"and {more} more problem{'s' if more > 1 else ''}")
-        self.problems: tuple[str, ...] = found
-        if len(self.problems) == 1:
-            message = f"invalid state: {self.problems[0]}"
+        if len(found) == 1:
+            message = f"invalid state: {found[0]}"
         else:
-            listed = "; ".join(f"({i}) {p}" for i, p in enumerate(self.problems, 1))
-            message = f"invalid state, {len(self.problems)} problems: {listed}"
-        super().__init__(message)
+            listed = "; ".join(f"({i}) {p}" for i, p in enumerate(found, 1))
+            message = f"invalid state, {len(found)} problems: {listed}"
+        super().__init__(message, problems=found)

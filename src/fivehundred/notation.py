@@ -25,12 +25,13 @@ from typing import TYPE_CHECKING, Final
 
 import attrs
 
+from fivehundred._quoting import quote, too_long
 from fivehundred._tables import BID_TRICKS, MAX_BID, MIN_BID
 from fivehundred._types import Phase
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call, CallKind, Strain
 from fivehundred.cards import CARDS, JOKER, Card, Rank, Suit
-from fivehundred.errors import NotationError, _quote, _too_long
+from fivehundred.errors import FiveHundredTypeError, NotationError
 
 if TYPE_CHECKING:  # rules is built on this module: no import at run time
     from fivehundred.rules import Rules
@@ -41,11 +42,11 @@ __all__ = [
     "CARD_FORMS",
     "DECLINE_WORDS",
     "HAND_FORMS",
-    "THROWN_IN",
-    "HandScore",
     "PHASE_WORDS",
     "SUIT_NAMES",
     "SUIT_TEXT",
+    "THROWN_IN",
+    "HandScore",
     "format_action",
     "format_call",
     "format_card",
@@ -93,11 +94,11 @@ def parse_suit(text: str) -> Suit:
     Raises :class:`~fivehundred.NotationError` for anything else.
     """
     if not isinstance(text, str):
-        raise NotationError(f"a suit is written as text, not {_quote(text)}", text=_quote(text))
-    _too_long(text, "a suit")
+        raise NotationError(f"a suit is written as text, not {quote(text)}", text=quote(text))
+    too_long(text, "a suit")
     suit = SUIT_TEXT.get(text.strip().upper())
     if suit is None:
-        raise NotationError(f"{_quote(text)} is not a suit: write {_SUIT_FORMS}", text=text)
+        raise NotationError(f"{quote(text)} is not a suit: write {_SUIT_FORMS}", text=text)
     return suit
 
 
@@ -130,10 +131,10 @@ def parse_card(text: str) -> Card:
     """
     if not isinstance(text, str):
         raise NotationError(
-            f"a card is written as text, not {type(text).__name__} {_quote(text)}",
-            text=_quote(text),
+            f"a card is written as text, not {type(text).__name__} {quote(text)}",
+            text=quote(text),
         )
-    _too_long(text, "a card")
+    too_long(text, "a card")
     cleaned = text.strip().upper()
     if cleaned in _JOKER_TEXT:
         return JOKER
@@ -142,7 +143,7 @@ def parse_card(text: str) -> Card:
         rank = _RANK_TEXT.get(cleaned[:-1].strip())
         if suit is not None and rank is not None:
             return _BY_PARTS[rank, suit]
-    raise NotationError(f"{_quote(text)} is not a card: write {CARD_FORMS}", text=text)
+    raise NotationError(f"{quote(text)} is not a card: write {CARD_FORMS}", text=text)
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
@@ -157,10 +158,10 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     """
     if not isinstance(text, str):
         raise NotationError(
-            f"cards are written as text, not {type(text).__name__} {_quote(text)}",
-            text=_quote(text),
+            f"cards are written as text, not {type(text).__name__} {quote(text)}",
+            text=quote(text),
         )
-    _too_long(text, "a list of cards")
+    too_long(text, "a list of cards")
     return tuple(parse_card(part) for part in _SPLIT.split(text.strip()) if part)
 
 
@@ -222,10 +223,10 @@ def parse_call(text: str) -> Call:
     """
     if not isinstance(text, str):
         raise NotationError(
-            f"a call is written as text, not {type(text).__name__} {_quote(text)}",
-            text=_quote(text),
+            f"a call is written as text, not {type(text).__name__} {quote(text)}",
+            text=quote(text),
         )
-    _too_long(text, "a call")
+    too_long(text, "a call")
     cleaned = " ".join(text.strip().upper().split())
     sans = False
     match = _SANS_RE.search(cleaned)
@@ -236,7 +237,7 @@ def parse_call(text: str) -> Call:
     if kind is not None:
         if kind is CallKind.PASS and sans:
             raise NotationError(
-                f"{_quote(text)} is not a call: a pass cannot be sans kitty", text=text
+                f"{quote(text)} is not a call: a pass cannot be sans kitty", text=text
             )
         return Call(kind, sans_kitty=sans)
     bid = _BID_RE.match(cleaned)
@@ -244,7 +245,7 @@ def parse_call(text: str) -> Call:
         strain = _STRAIN_TEXT.get(bid.group(2).replace(" ", ""))
         if strain is not None:
             return Call.bid(int(bid.group(1)), strain, sans_kitty=sans)
-    raise NotationError(f"{_quote(text)} is not a call: write {CALL_FORMS}", text=text)
+    raise NotationError(f"{quote(text)} is not a call: write {CALL_FORMS}", text=text)
 
 
 def format_call(call: Call, *, ascii: bool = False) -> str:
@@ -287,7 +288,7 @@ def format_action(action: Action) -> str:
     if isinstance(action, CallPartner) and action.seat is not None:
         return f"partner seat {int(action.seat)}"
     if not isinstance(action, _ACTION_TYPES):
-        raise TypeError(f"{_quote(action)} is not an action")
+        raise FiveHundredTypeError(f"{quote(action)} is not an action")
     return str(action)
 
 
@@ -295,7 +296,7 @@ def _suit_in(text: str, whole: str) -> Suit:
     suit = SUIT_TEXT.get(text.strip().upper())
     if suit is None:
         raise NotationError(
-            f"{_quote(whole)}: {_quote(text)} is not a suit (S, C, D or H)", text=whole
+            f"{quote(whole)}: {quote(text)} is not a suit (S, C, D or H)", text=whole
         )
     return suit
 
@@ -307,7 +308,7 @@ def _parse_play(text: str) -> Play:
     if not colon:
         return Play(card)
     if not card.is_joker:
-        raise NotationError(f"{_quote(text)}: only a Joker lead names a suit (Jo:H)", text=text)
+        raise NotationError(f"{quote(text)}: only a Joker lead names a suit (Jo:H)", text=text)
     return Play(card, _suit_in(suit_text, text))
 
 
@@ -327,15 +328,15 @@ def parse_action(text: str, *, phase: Phase | None = None) -> Action:
     """
     if not isinstance(text, str):
         raise NotationError(
-            f"an action is written as text, not {type(text).__name__} {_quote(text)}",
-            text=_quote(text),
+            f"an action is written as text, not {type(text).__name__} {quote(text)}",
+            text=quote(text),
         )
     if phase is not None and not isinstance(phase, Phase):
-        raise NotationError(f"{_quote(phase)} is not a Phase", text=text)
-    _too_long(text, "an action")
+        raise NotationError(f"{quote(phase)} is not a Phase", text=text)
+    too_long(text, "an action")
     words = text.split()
     if not words:
-        raise NotationError(f"{_quote(text)} is not an action: write {ACTION_FORMS}", text=text)
+        raise NotationError(f"{quote(text)} is not an action: write {ACTION_FORMS}", text=text)
     head = words[0].lower()
     named = PHASE_WORDS.get(head)
     if phase is None:
@@ -346,11 +347,11 @@ def parse_action(text: str, *, phase: Phase | None = None) -> Action:
         return parse_call(text)
     if phase is Phase.PLAY:
         if len(words) != 1:
-            raise NotationError(f"{_quote(text)} is not a card play: write KS, or Jo:H", text=text)
+            raise NotationError(f"{quote(text)} is not a card play: write KS, or Jo:H", text=text)
         return _parse_play(words[0])
     if named is not phase:
         raise NotationError(
-            f"{_quote(text)} is not an action of the {phase.value} phase: write {ACTION_FORMS}",
+            f"{quote(text)} is not an action of the {phase.value} phase: write {ACTION_FORMS}",
             text=text,
         )
     rest = words[1:]
@@ -361,7 +362,7 @@ def parse_action(text: str, *, phase: Phase | None = None) -> Action:
             return DECLINE
         if head == "nominate" and len(rest) == 1:
             return Nominate(_suit_in(rest[0], text))
-        raise NotationError(f"{_quote(text)}: write 'nominate H' or 'decline'", text=text)
+        raise NotationError(f"{quote(text)}: write 'nominate H' or 'decline'", text=text)
     return _parse_partner(rest, text)
 
 
@@ -369,12 +370,12 @@ def _parse_partner(rest: list[str], text: str) -> CallPartner:
     """The partner call (P5) after its keyword: a card, or ``seat N``."""
     if len(rest) == 2 and rest[0].lower() == "seat" and rest[1].isascii() and rest[1].isdigit():
         if len(rest[1]) > 2:
-            raise NotationError(f"{_quote(text)}: {rest[1]} is not a seat", text=text)
+            raise NotationError(f"{quote(text)}: {rest[1]} is not a seat", text=text)
         return CallPartner(seat=int(rest[1]))
     if len(rest) == 1:
         return CallPartner(parse_card(rest[0]))
     raise NotationError(
-        f"{_quote(text)}: write 'partner AH' (one card) or 'partner seat 2'",
+        f"{quote(text)}: write 'partner AH' (one card) or 'partner seat 2'",
         text=text,
     )
 
@@ -390,8 +391,8 @@ def _guess(text: str) -> Action:
     if len(readings) == 1:
         return readings[0]
     if readings:
-        raise NotationError(f"{_quote(text)} is a bid or a card play: give the phase", text=text)
-    raise NotationError(f"{_quote(text)} is not an action: write {ACTION_FORMS}", text=text)
+        raise NotationError(f"{quote(text)} is a bid or a card play: give the phase", text=text)
+    raise NotationError(f"{quote(text)} is not an action: write {ACTION_FORMS}", text=text)
 
 
 def parse_move(text: str, *, phase: Phase) -> Action:
@@ -411,10 +412,10 @@ def parse_move(text: str, *, phase: Phase) -> Action:
     Raises :class:`~fivehundred.NotationError` saying what a move of the phase looks like.
     """
     if not isinstance(phase, Phase):
-        raise NotationError(f"{_quote(phase)} is not a Phase", text=_quote(text))
+        raise NotationError(f"{quote(phase)} is not a Phase", text=quote(text))
     if not isinstance(text, str):
-        raise NotationError(f"a move is written as text, not {_quote(text)}", text=_quote(text))
-    _too_long(text, "a move")
+        raise NotationError(f"a move is written as text, not {quote(text)}", text=quote(text))
+    too_long(text, "a move")
     words = text.replace(",", " ").split()
     keyword = {Phase.DISCARD: "discard", Phase.NOMINATE: "nominate", Phase.PARTNER: "partner"}
     if words and words[0].lower() == keyword.get(phase):
@@ -428,7 +429,7 @@ def parse_move(text: str, *, phase: Phase) -> Action:
         if said.lower() in DECLINE_WORDS:
             return DECLINE
         if SUIT_TEXT.get(said.upper()) is None:
-            what = f"{_quote(said)} is not a suit" if said else f"{_quote(text)} names no suit"
+            what = f"{quote(said)} is not a suit" if said else f"{quote(text)} names no suit"
             raise NotationError(f"{what}: write {_SUIT_FORMS}, or 'decline'", text=text)
         return Nominate(SUIT_TEXT[said.upper()])
     if phase is Phase.PARTNER:
@@ -475,7 +476,7 @@ _HAND_WORDS: Final = frozenset({"by", "with", "took", "tricks"})
 
 def _number(text: str, whole: str, what: str) -> int:
     if not (text.isascii() and text.isdigit()) or len(text) > 3:
-        raise NotationError(f"{_quote(text)} is not {what}", text=whole)
+        raise NotationError(f"{quote(text)} is not {what}", text=whole)
     return int(text)
 
 
@@ -499,17 +500,17 @@ HandScore(contract=Call.parse('7H'), contractor=3, tricks=(4, 6), partner=None))
     Raises :class:`~fivehundred.NotationError` saying what is wrong and what a hand looks like.
     """
     if not isinstance(text, str):
-        raise NotationError(f"a hand is written as text, not {_quote(text)}", text=_quote(text))
-    _too_long(text, "a hand")
+        raise NotationError(f"a hand is written as text, not {quote(text)}", text=quote(text))
+    too_long(text, "a hand")
     words = text.split()
     if " ".join(words).lower() in THROWN_IN:
         return None
     if len(words) < 2:
-        raise NotationError(f"{_quote(text)}: {HAND_FORMS}", text=text)
+        raise NotationError(f"{quote(text)}: {HAND_FORMS}", text=text)
     contract = parse_call(words[0])
     if contract.is_pass:
         raise NotationError(
-            f"{_quote(text)}: a pass is not a contract: a contract is a bid, not a pass, and a "
+            f"{quote(text)}: a pass is not a contract: a contract is a bid, not a pass, and a "
             "thrown-in hand is 'pass' alone, scoring nothing (R3.9)",
             text=text,
         )
@@ -519,11 +520,11 @@ HandScore(contract=Call.parse('7H'), contractor=3, tricks=(4, 6), partner=None))
     for keyword in ("by", "with"):
         if rest[:1] == [keyword]:
             if len(rest) < 2:
-                raise NotationError(f"{_quote(text)}: {HAND_FORMS}", text=text)
+                raise NotationError(f"{quote(text)}: {HAND_FORMS}", text=text)
             who = _number(rest[1], text, "a seat")
             if who >= players:
                 raise NotationError(
-                    f"{_quote(text)}: seat {who} is not at a {players}-seat table", text=text
+                    f"{quote(text)}: seat {who} is not at a {players}-seat table", text=text
                 )
             seat, partner = (who, partner) if keyword == "by" else (seat, who)
             rest = rest[2:]
@@ -535,7 +536,7 @@ HandScore(contract=Call.parse('7H'), contractor=3, tricks=(4, 6), partner=None))
         counts = tuple(_number(n, text, "a number of tricks") for n in rest[1:])
         if len(counts) not in (players, sides):
             raise NotationError(
-                f"{_quote(text)}: give the tricks of each of the {players} seats", text=text
+                f"{quote(text)}: give the tricks of each of the {players} seats", text=text
             )
         tricks = counts if len(counts) == sides else _by_side(counts, rules)
         rest = []
@@ -544,8 +545,7 @@ HandScore(contract=Call.parse('7H'), contractor=3, tricks=(4, 6), partner=None))
         tricks = tuple(_number(n, text, "a number of tricks") for n in parts)
         if len(tricks) != sides:
             raise NotationError(
-                f"{_quote(text)}: give the tricks of all {sides} sides, comma-separated, "
-                "e.g. 6,2,2",
+                f"{quote(text)}: give the tricks of all {sides} sides, comma-separated, e.g. 6,2,2",
                 text=text,
             )
         rest = rest[1:]
@@ -553,25 +553,25 @@ HandScore(contract=Call.parse('7H'), contractor=3, tricks=(4, 6), partner=None))
         took = _number(rest[0], text, "a number of tricks: write 0 to 10, e.g. 8")
         rest = rest[1:]
     else:
-        raise NotationError(f"{_quote(text)}: {HAND_FORMS}", text=text)
+        raise NotationError(f"{quote(text)}: {HAND_FORMS}", text=text)
     if seat is None and len(rest) == 1:
         side = _number(rest[0], text, f"a side: sides are 0 to {sides - 1}")
         if side >= sides:
             raise NotationError(
-                f"{_quote(rest[0])} is not a side: sides are 0 to {sides - 1}", text=text
+                f"{quote(rest[0])} is not a side: sides are 0 to {sides - 1}", text=text
             )
         rest = []
     if rest:
-        raise NotationError(f"{_quote(text)}: {HAND_FORMS}", text=text)
+        raise NotationError(f"{quote(text)}: {HAND_FORMS}", text=text)
     contractor = seat if seat is not None else side
     if took is not None:
         if took > 10:
             raise NotationError(
-                f"{_quote(text)}: {took} tricks is not possible: a hand has ten tricks", text=text
+                f"{quote(text)}: {took} tricks is not possible: a hand has ten tricks", text=text
             )
         if sides != 2 or partner is not None:
             raise NotationError(
-                f"{_quote(text)}: give the tricks of all {sides} sides, comma-separated (6,2,2), "
+                f"{quote(text)}: give the tricks of all {sides} sides, comma-separated (6,2,2), "
                 "or of every seat (CONTRACT by SEAT tricks N N N ...)",
                 text=text,
             )
@@ -580,7 +580,7 @@ HandScore(contract=Call.parse('7H'), contractor=3, tricks=(4, 6), partner=None))
     assert tricks is not None
     if sum(tricks) > 10:
         raise NotationError(
-            f"{_quote(text)}: tricks {' '.join(map(str, tricks))} are not possible: "
+            f"{quote(text)}: tricks {' '.join(map(str, tricks))} are not possible: "
             "a hand has ten tricks",
             text=text,
         )

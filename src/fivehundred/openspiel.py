@@ -41,6 +41,7 @@ import pyspiel
 from fivehundred.cards import Card
 from fivehundred.compact import compact_apply, compact_decode, compact_mask, compact_num_actions
 from fivehundred.engine import deal, new_game
+from fivehundred.errors import FiveHundredError
 from fivehundred.records import format_action
 from fivehundred.rules import Rules
 from fivehundred.scoring import bid_value
@@ -101,7 +102,7 @@ def rules_of(params: dict[str, Any]) -> Rules:
     if preset == "american":
         return Rules.american(**options)
     if preset != "australian":
-        raise ValueError(f"unknown preset {preset!r}: australian or american")
+        raise FiveHundredError(f"unknown preset {preset!r}: australian or american")
     return Rules(**options)
 
 
@@ -129,10 +130,10 @@ class FiveHundredGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         self.rules = rules_of(merged)
         self.max_hands = int(merged["max_hands"])
         if self.max_hands < 1:
-            raise ValueError("max_hands must be at least 1")
+            raise FiveHundredError("max_hands must be at least 1")
         self.returns_kind = str(merged["returns"])
         if self.returns_kind not in ("score", "win"):
-            raise ValueError("returns must be 'score' or 'win'")
+            raise FiveHundredError("returns must be 'score' or 'win'")
         rules = self.rules
         bound = _hand_bound(rules) * self.max_hands
         if rules.score_cap is not None:
@@ -275,7 +276,7 @@ class FiveHundredObserver:
 
     def __init__(self, rules: Rules, perfect_recall: bool, params: dict[str, Any] | None) -> None:
         if params:
-            raise ValueError(f"observation parameters are not supported; passed {params}")
+            raise FiveHundredError(f"observation parameters are not supported; passed {params}")
         self.perfect_recall = perfect_recall
         layout = information_state_layout(rules) if perfect_recall else observation_layout(rules)
         self.tensor = np.zeros(layout.size, np.float32)

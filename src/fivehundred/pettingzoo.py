@@ -34,6 +34,7 @@ from pettingzoo import AECEnv
 from fivehundred.cards import Card
 from fivehundred.compact import compact_apply, compact_mask, compact_num_actions
 from fivehundred.engine import deal, new_game
+from fivehundred.errors import FiveHundredError
 from fivehundred.records import rules_from_options
 from fivehundred.rules import Rules
 from fivehundred.state import GameState, Phase
@@ -66,9 +67,9 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
     ) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+            raise FiveHundredError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
         if max_hands < 1:
-            raise ValueError("max_hands must be at least 1")
+            raise FiveHundredError("max_hands must be at least 1")
         self.render_mode = render_mode
         self.rules: Rules = rules_from_options(options)
         self.max_hands = max_hands

@@ -59,6 +59,9 @@ class PIMCPlayer:
     stops drawing deals once that many seconds have passed on a decision (at
     least one deal is always solved; the choice then depends on the machine's
     speed). Deterministic given its random source when ``time_limit`` is unset.
+
+    Raises :class:`~fivehundred.FiveHundredError` for ``samples`` below 1; its ``choose`` raises
+    :class:`~fivehundred.FiveHundredError` when it is not the view's seat's turn.
     """
 
     rng: random.Random = attrs.field(factory=random.Random)

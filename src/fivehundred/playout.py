@@ -15,6 +15,9 @@ actions are in its record.
 (True, 1)
 >>> fh.replay(fh.record(final)) == final  # the same actions through apply
 True
+
+The loop runs in the compiled ``fivehundred._playout``; this module checks the
+arguments first, so a wrong type is the library's own error in both builds.
 """
 
 from __future__ import annotations
@@ -23,10 +26,9 @@ import random
 from collections.abc import Callable
 from typing import Literal
 
-from fivehundred import _core
+from fivehundred import _playout
 from fivehundred.actions import Action
-from fivehundred.engine import apply
-from fivehundred.errors import FiveHundredError
+from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 from fivehundred.state import GameState
 
 __all__ = ["Policy", "playout"]
@@ -53,29 +55,15 @@ def playout(
     never used.
 
     Raises :class:`~fivehundred.FiveHundredError` (a ``ValueError``) for an unknown
-    ``until``, :class:`TypeError` for arguments of the wrong type and
+    ``until``, :class:`~fivehundred.FiveHundredTypeError` for arguments of the wrong type and
     :class:`~fivehundred.IllegalActionError` when a policy's action is illegal.
     """
     if until not in ("hand", "game"):
         raise FiveHundredError(f"until={until!r}: 'hand' or 'game'")
     if type(state) is not GameState:
-        raise TypeError(f"a fivehundred GameState is needed, not {state!r}")
+        raise FiveHundredTypeError(f"a fivehundred GameState is needed, not {state!r}")
     if rng is not None and not isinstance(rng, random.Random):
-        raise TypeError(f"rng must be a random.Random, not {rng!r}")
-    source = rng if rng is not None else random.Random()
-    played = False  # has a hand been under way?
-    while not state.is_over:
-        phase = state._h.phase
-        if phase == _core.DEAL:
-            if until == "hand" and played:
-                break
-            state = _core.deal_from(state, source)
-            continue
-        played = True
-        if policy is not None:
-            state = apply(state, policy(state, source))
-        elif phase == _core.PLAY:
-            state = _core.random_play_hand(state, source)
-        else:
-            state = _core.random_step(state, source)
-    return state
+        raise FiveHundredTypeError(f"rng must be a random.Random, not {rng!r}")
+    if policy is not None and not callable(policy):
+        raise FiveHundredTypeError(f"policy is a function of (state, rng) or None, not {policy!r}")
+    return _playout.run(state, policy, rng if rng is not None else random.Random(), until)

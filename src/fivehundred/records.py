@@ -35,20 +35,22 @@ a bid and a card play can look alike (``7H``), so reading one may need the phase
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 import attrs
 
+from fivehundred._options import MAX_OPTIONS, rules_from_options, rules_options
+from fivehundred._quoting import quote
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call, CallKind
 from fivehundred.cards import Card
 from fivehundred.engine import apply, deal, new_game
 from fivehundred.errors import (
     FiveHundredError,
+    FiveHundredTypeError,
     InvalidStateError,
     NotationError,
-    _quote,
 )
 from fivehundred.notation import (
     PHASE_WORDS,
@@ -62,6 +64,7 @@ from fivehundred.state import GameState, Phase
 
 __all__ = [
     "MAX_HANDS",
+    "MAX_OPTIONS",
     "MAX_RECORD_TEXT",
     "GameRecord",
     "HandRecord",
@@ -78,7 +81,11 @@ __all__ = [
 
 @attrs.frozen
 class HandRecord:
-    """One hand: its dealer, the deck order it was dealt from (R2.2) and its actions."""
+    """One hand: its dealer, the deck order it was dealt from (R2.2) and its actions.
+
+    Constructing one checks nothing and raises nothing; :func:`~fivehundred.replay` checks every
+    deal and action.
+    """
 
     dealer: int
     deck: tuple[Card, ...]
@@ -88,7 +95,11 @@ class HandRecord:
 @attrs.frozen
 class GameRecord:
     """A whole game so far: the rules, the first dealer, every hand dealt and the
-    starting scores."""
+    starting scores.
+
+    Constructing one checks nothing and raises nothing; :func:`~fivehundred.replay` checks every
+    deal and action.
+    """
 
     rules: Rules
     #: The first dealer (``None`` when a game not yet dealt leaves it to chance, R2.1).
@@ -111,11 +122,14 @@ _ACTION_TYPES: Final = (Call, Discard, Nominate, CallPartner, Play)
 
 
 def record(state: GameState) -> GameRecord:
-    """The record of a game: :func:`replay` turns it back into ``state``."""
+    """The record of a game: :func:`replay` turns it back into ``state``.
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state.
+    """
     from fivehundred import _core
 
     if type(state) is not GameState:
-        raise TypeError(f"a fivehundred GameState is needed, not {_quote(state)}")
+        raise FiveHundredTypeError(f"a fivehundred GameState is needed, not {quote(state)}")
     hands = [
         HandRecord(dealer, deck, actions) for dealer, deck, actions in _core.hand_records(state)
     ]
@@ -141,13 +155,11 @@ def _record_problems(game: GameRecord) -> list[str]:
     if not isinstance(game.rules, Rules):
         problems.append(f"rules must be a fivehundred.Rules, not {type(game.rules).__name__}")
     if game.dealer is not None and not _is_seat(game.dealer):
-        problems.append(
-            f"the first dealer must be a seat number or None, not {_quote(game.dealer)}"
-        )
+        problems.append(f"the first dealer must be a seat number or None, not {quote(game.dealer)}")
     if game.scores is not None and (
         not isinstance(game.scores, (tuple, list)) or not all(_is_seat(n) for n in game.scores)
     ):
-        problems.append(f"the starting scores must be ints or None, not {_quote(game.scores)}")
+        problems.append(f"the starting scores must be ints or None, not {quote(game.scores)}")
     if not isinstance(game.hands, (tuple, list)):
         problems.append(f"hands must be a tuple of HandRecord, not {type(game.hands).__name__}")
         return problems
@@ -157,7 +169,7 @@ def _record_problems(game: GameRecord) -> list[str]:
             continue
         if not _is_seat(hand.dealer):
             problems.append(
-                f"hand {number}: the dealer must be a seat number, not {_quote(hand.dealer)}"
+                f"hand {number}: the dealer must be a seat number, not {quote(hand.dealer)}"
             )
         if not isinstance(hand.deck, (tuple, list)) or not all(
             isinstance(card, Card) for card in hand.deck
@@ -169,7 +181,7 @@ def _record_problems(game: GameRecord) -> list[str]:
             for step, action in enumerate(hand.actions, 1):
                 if not isinstance(action, _ACTION_TYPES):
                     problems.append(
-                        f"hand {number}, action {step}: {_quote(action)} is not an action"
+                        f"hand {number}, action {step}: {quote(action)} is not an action"
                     )
     return problems
 
@@ -181,176 +193,17 @@ def replay(game: GameRecord) -> GameState:
     naming the hand and the action that failed.
     """
     if not isinstance(game, GameRecord):
-        raise TypeError(f"a GameRecord is needed, not {type(game).__name__}")
+        raise FiveHundredTypeError(f"a GameRecord is needed, not {type(game).__name__}")
     problems = _record_problems(game)
     if problems:
         raise InvalidStateError(problems)
     hands = [(hand.dealer, hand.deck, hand.actions) for hand in game.hands]
-    state, _, problem = _replay(game.rules, game.dealer, hands, scores=game.scores)
+    from fivehundred._checks import replay_hands  # _checks reads records: import on use
+
+    state, _, problem = replay_hands(game.rules, game.dealer, hands, scores=game.scores)
     if problem is not None:
         raise InvalidStateError([problem])
     return state
-
-
-# A hand's actions, as actions or as notation read in the phase they are taken in.
-_HandInput = tuple[int, Sequence[Card], Sequence[Action] | Sequence[str]]
-
-
-def _replay(
-    rules: Rules,
-    first_dealer: int | None,
-    hands: Sequence[_HandInput],
-    *,
-    strict: bool = False,
-    scores: Sequence[int] | None = None,
-) -> tuple[GameState, tuple[HandRecord, ...], str | None]:
-    """Replay hands; actions given as text are read in the phase they are taken in.
-
-    With ``strict``, action text must be in canonical notation (:func:`format_action`).
-
-    Returns the state reached, the hands as records (text read into actions) and
-    the first problem (``None`` when the whole record replays). On a problem the
-    state is the last good one and must not be used as the result.
-    """
-    try:
-        state = new_game(rules, dealer=first_dealer, scores=scores)
-    except (FiveHundredError, TypeError) as err:
-        return new_game(), (), f"the game cannot start: {err}"
-    done: list[HandRecord] = []
-    for number, (dealer, deck, actions) in enumerate(hands, 1):
-        if state.phase is not Phase.DEAL:
-            if state.phase is Phase.GAME_OVER:
-                problem = f"hand {number} is dealt after the game is over (R9)"
-            else:
-                problem = f"hand {number} is dealt before hand {number - 1} is over"
-                problem += f" ({state.phase.value})"
-            return state, tuple(done), problem
-        if state.dealer is not None and dealer != state.dealer:
-            problem = f"hand {number} names dealer {dealer}, but seat {state.dealer} deals it"
-            return state, tuple(done), problem
-        try:
-            if state.dealer is None:
-                state = new_game(rules, dealer=dealer, scores=scores)
-            state = deal(state, cards=deck)
-        except (FiveHundredError, TypeError) as err:
-            return state, tuple(done), f"hand {number} cannot be dealt: {err}"
-        taken: list[Action] = []
-        for step, item in enumerate(actions, 1):
-            if state.phase not in _IN_HAND:
-                problem = f"hand {number}, action {step} ({item}) comes after the hand is over"
-                return state, tuple(done), problem
-            try:
-                if isinstance(item, str):
-                    action = parse_action(item, phase=state.phase)
-                    if strict and format_action(action) != item:
-                        written = format_action(action)
-                        raise NotationError(f"write {_quote(item)} as {written!r}", text=item)
-                else:
-                    action = item
-                state = apply(state, action)
-            except FiveHundredError as err:
-                problem = f"hand {number}, action {step} ({item}) is illegal: {err}"
-                if isinstance(err, NotationError):
-                    problem = f"hand {number}, action {step}: {err}"
-                return state, tuple(done), problem
-            taken.append(action)
-        done.append(HandRecord(dealer, tuple(deck), tuple(taken)))
-        if state.phase in _IN_HAND and number < len(hands):
-            return state, tuple(done), f"hand {number} stops before it is over"
-    return state, tuple(done), None
-
-
-# -- rule options -------------------------------------------------------------------------
-
-#: Rule options that are whole numbers (the others are True/False; ``score_cap`` may be None).
-_INT_OPTIONS: Final = frozenset({"players", "team_size", "trick_points", "target", "losing_score"})
-_OPTIONAL_INT_OPTIONS: Final = frozenset({"score_cap"})
-
-
-def _option_names() -> tuple[str, ...]:
-    return tuple(field.name for field in attrs.fields(Rules))
-
-
-def rules_options(rules: Rules) -> dict[str, int | bool | None]:
-    """The options of ``rules`` that differ from the default game for its number of players.
-
-    ``players`` is listed when it is not 4; ``team_size`` only when it is not the
-    default for the player count. :func:`rules_from_options` reads them back.
-
-    >>> import fivehundred as fh
-    >>> rules_options(fh.Rules.american(players=6))
-    {'players': 6, 'misere_by_value': True, 'single_round': True, 'defence_wins': True}
-    """
-    if not isinstance(rules, Rules):
-        raise TypeError(f"a fivehundred Rules is needed, not {_quote(rules)}")
-    base = Rules(players=rules.players)
-    options: dict[str, int | bool | None] = {}
-    for name in _option_names():
-        value = getattr(rules, name)
-        if (name == "players" and value != 4) or value != getattr(base, name):
-            options[name] = value
-    return options
-
-
-def rules_from_options(options: Mapping[str, object]) -> Rules:
-    """The :class:`~fivehundred.Rules` of an option mapping (absent options: defaults).
-
-    Every problem (an unknown option, a value of the wrong type, a combination
-    the rules refuse) is listed in one :class:`~fivehundred.InvalidStateError`.
-
-    >>> rules_from_options({"players": 5, "partner_by_seat": True}).partner_by_seat
-    True
-    >>> rules_from_options({"player": 5, "target": "500"})
-    Traceback (most recent call last):
-    ...
-    fivehundred.errors.InvalidStateError: invalid state, 2 problems: (1) rules: unknown option \
-'player'; (2) rules: target must be a whole number, not '500'
-    """
-    if not isinstance(options, Mapping):
-        raise TypeError(f"rule options are a mapping of names to values, not {_quote(options)}")
-    if len(options) > MAX_OPTIONS:
-        raise InvalidStateError(
-            [f"rules: {len(options)} options are too many: there are {len(_option_names())}"]
-        )
-    problems: list[str] = []
-    known = _option_names()
-    values: dict[str, object] = {}
-    for name, value in options.items():
-        if name not in known:
-            problems.append(f"rules: unknown option {_quote(name)}")
-            continue
-        is_int = isinstance(value, int) and not isinstance(value, bool)
-        if name in _INT_OPTIONS or name in _OPTIONAL_INT_OPTIONS:
-            if not is_int and not (value is None and name in _OPTIONAL_INT_OPTIONS):
-                kind = "a whole number" + (" or null" if name in _OPTIONAL_INT_OPTIONS else "")
-                problems.append(f"rules: {name} must be {kind}, not {_short(value)}")
-                continue
-            if isinstance(value, int) and is_int and abs(value) > _MAX_OPTION:
-                problems.append(f"rules: {name}={_short(value)} is out of range")
-                continue
-        elif not isinstance(value, bool):
-            problems.append(f"rules: {name} must be true or false, not {_short(value)}")
-            continue
-        values[name] = value
-    if problems:
-        raise InvalidStateError(problems)
-    try:
-        return Rules(**values)  # type: ignore[arg-type]  # each value's type was checked above
-    except (ValueError, TypeError) as err:
-        raise InvalidStateError([f"rules: {part}" for part in str(err).split("; ")]) from None
-
-
-#: The most options :func:`rules_from_options` reads (more than there are is a mistake).
-MAX_OPTIONS: Final = 64
-#: Whole-number options are refused beyond this size (a score needs nothing near it).
-_MAX_OPTION: Final = 10**9
-
-
-def _short(value: object) -> str:
-    if isinstance(value, int) and value.bit_length() > 128:
-        return "a very large number"
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 # -- the text form -------------------------------------------------------------------------
@@ -427,9 +280,12 @@ def record_to_text(game: GameRecord) -> str:
     nomination, and the tricks (separated by ``/``), each section after ``|``.
     A comment after ``#`` gives the hand's result; :func:`record_from_text`
     ignores comments.
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for a non-record and
+    :class:`~fivehundred.InvalidStateError` for a record whose parts are malformed.
     """
     if not isinstance(game, GameRecord):
-        raise TypeError(f"a GameRecord is needed, not {type(game).__name__}")
+        raise FiveHundredTypeError(f"a GameRecord is needed, not {type(game).__name__}")
     problems = _record_problems(game)
     if problems:
         raise InvalidStateError(problems)
@@ -476,7 +332,7 @@ def record_from_text(text: str) -> GameRecord:
     :func:`replay` checks that its actions are legal.
     """
     if not isinstance(text, str):
-        raise NotationError(f"a record is text, not {type(text).__name__}", text=_quote(text))
+        raise NotationError(f"a record is text, not {type(text).__name__}", text=quote(text))
     if len(text) > MAX_RECORD_TEXT:
         raise NotationError(
             f"the record is too long: {len(text)} characters, at most {MAX_RECORD_TEXT}",
@@ -508,7 +364,7 @@ def record_from_text(text: str) -> GameRecord:
 
 
 def _line_error(number: int, line: str, why: str) -> NotationError:
-    return NotationError(f"line {number} ({_quote(line)}): {why}", text=line)
+    return NotationError(f"line {number} ({quote(line)}): {why}", text=line)
 
 
 def _read_header(line: str, number: int) -> tuple[Rules, int | None, tuple[int, ...] | None]:
@@ -532,14 +388,14 @@ def _read_header(line: str, number: int) -> tuple[Rules, int | None, tuple[int, 
             continue
         match = _OPTION_RE.match(word.lower())
         if match is None:
-            raise _line_error(number, line, f"{_quote(word)} is not an option=value pair")
+            raise _line_error(number, line, f"{quote(word)} is not an option=value pair")
         name, value = match.groups()
         parsed: object = {"true": True, "false": False, "none": None}.get(value)
         if value not in ("true", "false", "none"):
             parsed = int(value)
         if name == "dealer":
             if seen_dealer or isinstance(parsed, bool):
-                raise _line_error(number, line, f"{_quote(word)}: dealer=SEAT once, or dealer=none")
+                raise _line_error(number, line, f"{quote(word)}: dealer=SEAT once, or dealer=none")
             dealer = parsed if isinstance(parsed, int) else None
             seen_dealer = True
         elif name in options:
@@ -566,7 +422,7 @@ def _read_hand(line: str, number: int, position: int) -> HandRecord:
         label = head.lower()
         if label not in _SECTIONS:
             expected = ", ".join(_SECTIONS)
-            raise _line_error(number, line, f"{_quote(head)} is not a section ({expected})")
+            raise _line_error(number, line, f"{quote(head)} is not a section ({expected})")
         try:
             if label == "deck":
                 if deck is not None or actions:

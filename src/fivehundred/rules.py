@@ -28,10 +28,15 @@ from fivehundred import _tables
 from fivehundred._tables import BID_TRICKS, MAX_BID, MIN_BID, TRICKS_PER_HAND
 from fivehundred.calls import Call, CallKind, Strain
 from fivehundred.cards import CARDS, JOKER, RANKS_PER_SUIT, Card, Rank, Suit
-from fivehundred.errors import FiveHundredError, NotationError
+from fivehundred.errors import FiveHundredError, FiveHundredTypeError, NotationError
 from fivehundred.notation import parse_call
 
-__all__ = ["Ladder", "Rules", "standard_deck"]
+__all__ = [
+    "DEFAULT_LADDER",
+    "Ladder",
+    "Rules",
+    "standard_deck",
+]
 
 
 def _call_key(call: Call) -> tuple[CallKind, int | None, Strain | None]:
@@ -45,6 +50,9 @@ class Ladder:
     >>> from fivehundred import DEFAULT_LADDER, OPEN_MISERE, BLIND_MISERE
     >>> DEFAULT_LADDER.position(OPEN_MISERE) == DEFAULT_LADDER.position(BLIND_MISERE)
     True
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` when ``rungs`` is not a tuple of tuples of
+    :class:`~fivehundred.Call`.
     """
 
     rungs: tuple[tuple[Call, ...], ...]
@@ -53,9 +61,15 @@ class Ladder:
     )
 
     def __attrs_post_init__(self) -> None:
-        positions = {
-            _call_key(call): rung for rung, calls in enumerate(self.rungs) for call in calls
-        }
+        try:
+            rungs = tuple(tuple(calls) for calls in self.rungs)
+        except TypeError:
+            raise FiveHundredTypeError(
+                f"a ladder's rungs are a sequence of sequences of Calls, not {self.rungs!r}"
+            ) from None
+        if not all(isinstance(call, Call) for calls in rungs for call in calls):
+            raise FiveHundredTypeError(f"a ladder's rungs hold Calls, not {self.rungs!r}")
+        positions = {_call_key(call): rung for rung, calls in enumerate(rungs) for call in calls}
         object.__setattr__(self, "_positions", positions)
 
     @property
@@ -70,7 +84,7 @@ class Ladder:
         try:
             return self._positions[_call_key(call)]
         except KeyError:
-            raise ValueError(f"{call} is not on this ladder") from None
+            raise FiveHundredError(f"{call} is not on this ladder") from None
 
     def __contains__(self, call: object) -> bool:
         return isinstance(call, Call) and _call_key(call) in self._positions
@@ -188,7 +202,7 @@ def build_ladder(
         }
     )
     if problems:
-        raise FiveHundredError("; ".join(problems))
+        raise FiveHundredError(problems=problems)
     return _ladder(placements)
 
 
@@ -307,17 +321,18 @@ def _sides_problem_of(
 def _check_players(instance: Rules, attribute: attrs.Attribute[int], value: int) -> None:
     problem = _players_problem(value)
     if problem is not None:
-        raise FiveHundredError(problem)
+        wrong_type = not isinstance(value, int) or isinstance(value, bool)
+        raise (FiveHundredTypeError if wrong_type else FiveHundredError)(problem)
 
 
 def _int_field(instance: Rules, attribute: attrs.Attribute[int], value: int) -> None:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise FiveHundredError(f"{attribute.name}={value!r}: a whole number is needed")
+        raise FiveHundredTypeError(f"{attribute.name}={value!r}: a whole number is needed")
 
 
 def _bool_field(instance: Rules, attribute: attrs.Attribute[bool], value: bool) -> None:
     if not isinstance(value, bool):
-        raise FiveHundredError(f"{attribute.name}={value!r}: True or False is needed")
+        raise FiveHundredTypeError(f"{attribute.name}={value!r}: True or False is needed")
 
 
 def _flag(default: bool) -> bool:
@@ -439,7 +454,7 @@ class Rules:
             )
         found = [problem for problem in problems if problem is not None]
         if found:
-            raise FiveHundredError("; ".join(found))
+            raise FiveHundredError(problems=found)
 
     def _ladder_options(self) -> dict[str, object]:
         """The values of the options the misère table names (V-NO-MISERE and the others)."""

@@ -13,27 +13,29 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NoReturn
 
 import attrs
 
 from fivehundred import _tables
+from fivehundred._quoting import no_member
 from fivehundred._tables import BID_TRICKS, MIN_BID
 from fivehundred.calls import Call, CallKind, Strain
-from fivehundred.errors import FiveHundredError
+from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 
 if TYPE_CHECKING:
     from fivehundred.rules import Rules
 
 __all__ = [
+    "MISERE_VALUES",
+    "SCORE_TABLE",
     "GameResult",
     "HandResult",
     "Outcome",
     "bid_value",
+    "contract_made",
     "game_result",
     "score_hand",
-    "SCORE_TABLE",
-    "MISERE_VALUES",
 ]
 
 #: Points of a trick bid by tricks (``MIN_BID`` to ``MAX_BID``: 6–10) and strain (R8.1,
@@ -60,9 +62,12 @@ def bid_value(call: Call, rules: Rules | None = None) -> int:
     >>> import fivehundred as fh
     >>> bid_value(fh.parse_call("6S")), bid_value(fh.parse_call("10NT"))
     (40, 520)
+
+    Raises :class:`~fivehundred.FiveHundredError` for a pass (it is no contract) and
+    :class:`~fivehundred.FiveHundredTypeError` for a non-call or non-rules.
     """
     if not isinstance(call, Call):
-        raise TypeError(f"a Call is needed, not {call!r}")
+        raise FiveHundredTypeError(f"a Call is needed, not {call!r}")
     if call.kind is CallKind.BID:
         assert call.tricks is not None and call.strain is not None
         return SCORE_TABLE[call.tricks][call.strain]
@@ -88,20 +93,20 @@ def _side(seat: int | None, rules: Rules) -> int | None:
 
 
 def _check_types(contract: object, tricks: object, rules: object, scores: object) -> None:
-    """Wrong Python types raise TypeError (bad values raise FiveHundredError)."""
+    """Wrong Python types raise FiveHundredTypeError (bad values raise FiveHundredError)."""
     from fivehundred.rules import Rules
 
     if contract is not None and not isinstance(contract, Call):
-        raise TypeError(f"a contract is a Call or None, not {contract!r}")
+        raise FiveHundredTypeError(f"a contract is a Call or None, not {contract!r}")
     if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a fivehundred.Rules, not {rules!r}")
+        raise FiveHundredTypeError(f"rules must be a fivehundred.Rules, not {rules!r}")
     for name, value in (("tricks", tricks), ("scores", scores)):  # (tricks: or sides)
         if name == "scores" and value is None:
             continue
         if not isinstance(value, Sequence) or isinstance(value, str):
-            raise TypeError(f"{name} is a sequence of whole numbers, not {value!r}")
+            raise FiveHundredTypeError(f"{name} is a sequence of whole numbers, not {value!r}")
         if not all(isinstance(n, int) and not isinstance(n, bool) for n in value):
-            raise TypeError(f"{name} is a sequence of whole numbers, not {value!r}")
+            raise FiveHundredTypeError(f"{name} is a sequence of whole numbers, not {value!r}")
 
 
 def score_hand(
@@ -134,6 +139,10 @@ def score_hand(
     (200, 30)
     >>> score_hand(fh.parse_call("6S"), 0, (4, 6), rules=fh.Rules(score_cap=490), scores=(0, 470))
     (-40, 20)
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for arguments of the wrong type and
+    :class:`~fivehundred.FiveHundredError` for a contractor that is not a seat or side, or trick
+    counts that do not fit the rules.
     """
     if rules is None:
         from fivehundred.rules import Rules
@@ -179,7 +188,16 @@ def score_hand(
 
 
 class Outcome(enum.Enum):
-    """How a game ended (R9)."""
+    """How a game ended (R9).
+
+    Looking a member up by a value that is none of its members raises
+    :class:`~fivehundred.FiveHundredError` (a ``ValueError``, as Python's own lookup), or
+    :class:`~fivehundred.FiveHundredTypeError` for a value of the wrong type.
+    """
+
+    @classmethod
+    def _missing_(cls, value: object) -> NoReturn:
+        no_member(cls, value)
 
     #: A side made its contract and reached the target (R9.1).
     CONTRACT_MADE = "contract_made"
@@ -191,7 +209,11 @@ class Outcome(enum.Enum):
 
 @attrs.frozen
 class GameResult:
-    """The end of a game: the winning sides and why."""
+    """The end of a game: the winning sides and why.
+
+    Constructing one checks nothing and raises nothing: it is a plain record of values the
+    library made.
+    """
 
     #: The sides that won.
     winners: tuple[int, ...]
@@ -206,6 +228,9 @@ class HandResult:
 
     For a thrown-in hand (R3.9) ``contract`` and ``contractor`` are ``None``
     and nothing changes.
+
+    Constructing one checks nothing and raises nothing: it is a plain record of values the
+    library made.
     """
 
     #: 1 for the first hand of the game.
@@ -241,10 +266,15 @@ def game_result(
     GameResult(winners=(0,), deciding_side=0, outcome=<Outcome.CONTRACT_MADE: 'contract_made'>)
     >>> game_result((1,), True, (520, 300), fh.Rules()) is None  # 500 on defence (R9.3)
     True
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for arguments of the wrong type and
+    :class:`~fivehundred.FiveHundredError` when the scores do not have one entry per side.
     """
+    if scores is None:
+        raise FiveHundredTypeError("scores is a sequence of whole numbers, not None")
     _check_types(None, contracting, rules, scores)
     if made is not None and not isinstance(made, bool):
-        raise TypeError(f"made is True, False or None, not {made!r}")
+        raise FiveHundredTypeError(f"made is True, False or None, not {made!r}")
     sides = len(rules.sides)
     if len(scores) != sides or not all(0 <= side < sides for side in contracting):
         raise FiveHundredError(

@@ -58,7 +58,7 @@ from fivehundred import _core
 from fivehundred._solver import NAMES, Search
 from fivehundred.actions import Play
 from fivehundred.engine import legal_plays
-from fivehundred.errors import FiveHundredError
+from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 from fivehundred.state import GameState, Phase
 
 __all__ = ["Solution", "claim", "solve"]
@@ -78,6 +78,8 @@ class Solution:
     True
     >>> state.contractor in result.side, all(p in result.values for p in result.best)
     (True, True)
+
+    Constructing one checks nothing and raises nothing: :func:`solve` makes it.
     """
 
     #: Tricks the counted side takes from here under best play by every side.
@@ -108,7 +110,7 @@ class Solution:
 
 def _check(state: object) -> GameState:
     if not isinstance(state, GameState):
-        raise TypeError(f"expected a GameState, got {type(state).__name__}")
+        raise FiveHundredTypeError(f"expected a GameState, got {type(state).__name__}")
     if state.phase is not Phase.PLAY:
         raise FiveHundredError(
             f"the solver needs a state in the play phase, not {state.phase.name.lower()}"
@@ -233,7 +235,7 @@ def claim(state: GameState, seat: int, tricks: int) -> bool:
     state = _check(state)
     counted = _side(state, seat)
     if not isinstance(tricks, int) or isinstance(tricks, bool):
-        raise TypeError(f"tricks must be a whole number of tricks, not {tricks!r}")
+        raise FiveHundredTypeError(f"tricks must be a whole number of tricks, not {tricks!r}")
     if tricks <= 0:
         return True
     search = Search(state, counted, counted)

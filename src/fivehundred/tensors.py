@@ -61,7 +61,7 @@ from typing import Final, Protocol
 
 import attrs
 
-from fivehundred.bots import read_view
+from fivehundred._sight import read_sight
 from fivehundred.calls import PASS
 from fivehundred.cards import Card
 from fivehundred.encoding import action_layout
@@ -294,7 +294,7 @@ def _fill_observation(w: _Writer, view: PlayerView) -> None:
     if view.led_suit is not None:
         w.set("led_suit", int(view.led_suit))
     if view.phase is Phase.PLAY:
-        know = read_view(view)
+        know = read_sight(view)
         for seat, voids in enumerate(know.voids):
             for suit in range(4):
                 if voids >> suit & 1:

@@ -22,14 +22,14 @@ from typing import TypeAlias
 from fivehundred import _order
 from fivehundred.calls import Call, Strain
 from fivehundred.cards import Card, Suit
-from fivehundred.errors import FiveHundredError
+from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 
 #: The most cards a trick can hold: one a player at the largest table (P6).
 MAX_TRICK = 6
 
 __all__ = [
-    "ContractLike",
     "Context",
+    "ContractLike",
     "context",
     "contract_context",
     "effective_suit",
@@ -59,9 +59,11 @@ def contract_context(contract: ContractLike, joker_suit: Suit | None = None) -> 
     elif contract is None or isinstance(contract, Suit):
         trump = contract
     else:
-        raise TypeError(f"a contract is a Call, a Strain, a Suit or None, not {contract!r}")
+        raise FiveHundredTypeError(
+            f"a contract is a Call, a Strain, a Suit or None, not {contract!r}"
+        )
     if joker_suit is not None and not isinstance(joker_suit, Suit):
-        raise TypeError(f"joker_suit is a Suit or None, not {joker_suit!r}")
+        raise FiveHundredTypeError(f"joker_suit is a Suit or None, not {joker_suit!r}")
     return context(trump, joker_suit)
 
 
@@ -81,9 +83,13 @@ def effective_suit(
     <Suit.CLUBS: 1>
     >>> effective_suit(fh.JOKER, fh.MISERE, joker_suit=fh.Suit.HEARTS)
     <Suit.HEARTS: 3>
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for a non-card, or a contract that is not
+    a :class:`~fivehundred.Call`, :class:`~fivehundred.Strain`, :class:`~fivehundred.Suit` or
+    ``None``.
     """
     if not isinstance(card, Card):
-        raise TypeError(f"a Card is needed, not {card!r}")
+        raise FiveHundredTypeError(f"a Card is needed, not {card!r}")
     suit = contract_context(contract, joker_suit).suit_of(card.index)
     return None if suit < 0 else Suit(suit)
 
@@ -110,11 +116,14 @@ def trick_winner(
     0
     >>> trick_winner(fh.parse_cards("KD Jo AD"), fh.Strain.NO_TRUMPS, joker_suit=fh.Suit.HEARTS)
     2
+
+    Raises :class:`~fivehundred.FiveHundredError` for a trick of no cards or more cards than
+    players, and :class:`~fivehundred.FiveHundredTypeError` for arguments of the wrong type.
     """
     if not isinstance(cards, Sequence) or not all(isinstance(card, Card) for card in cards):
-        raise TypeError(f"a trick is a sequence of Cards, not {cards!r}")
+        raise FiveHundredTypeError(f"a trick is a sequence of Cards, not {cards!r}")
     if led_suit is not None and not isinstance(led_suit, Suit):
-        raise TypeError(f"led_suit is a Suit or None, not {led_suit!r}")
+        raise FiveHundredTypeError(f"led_suit is a Suit or None, not {led_suit!r}")
     if not cards or len(cards) > MAX_TRICK:
         raise FiveHundredError(
             f"a trick has 1 to {MAX_TRICK} cards (one a player), not {len(cards)}"

@@ -22,7 +22,7 @@ import attrs
 from fivehundred.actions import Action
 from fivehundred.calls import Call
 from fivehundred.cards import Card, Suit
-from fivehundred.errors import FiveHundredError
+from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 from fivehundred.rules import Rules
 from fivehundred.scoring import GameResult, HandResult
 from fivehundred.state import GameState, Phase, Trick
@@ -32,7 +32,12 @@ __all__ = ["PlayerView", "observe"]
 
 @attrs.frozen
 class PlayerView:
-    """Everything one seat may know about a game at one moment."""
+    """Everything one seat may know about a game at one moment.
+
+    Constructing one checks nothing and raises nothing: views are made by
+    :func:`~fivehundred.observe` (or read by :func:`~fivehundred.view_from_json`, which checks
+    them).
+    """
 
     #: The seat this view belongs to.
     seat: int
@@ -102,11 +107,14 @@ def observe(state: GameState, seat: int) -> PlayerView:
     >>> state = fh.deal(fh.new_game(dealer=3), seed=1)
     >>> fh.observe(state, 2).hand == state.hand(2)
     True
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state and
+    :class:`~fivehundred.FiveHundredError` for a seat that is not at the table.
     """
     from fivehundred.engine import legal_actions
 
     if type(state) is not GameState:
-        raise TypeError(f"a fivehundred GameState is needed, not {state!r}")
+        raise FiveHundredTypeError(f"a fivehundred GameState is needed, not {state!r}")
     rules = state.rules
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
         raise FiveHundredError(f"seat {seat!r} is not a seat: seats are 0 to {rules.players - 1}")

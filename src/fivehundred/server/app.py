@@ -38,6 +38,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_IN_FLIGHT",
     "create_app",
+    "error_body",
 ]
 
 #: The largest request body, in bytes.

@@ -17,7 +17,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from fivehundred.server.app import DEADLINE, MAX_IN_FLIGHT, create_app, error_body
 
-__all__ = ["MAX_CONNECTIONS", "MAX_HEADER_BYTES", "KEEP_ALIVE", "JsonH11Protocol", "serve"]
+__all__ = ["KEEP_ALIVE", "MAX_CONNECTIONS", "MAX_HEADER_BYTES", "JsonH11Protocol", "serve"]
 
 #: Open connections at once; one more is answered 503 ``BUSY`` and closed.
 MAX_CONNECTIONS: Final = 256

@@ -1,288 +1,48 @@
-"""Computer players. Each decides only from :func:`~fivehundred.observe`'s view.
-
-A player is anything with ``choose(view) -> action`` (the :class:`Player`
-protocol); it is asked only when ``view.my_turn`` and returns one of
-``view.legal_actions``. Three players ship with the library:
-
-- :class:`RandomPlayer` picks uniformly among the legal actions;
-- :class:`HeuristicPlayer` bids from a hand evaluation and plays by rules of
-  thumb (this module);
-- :class:`~fivehundred.search.SearchPlayer` samples the hidden cards and plays
-  the sampled deals out (:mod:`fivehundred.search`).
-
->>> import random
->>> import fivehundred as fh
->>> from fivehundred.bots import HeuristicPlayer, RandomPlayer
->>> state = fh.deal(fh.new_game(dealer=3), seed=1)
->>> action = RandomPlayer(random.Random(1)).choose(fh.observe(state, state.to_act))
->>> fh.is_legal(state, action)
-True
->>> fh.is_legal(state, HeuristicPlayer().choose(fh.observe(state, state.to_act)))
-True
-
-The helpers :func:`read_view`, :func:`trick_estimate` and :func:`misere_danger`
-are what the heuristic player knows and how it judges a hand; the search
-player shares them.
-"""
+"""The heuristic player: it bids from a hand evaluation and plays by rules of thumb."""
 
 from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
-from functools import cache
-from typing import Final, Protocol
+from collections.abc import Iterable, Sequence
+from typing import Final
 
 import attrs
 
+from fivehundred._quoting import quote
+from fivehundred._sight import (
+    JOKER_BIT,
+    CardTable,
+    Sight,
+    by_power,
+    card_table,
+    deck_mask,
+    read_sight,
+)
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
+from fivehundred.bots._players import require_turn
 from fivehundred.calls import PASS, Call, CallKind, Strain
-from fivehundred.cards import CARDS, JOKER_INDEX, Suit, indices, mask_of
+from fivehundred.cards import CARDS, JOKER_INDEX, Card, Suit, indices, mask_of
+from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 from fivehundred.rules import Rules
+from fivehundred.state import Phase
 from fivehundred.tricks import Context, context, contract_context
 from fivehundred.views import PlayerView
 
-__all__ = [
-    "HeuristicPlayer",
-    "Knowledge",
-    "Player",
-    "RandomPlayer",
-    "best_discard",
-    "bid_limits",
-    "call_partner",
-    "choose_bid",
-    "choose_play",
-    "discard_value",
-    "misere_danger",
-    "nominate",
-    "read_view",
-    "trick_estimate",
-]
-
-JOKER_BIT: Final = 1 << JOKER_INDEX
 #: Tricks a bidder counts on from the partner's hand and the kitty together.
 PARTNER_SHARE: Final = 3.75
 #: The same share when the bidder has no partner (two or three players).
 KITTY_SHARE: Final = 1.0
 
 
-class Player(Protocol):
-    """A computer player: picks one of ``view.legal_actions``."""
-
-    def choose(self, view: PlayerView) -> Action:
-        """The action to take; called only when ``view.my_turn``."""
-        ...
-
-
-def _require_turn(view: PlayerView) -> tuple[Action, ...]:
-    legal = view.legal_actions
-    if not legal:
-        raise ValueError(f"seat {view.seat} has no action to take: it is not its turn")
-    return legal
-
-
-@attrs.define
-class RandomPlayer:
-    """Chooses uniformly among the legal actions, from its own random source."""
-
-    rng: random.Random = attrs.field(factory=random.Random)
-
-    def choose(self, view: PlayerView) -> Action:
-        """A uniformly random legal action."""
-        return self.rng.choice(_require_turn(view))
-
-
-# -- card tables ---------------------------------------------------------------
-
-
-@attrs.frozen
-class _Table:
-    """Per-contract lookups by card index: effective suit, higher and lower cards."""
-
-    suit: tuple[int, ...]
-    #: Cards of the same effective suit (or trumps) with more power, by card.
-    above: tuple[int, ...]
-    #: Cards of the same effective suit with less power, by card.
-    below: tuple[int, ...]
-
-
-@cache
-def _table(ctx: Context) -> _Table:
-    size = len(ctx.power)  # either numbering: card indices or deck positions
-    suit = tuple(ctx.suit_of(i) for i in range(size))
-    above = [0] * size
-    below = [0] * size
-    for i in range(size):
-        if suit[i] < 0:
-            continue  # the suitless Joker: nothing above it, and it is in no suit
-        for j in indices(ctx.suit_masks[suit[i]]):
-            if ctx.power[j] > ctx.power[i]:
-                above[i] |= 1 << j
-            elif ctx.power[j] < ctx.power[i]:
-                below[i] |= 1 << j
-    return _Table(suit, tuple(above), tuple(below))
-
-
-@cache
-def _deck_mask(rules: Rules) -> int:
-    return mask_of(rules.deck)
-
-
-def _by_power(ctx: Context, mask: int) -> list[int]:
-    """The cards of a mask, weakest first."""
-    power = ctx.power
-    return sorted(indices(mask), key=lambda i: (power[i], i))
-
-
-# -- what a seat knows ---------------------------------------------------------
-
-
-@attrs.frozen
-class Knowledge:
-    """What one seat knows about where the cards are, read from its view alone."""
-
-    seat: int
-    #: Card order and effective suits under the contract (No Trumps order before one).
-    ctx: Context
-    #: The seat's own cards.
-    hand: int
-    #: Every card played this hand, the trick in progress included.
-    played: int
-    #: Cards this seat cannot place: the other hands, the kitty, others' discards.
-    unseen: int
-    #: The exposed open-misère hand (R6.3), or 0.
-    exposed: int
-    #: The seat whose hand is exposed, or ``None``.
-    exposed_seat: int | None
-    #: Per seat, the effective suits it is known to lack (bit ``suit``).
-    voids: tuple[int, ...]
-    #: Seats known not to hold the Joker (bit ``seat``): a void misère player
-    #: holding the suitless Joker must play it (R7.3).
-    no_joker: int
-    #: The seat known to hold the unplayed Joker (the nominating contractor), if any.
-    joker_holder: int | None
-    #: Seats playing this hand (the misère contractor's partner sits out, R4.2).
-    active: tuple[int, ...]
-    #: Cards played by each seat this hand.
-    played_by: tuple[int, ...]
-    #: Per seat, its team as far as this seat knows: its side, with a known
-    #: five-player partner counted on the contractor's side (P5).
-    team: tuple[int, ...]
-    #: Per seat, cards it cannot hold for a reason other than a void: the
-    #: five-player contractor never holds the card it called (P5).
-    excluded: tuple[int, ...]
-
-    def against(self, seat: int) -> int:
-        """Cards that ``seat`` may hold, as far as this seat can tell."""
-        if seat == self.exposed_seat:
-            return self.exposed  # the open misère hand, face up (R6.3)
-        mask = self.unseen & ~self.excluded[seat]
-        for suit in range(4):
-            if self.voids[seat] >> suit & 1:
-                mask &= ~self.ctx.suit_masks[suit]
-        if self.no_joker >> seat & 1:
-            mask &= ~JOKER_BIT
-        if self.joker_holder is not None and self.joker_holder != seat:
-            mask &= ~JOKER_BIT
-        return mask
-
-
-def read_view(view: PlayerView) -> Knowledge:
-    """What ``view.seat`` knows about the hidden cards: voids, played and unseen cards.
-
-    A seat that did not follow the led suit lacks it from then on (R5.3), with
-    bowers and the Joker counted in their effective suits (R5.2); a void misère
-    player who played anything but the suitless Joker does not hold it (R7.3).
-
-    >>> import fivehundred as fh
-    >>> state = fh.deal(fh.new_game(dealer=3), seed=1)
-    >>> know = read_view(fh.observe(state, 0))
-    >>> know.unseen.bit_count(), know.voids
-    (33, (0, 0, 0, 0))
-    """
-    rules = view.rules
-    seat = view.seat
-    players = rules.players
-    contract = view.contract
-    contractor = view.contractor
-    if contract is not None and contract.is_bid:
-        ctx = contract_context(contract, view.joker_suit)
-    else:
-        ctx = context(None)
-    hand = mask_of(view.hand)
-    played = 0
-    played_by = [0] * players
-    voids = [0] * players
-    no_joker = 0
-    forced_joker = contract is not None and contract.is_misere and ctx.free_joker
-    suit_of = _table(ctx).suit
-    rounds = [(t.plays, t.led_suit) for t in view.tricks]
-    if view.trick:
-        rounds.append((view.trick, view.led_suit))
-    for plays, led in rounds:
-        for at, (who, card) in enumerate(plays):
-            index = card.index
-            played |= 1 << index
-            played_by[who] |= 1 << index
-            if at and led is not None and suit_of[index] != led:
-                voids[who] |= 1 << led
-                if forced_joker and index != JOKER_INDEX:
-                    no_joker |= 1 << who
-    exposed = mask_of(view.exposed_hand) if view.exposed_hand is not None else 0
-    known = hand | played | exposed
-    if view.discards is not None:
-        known |= mask_of(view.discards)
-    if view.kitty is not None:
-        known |= mask_of(view.kitty)
-    unseen = _deck_mask(rules) & ~known
-    holder = None
-    if contractor is not None and view.joker_suit is not None and not played & JOKER_BIT:
-        holder = contractor  # only a contractor holding the Joker can name its suit (R7.1)
-    # Making no nomination is silent (R7.1): it tells nothing about who holds the Joker.
-    active = tuple(s for s in range(players) if s not in view.sitting_out)
-    team = [rules.side_of(s) for s in range(players)]
-    excluded = [0] * players
-    if contractor is not None:
-        if view.partner is not None:
-            team[view.partner] = team[contractor]
-        if view.partner_card is not None:
-            excluded[contractor] |= 1 << view.partner_card.index
-    return Knowledge(
-        seat=seat,
-        ctx=ctx,
-        hand=hand,
-        played=played,
-        unseen=unseen,
-        exposed=exposed,
-        exposed_seat=contractor if view.exposed_hand is not None else None,
-        voids=tuple(voids),
-        no_joker=no_joker,
-        joker_holder=holder,
-        active=active,
-        played_by=tuple(played_by),
-        team=tuple(team),
-        excluded=tuple(excluded),
-    )
-
-
 # -- judging a hand ------------------------------------------------------------
 
 
-def trick_estimate(hand: int, strain: Strain, rules: Rules) -> float:
-    """Tricks a hand (a card mask) should take by itself with ``strain`` as the contract.
-
-    Counts trumps (Joker, bowers, length), side aces and guarded kings, and
-    short side suits to ruff in; in No Trumps the suitless Joker, top cards and
-    long suits. The partner's share is not included.
-
-    >>> import fivehundred as fh
-    >>> hand = fh.cards.mask_of(fh.parse_cards("Jo JH JD AH KH 10H AS AC 5D 6S"))
-    >>> round(trick_estimate(hand, fh.Strain.HEARTS, fh.Rules()), 1)
-    7.7
-    """
-    deck = _deck_mask(rules)
+def mask_tricks(hand: int, strain: Strain, rules: Rules) -> float:
+    """:func:`trick_estimate` of a card-index bit mask."""
+    deck = deck_mask(rules)
     ctx = context(strain.suit)
-    table = _table(ctx)
+    table = card_table(ctx)
     outside = deck & ~hand
     total = 0.0
     trump = -1 if ctx.trump is None else int(ctx.trump)
@@ -326,19 +86,10 @@ def trick_estimate(hand: int, strain: Strain, rules: Rules) -> float:
     return total
 
 
-def misere_danger(hand: int, rules: Rules, *, slack: int = 1) -> list[int]:
-    """How hard each card of a hand is to lose in misère, highest first (0: safe).
-
-    The i-th lowest card of a suit is safe when at most ``2 i + slack`` cards of
-    that suit rank below it; each card further up adds one. The Joker, which
-    must win a trick once played (R7.3), counts 10.
-
-    >>> import fivehundred as fh
-    >>> misere_danger(fh.cards.mask_of(fh.parse_cards("4H 5H 7H 5S 6S 7C 4D AD 9S Jo")), fh.Rules())
-    [10, 7, 1, 0, 0, 0, 0, 0, 0, 0]
-    """
-    deck = _deck_mask(rules)
-    table = _table(context(None))
+def mask_danger(hand: int, rules: Rules, *, slack: int = 1) -> list[int]:
+    """:func:`misere_danger` of a card-index bit mask."""
+    deck = deck_mask(rules)
+    table = card_table(context(None))
     danger = []
     for index in indices(hand):
         if index == JOKER_INDEX:
@@ -351,15 +102,76 @@ def misere_danger(hand: int, rules: Rules, *, slack: int = 1) -> list[int]:
     return sorted(danger, reverse=True)
 
 
+def _hand_mask(cards: Iterable[Card]) -> int:
+    """The bit mask of a user's cards; anything but Cards is a FiveHundredTypeError."""
+    try:
+        items = tuple(cards)
+    except TypeError:
+        raise FiveHundredTypeError(f"a hand is an iterable of Cards, not {cards!r}") from None
+    for card in items:
+        if not isinstance(card, Card):
+            raise FiveHundredTypeError(f"a hand is made of Cards, not {card!r}")
+    return mask_of(items)
+
+
+def trick_estimate(hand: Iterable[Card], strain: Strain, rules: Rules) -> float:
+    """Tricks a hand should take by itself with ``strain`` as the contract.
+
+    Counts trumps (Joker, bowers, length), side aces and guarded kings, and
+    short side suits to ruff in; in No Trumps the suitless Joker, top cards and
+    long suits. The partner's share is not included.
+
+    >>> import fivehundred as fh
+    >>> hand = fh.parse_cards("Jo JH JD AH KH 10H AS AC 5D 6S")
+    >>> round(trick_estimate(hand, fh.Strain.HEARTS, fh.Rules()), 1)
+    7.7
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` when ``hand`` is not an iterable of
+    :class:`~fivehundred.Card` (a bit mask, for one).
+    """
+    return mask_tricks(_hand_mask(hand), strain, rules)
+
+
+def misere_danger(hand: Iterable[Card], rules: Rules, *, slack: int = 1) -> list[int]:
+    """How hard each card of a hand is to lose in misère, highest first (0: safe).
+
+    The i-th lowest card of a suit is safe when at most ``2 i + slack`` cards of
+    that suit rank below it; each card further up adds one. The Joker, which
+    must win a trick once played (R7.3), counts 10.
+
+    >>> import fivehundred as fh
+    >>> misere_danger(fh.parse_cards("4H 5H 7H 5S 6S 7C 4D AD 9S Jo"), fh.Rules())
+    [10, 7, 1, 0, 0, 0, 0, 0, 0, 0]
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` when ``hand`` is not an iterable of
+    :class:`~fivehundred.Card` (a bit mask, for one).
+    """
+    return mask_danger(_hand_mask(hand), rules, slack=slack)
+
+
+def discard_value(keep: Iterable[Card], contract: Call, rules: Rules) -> float:
+    """How good the kept cards are for a contract: trick estimate, or misère safety.
+
+    >>> import fivehundred as fh
+    >>> keep = fh.parse_cards("Jo JH JD AH KH 10H AS AC 5D 6S")
+    >>> discard_value(keep, fh.parse_call("8H"), fh.Rules()) > 7
+    True
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` when ``keep`` is not an iterable of
+    :class:`~fivehundred.Card` (a bit mask, for one).
+    """
+    return mask_discard_value(_hand_mask(keep), contract, rules)
+
+
 def _misere_fit(hand: int, rules: Rules) -> tuple[bool, bool]:
     """Whether a hand suits misère and open misère (the kitty exchange sheds bad cards).
 
     Misère: at most two bad cards (one of them may be the Joker). Open misère,
     where the defenders see the hand: one bad card at most, by a stricter count.
     """
-    danger = misere_danger(hand, rules)
+    danger = mask_danger(hand, rules)
     misere = sum(danger[2:]) == 0 and sum(danger[:2]) <= 12
-    strict = misere_danger(hand, rules, slack=0)
+    strict = mask_danger(hand, rules, slack=0)
     open_misere = sum(strict[1:]) == 0
     return misere, open_misere
 
@@ -386,6 +198,9 @@ class HeuristicPlayer:
 
     It decides from its view alone; ties go to the lowest card, so it is
     deterministic. ``rng`` is used only for actions it has no rule for.
+
+    Its ``choose`` raises :class:`~fivehundred.FiveHundredError` when it is not the view's
+    seat's turn (the view has no legal actions).
     """
 
     rng: random.Random = attrs.field(factory=random.Random)
@@ -394,7 +209,7 @@ class HeuristicPlayer:
 
     def choose(self, view: PlayerView) -> Action:
         """Pick an action for the seat this view belongs to."""
-        legal = _require_turn(view)
+        legal = require_turn(view)
         if len(legal) == 1:
             return legal[0]
         first = legal[0]
@@ -412,14 +227,17 @@ class HeuristicPlayer:
 
 
 def bid_limits(view: PlayerView, boldness: float = 0.0) -> dict[Strain, float]:
-    """The tricks this seat's side should take in each strain, from its view."""
+    """The tricks this seat's side should take in each strain, from its view.
+
+    It reads any view and raises nothing for one.
+    """
     rules = view.rules
     hand = mask_of(view.hand)
     partners = rules.partners(view.seat)
     share = (PARTNER_SHARE if partners else KITTY_SHARE) + boldness
     limits = {}
     for strain in Strain:
-        limits[strain] = trick_estimate(hand, strain, rules) + share
+        limits[strain] = mask_tricks(hand, strain, rules) + share
     for seat, call in view.auction:
         if call.kind is not CallKind.BID or call.strain is None or seat == view.seat:
             continue
@@ -431,7 +249,11 @@ def bid_limits(view: PlayerView, boldness: float = 0.0) -> dict[Strain, float]:
 
 
 def choose_bid(view: PlayerView, legal: Sequence[Call], boldness: float = 0.0) -> Call:
-    """The heuristic call: the cheapest affordable bid in the best strain, misère, or pass."""
+    """The heuristic call: the cheapest affordable bid in the best strain, misère, or pass.
+
+    It raises nothing for a view: with no affordable bid among ``legal`` (or none given) it
+    passes.
+    """
     rules = view.rules
     plain = [c for c in legal if c.is_bid and not c.sans_kitty]
     limits = bid_limits(view, boldness)
@@ -461,17 +283,31 @@ def choose_bid(view: PlayerView, legal: Sequence[Call], boldness: float = 0.0) -
     return best
 
 
-def discard_value(keep: int, contract: Call, rules: Rules) -> float:
-    """How good ten kept cards are for a contract: trick estimate, or misère safety."""
+def mask_discard_value(keep: int, contract: Call, rules: Rules) -> float:
+    """:func:`discard_value` of a card-index bit mask."""
     if contract.is_misere:
-        danger = misere_danger(keep, rules)
+        danger = mask_danger(keep, rules)
         return -float(sum(danger)) - 0.1 * danger[0]
     assert contract.strain is not None
-    return trick_estimate(keep, contract.strain, rules)
+    return mask_tricks(keep, contract.strain, rules)
+
+
+def _expect(view: PlayerView, phase: Phase, what: str) -> None:
+    """Refuse a view the helper ``what`` cannot decide for: not the seat to act in ``phase``."""
+    if not isinstance(view, PlayerView):
+        raise FiveHundredTypeError(f"{what} needs a PlayerView, not {quote(view)}")
+    require_turn(view)
+    if view.phase is not phase:
+        raise FiveHundredError(f"{what} decides in the {phase.value} phase, not {view.phase.value}")
 
 
 def best_discard(view: PlayerView) -> Discard:
-    """The kitty discard that leaves the best ten cards for the contract (R4.1)."""
+    """The kitty discard that leaves the best ten cards for the contract (R4.1).
+
+    Raises :class:`~fivehundred.FiveHundredError` when it is not this seat's turn in the discard
+    phase, and :class:`~fivehundred.FiveHundredTypeError` for a non-view.
+    """
+    _expect(view, Phase.DISCARD, "best_discard")
     contract, kitty = view.contract, view.kitty
     assert contract is not None and kitty is not None
     rules = view.rules
@@ -484,7 +320,7 @@ def best_discard(view: PlayerView) -> Discard:
         out = 0
         for index in combo:
             out |= 1 << index
-        value = discard_value(pool & ~out, contract, rules)
+        value = mask_discard_value(pool & ~out, contract, rules)
         value -= 0.001 * sum(ctx.power[i] for i in combo)  # ties: throw the lowest
         if value > best:
             best, best_mask = value, out
@@ -492,7 +328,12 @@ def best_discard(view: PlayerView) -> Discard:
 
 
 def nominate(view: PlayerView, legal: Sequence[Nominate]) -> Nominate:
-    """No Trumps: keep the Joker suitless (a sure trick); misère: its longest suit (R7.1)."""
+    """No Trumps: keep the Joker suitless (a sure trick); misère: its longest suit (R7.1).
+
+    Raises :class:`~fivehundred.FiveHundredError` when it is not this seat's turn in the nomination
+    phase, and :class:`~fivehundred.FiveHundredTypeError` for a non-view.
+    """
+    _expect(view, Phase.NOMINATE, "nominate")
     contract = view.contract
     assert contract is not None
     if not contract.is_misere:
@@ -511,7 +352,11 @@ def call_partner(view: PlayerView, legal: Sequence[CallPartner]) -> CallPartner:
     By card: the highest trump it does not hold (in No Trumps, the ace of its
     longest suit). By seat: a seat that bid the contract's strain, else the
     seat opposite.
+
+    Raises :class:`~fivehundred.FiveHundredError` when it is not this seat's turn in the partner
+    phase, and :class:`~fivehundred.FiveHundredTypeError` for a non-view.
     """
+    _expect(view, Phase.PARTNER, "call_partner")
     contract = view.contract
     assert contract is not None
     ctx = contract_context(contract)
@@ -549,9 +394,9 @@ class _Turn:
     """Everything the card-play rules look at, computed once per decision."""
 
     view: PlayerView
-    know: Knowledge
+    know: Sight
     ctx: Context
-    table: _Table
+    table: CardTable
     misere: bool
     #: The contractor, or -1 for a hand played after everyone passed (V-ALL-PASS).
     contractor: int
@@ -568,7 +413,7 @@ class _Turn:
 def _setup(view: PlayerView) -> _Turn:
     contract = view.contract
     contractor = view.contractor if view.contractor is not None else -1
-    know = read_view(view)
+    know = read_sight(view)
     seat = view.seat
     active = know.active
     played_now = {s for s, _ in view.trick}
@@ -584,7 +429,7 @@ def _setup(view: PlayerView) -> _Turn:
         view=view,
         know=know,
         ctx=know.ctx,
-        table=_table(know.ctx),
+        table=card_table(know.ctx),
         misere=contract is not None and contract.is_misere,
         contractor=contractor,
         my_team=my_team,
@@ -594,7 +439,12 @@ def _setup(view: PlayerView) -> _Turn:
 
 
 def choose_play(view: PlayerView, legal: Sequence[Play]) -> Play:
-    """The heuristic card play for the seat to act."""
+    """The heuristic card play for the seat to act.
+
+    Raises :class:`~fivehundred.FiveHundredError` when it is not this seat's turn in the play
+    phase, and :class:`~fivehundred.FiveHundredTypeError` for a non-view.
+    """
+    _expect(view, Phase.PLAY, "choose_play")
     setup = _setup(view)
     cards: dict[int, list[Play]] = {}
     for play in legal:
@@ -630,11 +480,11 @@ def _name_joker_suit(setup: _Turn, plays: list[Play]) -> Play:
 
 
 def _lowest(ctx: Context, mask: int) -> int:
-    return _by_power(ctx, mask)[0]
+    return by_power(ctx, mask)[0]
 
 
 def _highest(ctx: Context, mask: int) -> int:
-    return _by_power(ctx, mask)[-1]
+    return by_power(ctx, mask)[-1]
 
 
 def _opponents_against(setup: _Turn, seats: Sequence[int]) -> int:
@@ -756,7 +606,7 @@ def _follow(setup: _Turn, options: int) -> int:
     view = setup.view
     cards, led, _, winner_seat = _trick_state(setup)
     opponents_after = [s for s in setup.after if setup.foe(s)]
-    winners = [i for i in _by_power(ctx, options) if _wins(setup, cards, led, i)]
+    winners = [i for i in by_power(ctx, options) if _wins(setup, cards, led, i)]
     following = bool(led >= 0 and options & ctx.suit_masks[led])
     if not setup.foe(winner_seat):
         winning_index = view.trick[[s for s, _ in view.trick].index(winner_seat)][1].index
@@ -821,7 +671,7 @@ def _misere_declarer(setup: _Turn, options: int) -> int:
     against = _opponents_against(setup, defenders)
     if setup.view.trick:
         cards, led, _, _ = _trick_state(setup)
-        losers = [i for i in _by_power(ctx, options) if not _wins(setup, cards, led, i)]
+        losers = [i for i in by_power(ctx, options) if not _wins(setup, cards, led, i)]
         if losers:
             following = bool(led >= 0 and options & ctx.suit_masks[led])
             if following:
@@ -873,7 +723,7 @@ def _misere_defender(setup: _Turn, options: int) -> int:
     played = {s for s, _ in view.trick}
     if contractor in played:
         if winner_seat == contractor:
-            under = [i for i in _by_power(ctx, options) if not _wins(setup, cards, led, i)]
+            under = [i for i in by_power(ctx, options) if not _wins(setup, cards, led, i)]
             if under:
                 return under[-1]
             return _lowest(ctx, options)

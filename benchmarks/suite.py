@@ -1,6 +1,6 @@
 """Benchmarks: how fast the public API plays Five Hundred, beside OpenSpiel's euchre.
 
-Run ``python -m fivehundred.bench`` (or ``nox -s bench``; ``nox -s bench_openspiel``
+Run ``python -m benchmarks`` (or ``nox -s bench``; ``nox -s bench_openspiel``
 installs open_spiel for the euchre comparison). Targets are printed beside the
 figures; nothing fails when a figure misses its target.
 
@@ -62,10 +62,10 @@ __all__ = [
     "Sample",
     "collect_apply_pairs",
     "collect_compact_states",
-    "compact_mask_probe",
     "collect_kitty_steps",
     "collect_play_states",
     "collect_play_steps",
+    "compact_mask_probe",
     "compiled",
     "euchre_deals_probe",
     "euchre_legal_actions_probe",
@@ -1326,7 +1326,7 @@ def render_json(config: BenchConfig, results: Sequence[Result]) -> str:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m fivehundred.bench",
+        prog="python -m benchmarks",
         description="Benchmark the fivehundred public API (figures only: nothing fails).",
     )
     parser.add_argument(
@@ -1365,10 +1365,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _server_measurement(seconds: float) -> Measurement:
-    """The game server's load measurement (fivehundred.server.bench), run for ``seconds``."""
+    """The game server's load measurement (benchmarks.server), run for ``seconds``."""
 
     def measure(config: BenchConfig, done: Mapping[str, Result]) -> Sequence[Result]:
-        from fivehundred.server.bench import measure_server
+        from benchmarks.server import measure_server
 
         return measure_server(config, done, seconds=seconds)
 
@@ -1376,7 +1376,7 @@ def _server_measurement(seconds: float) -> Measurement:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m fivehundred.bench``: run every measurement and print the report."""
+    """``python -m benchmarks``: run every measurement and print the report."""
     parser = _parser()
     args = parser.parse_args(argv)
     if args.seconds <= 0:

@@ -1,4 +1,4 @@
-"""The game server under load: ``python -m fivehundred.bench --server`` (``nox -s bench_server``).
+"""The game server under load: ``python -m benchmarks --server`` (``nox -s bench_server``).
 
 A real ``fivehundred serve`` runs in a child process on a free port of
 127.0.0.1 (loopback only) with a fresh database. Sixteen clients, each a
@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from fivehundred.bench import BenchConfig, Figure, Result
+from benchmarks.suite import BenchConfig, Figure, Result
 
 __all__ = ["CLIENTS", "MAX_SECONDS", "measure_server"]
 

@@ -1,0 +1,716 @@
+"""The search player: determinization over sampled deals, with fast play-outs.
+
+Public as :mod:`fivehundred.search`, whose docstring says how it decides.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from collections.abc import Iterator, Sequence
+from typing import Final
+
+import attrs
+
+from fivehundred import _core
+from fivehundred._order import Table
+from fivehundred._order import positions_context as _positions_context
+from fivehundred._order import table as _rules_table
+from fivehundred._sight import JOKER_BIT, card_table, deck_mask, read_sight
+from fivehundred.actions import Action, Discard, Nominate, Play
+from fivehundred.bots._heuristic import HeuristicPlayer, mask_discard_value
+from fivehundred.bots._sampling import (
+    MaskWorld,
+    sample_world,
+    sampling_problem,
+)
+from fivehundred.calls import PASS, Call, CallKind
+from fivehundred.cards import CARDS, JOKER_INDEX, Card, Suit, indices, mask_of
+from fivehundred.errors import FiveHundredError
+from fivehundred.rules import Rules
+from fivehundred.scoring import bid_value, score_hand
+from fivehundred.tricks import Context, context, contract_context
+from fivehundred.views import PlayerView
+
+#: Discards the search player compares in the kitty exchange.
+_DISCARD_CANDIDATES: Final = 6
+#: The default :attr:`SearchPlayer.misere_doubt`.
+MISERE_DOUBT: Final = 0.3
+
+
+# -- the internal play-out model -----------------------------------------------
+
+
+@attrs.frozen
+class _Setup:
+    """One hand's card play for the play-out policy, over the table's deck positions.
+
+    The rules of play are not here: a play-out drives the engine core's own
+    state (:func:`fivehundred._core.simulation`), which decides what may be
+    played, who wins each trick, who plays next and when the hand ends.
+    """
+
+    table: Table
+    contract: Call | None
+    ctx: Context
+    suit_of: tuple[int, ...]
+    above: tuple[int, ...]
+    below: tuple[int, ...]
+    power: tuple[int, ...]
+    trump_mask: int
+    suit_masks: tuple[int, int, int, int]
+    joker: int
+    has_trump: bool
+    free_joker: bool
+    misere: bool
+    #: The contractor, or -1 (V-ALL-PASS).
+    contractor: int
+    #: The Joker's nominated suit, or -1.
+    joker_suit: int
+    #: The five-player partner, or -1.
+    partner: int
+    #: Team of each seat for the policy (the five-player partner joins the contractor).
+    team: tuple[int, ...]
+    #: Side of each seat, for the score.
+    side_of: tuple[int, ...]
+
+
+def _setup(
+    rules: Rules,
+    contract: Call | None,
+    contractor: int | None,
+    joker_suit: Suit | None,
+    partner: int | None = None,
+) -> _Setup:
+    t = _rules_table(rules)
+    trump = -1 if contract is None or contract.trump is None else int(contract.trump)
+    nominated = -1 if joker_suit is None else int(joker_suit)
+    ctx = _positions_context(t, trump, nominated)
+    table = card_table(ctx)
+    side_of = tuple(rules.side_of(s) for s in range(rules.players))
+    team = list(side_of)
+    if partner is not None and contractor is not None:
+        team[partner] = team[contractor]
+    return _Setup(
+        table=t,
+        contract=contract,
+        ctx=ctx,
+        suit_of=table.suit,
+        above=table.above,
+        below=table.below,
+        power=ctx.power,
+        trump_mask=ctx.trump_mask,
+        suit_masks=ctx.suit_masks,
+        joker=ctx.joker,
+        has_trump=ctx.trump is not None,
+        free_joker=ctx.free_joker,
+        misere=contract is not None and contract.is_misere,
+        contractor=-1 if contractor is None else contractor,
+        joker_suit=nominated,
+        partner=-1 if partner is None else partner,
+        team=tuple(team),
+        side_of=side_of,
+    )
+
+
+def _positions(t: Table, mask: int) -> int:
+    """A card-index mask as a mask of the table's deck positions."""
+    out = 0
+    pos_of = t.pos_of
+    for index in indices(mask):
+        out |= 1 << pos_of[index]
+    return out
+
+
+def _sim(
+    s: _Setup,
+    dealer: int,
+    hands: Sequence[int],
+    *,
+    trick: Sequence[tuple[int, Card]] = (),
+    led: int = -1,
+    suits_led: int = 0,
+    done: int = 0,
+) -> _core.GameState:
+    """The engine core's private play-out state for card-index hands and a trick so far."""
+    t = s.table
+    cards = tuple(t.pos_of[card.index] for _, card in trick)
+    leader = trick[0][0] if trick else -1
+    positions = tuple(_positions(t, hand) for hand in hands)
+    return _core.simulation(
+        t,
+        s.contract,
+        s.contractor,
+        s.joker_suit,
+        s.partner,
+        dealer,
+        positions,
+        cards,
+        leader,
+        led,
+        suits_led,
+        done,
+    )
+
+
+def _lowest(mask: int, power: tuple[int, ...]) -> int:
+    best = -1
+    best_power = 1 << 30
+    while mask:
+        low = mask & -mask
+        index = low.bit_length() - 1
+        mask ^= low
+        if power[index] < best_power:
+            best_power = power[index]
+            best = index
+    return best
+
+
+def _highest(mask: int, power: tuple[int, ...]) -> int:
+    best = -1
+    best_power = -1
+    while mask:
+        low = mask & -mask
+        index = low.bit_length() - 1
+        mask ^= low
+        if power[index] > best_power:
+            best_power = power[index]
+            best = index
+    return best
+
+
+def _pick(  # noqa: PLR0917 - the play-out hot path: positional arguments are the fastest
+    s: _Setup,
+    hands: Sequence[int],
+    trick: list[tuple[int, int]],
+    led: int,
+    seat: int,
+    mask: int,
+    active: Sequence[int],
+) -> int:
+    """The play-out policy: sound basics with every hand in sight (it is a sampled deal)."""
+    power = s.power
+    team = s.team[seat]
+    if s.misere:
+        return _pick_misere(s, hands, trick, led, seat, mask, active)
+    if not trick:
+        opponents = 0
+        for other in active:
+            if s.team[other] != team:
+                opponents |= hands[other]
+        trumps = mask & s.trump_mask
+        declaring = s.contractor >= 0 and s.team[s.contractor] == team
+        if s.has_trump and declaring and trumps and opponents & s.trump_mask:
+            top = _highest(trumps, power)
+            if not s.above[top] & opponents:
+                return top
+            return _lowest(trumps, power)
+        plain = mask & ~s.trump_mask
+        if plain:
+            best = -1
+            best_power = -1
+            rest = plain
+            while rest:
+                low = rest & -rest
+                index = low.bit_length() - 1
+                rest ^= low
+                if s.above[index] & opponents or power[index] <= best_power:
+                    continue
+                if s.has_trump:
+                    suit = s.suit_masks[s.suit_of[index]]
+                    if any(
+                        s.team[o] != team and not hands[o] & suit and hands[o] & s.trump_mask
+                        for o in active
+                    ):
+                        continue
+                best, best_power = index, power[index]
+            if best >= 0:
+                return best
+            return _lowest(plain, power)
+        return _lowest(mask, power)
+    cards = [c for _, c in trick]
+    at = s.ctx.winner(cards, led)
+    if s.team[trick[at][0]] == team or led < 0:
+        return _lowest(mask, power)
+    top = power[cards[at]]
+    beats = mask & (s.trump_mask | s.suit_masks[led])
+    best = -1
+    best_power = 1 << 30
+    while beats:
+        low = beats & -beats
+        index = low.bit_length() - 1
+        beats ^= low
+        if top < power[index] < best_power:
+            best, best_power = index, power[index]
+    return best if best >= 0 else _lowest(mask, power)
+
+
+def _duck(s: _Setup, trick: list[tuple[int, int]], led: int, mask: int) -> int:
+    """The highest card that does not take the trick, or -1."""
+    power = s.power
+    cards = [c for _, c in trick]
+    top = power[cards[s.ctx.winner(cards, led)]]
+    eligible = s.trump_mask | (s.suit_masks[led] if led >= 0 else 0)
+    best = -1
+    best_power = -1
+    while mask:
+        low = mask & -mask
+        index = low.bit_length() - 1
+        mask ^= low
+        wins = eligible >> index & 1 and power[index] > top
+        if not wins and power[index] > best_power:
+            best, best_power = index, power[index]
+    return best
+
+
+def _pick_misere(  # noqa: PLR0917 - the play-out hot path, as _pick
+    s: _Setup,
+    hands: Sequence[int],
+    trick: list[tuple[int, int]],
+    led: int,
+    seat: int,
+    mask: int,
+    active: Sequence[int],
+) -> int:
+    power = s.power
+    contractor = s.contractor
+    free = 1 << s.joker if s.free_joker else 0
+    if seat == contractor:
+        if not trick:
+            # Lead what the others can least get under, judged from the cards still
+            # out (not from who holds them: the contractor cannot see their hands).
+            out = 0
+            for other in active:
+                if other != seat:
+                    out |= hands[other]
+            best = -1
+            least_risk = (1 << 30, 0)
+            rest = mask & ~free
+            while rest:
+                low = rest & -rest
+                index = low.bit_length() - 1
+                rest ^= low
+                above = (s.above[index] & out).bit_count()
+                risk = ((s.below[index] & out).bit_count() + (0 if above else 50), -power[index])
+                if risk < least_risk:
+                    best, least_risk = index, risk
+            return best if best >= 0 else _lowest(mask, power)
+        best = _duck(s, trick, led, mask)
+        return best if best >= 0 else _lowest(mask, power)
+    theirs = hands[contractor]
+    if not trick:
+        # Lead under the contractor's cards (they must win it); failing that, the
+        # card with the fewest of theirs below it, to draw their low cards out.
+        best = -1
+        lead_key = (False, 0, 0, 0)
+        rest = mask & ~free
+        while rest:
+            low = rest & -rest
+            index = low.bit_length() - 1
+            rest ^= low
+            suit = theirs & s.suit_masks[s.suit_of[index]]
+            if not suit:
+                continue
+            below = (suit & s.below[index]).bit_count()
+            key = (below == 0, -below, (suit & s.above[index]).bit_count(), -power[index])
+            if best < 0 or key > lead_key:
+                best, lead_key = index, key
+        return best if best >= 0 else _lowest(mask, power)
+    played = [o for o, _ in trick]
+    if contractor in played:
+        cards = [c for _, c in trick]
+        if trick[s.ctx.winner(cards, led)][0] != contractor:
+            return _highest(mask, power)  # a defender has the trick: shed a high card
+        best = _duck(s, trick, led, mask)
+        return best if best >= 0 else _lowest(mask, power)
+    if led >= 0 and mask & s.suit_masks[led]:
+        return _lowest(mask, power)
+    return _highest(mask & ~free or mask, power)
+
+
+def _playout(s: _Setup, state: _core.GameState, first: Play | None = None) -> list[int]:
+    """Play the hand to its end on the core's private ``state``; the tricks per side.
+
+    ``first`` forces the first play. Every other card is the policy's choice among
+    the cards the core says may be played.
+    """
+    t = s.table
+    jb = 1 << s.joker
+    if first is not None:
+        pos = t.pos_of[first.card.index]
+        _core.play_card(state, pos, -1 if first.suit is None else int(first.suit))
+    active = _core.active_seats(state)
+    while True:
+        seat = _core.to_act(state)
+        if seat < 0:
+            break
+        mask = _core.play_mask(state)
+        if mask & (mask - 1) == 0:
+            pos = mask.bit_length() - 1
+        else:
+            trick = _core.trick_of(state)
+            led = _core.led_of(state)
+            pos = _pick(s, _core.hands_of(state), trick, led, seat, mask, active)
+        name = -1
+        if pos == s.joker and mask & jb:
+            names = _core.play_names(state)
+            if names > 0:  # pragma: no cover - the policy leads a suitless Joker only last
+                name = (names & -names).bit_length() - 1
+        _core.play_card(state, pos, name)
+    won = [0] * len(s.table.rules.sides)
+    for seat, count in enumerate(_core.tricks_by_seat(state)):
+        won[s.side_of[seat]] += count
+    return won
+
+
+def _fast_discard(rules: Rules, contract: Call, pool: int, size: int) -> int:
+    """A quick kitty discard for play-outs: shed the least useful ``size`` cards."""
+    deck = deck_mask(rules)
+    scored = []
+    if contract.is_misere:
+        table = card_table(context(None))
+        for index in indices(pool):
+            if index == JOKER_INDEX:
+                danger = 99
+            else:
+                below = table.below[index]
+                danger = (below & deck).bit_count() - 2 * (below & pool).bit_count()
+            scored.append((-danger, -index, index))
+    else:
+        ctx = contract_context(contract)
+        table = card_table(ctx)
+        outside = deck & ~pool
+        for index in indices(pool):
+            if ctx.trump_mask >> index & 1:
+                value = 1000 + ctx.power[index]
+            elif not table.above[index] & outside:
+                value = 500 + ctx.power[index]
+            else:
+                suit = table.suit[index]
+                value = ctx.power[index] + 8 * (pool & ctx.suit_masks[suit]).bit_count()
+            scored.append((value, index, index))
+    scored.sort()
+    out = 0
+    for _, _, index in scored[:size]:
+        out |= 1 << index
+    return out
+
+
+# -- scoring a play-out ---------------------------------------------------------
+
+
+class _Utility:
+    """One side's score change minus the others' average, from tricks per side (cached)."""
+
+    def __init__(
+        self,
+        view: PlayerView,
+        contract: Call | None,
+        contractor: int | None,
+    ) -> None:
+        rules = view.rules
+        self.rules = rules
+        self.contract = contract
+        self.contract_side = None if contractor is None else rules.side_of(contractor)
+        self.side = rules.side_of(view.seat)
+        self.scores = view.scores
+        self.cache: dict[tuple[tuple[int, ...], int | None], float] = {}
+
+    def __call__(self, won: Sequence[int], partner: int | None = None) -> float:
+        partner_side = None if partner is None else self.rules.side_of(partner)
+        key = (tuple(won), partner_side)
+        value = self.cache.get(key)
+        if value is None:
+            changes = score_hand(
+                self.contract,
+                self.contract_side,
+                key[0],
+                rules=self.rules,
+                scores=self.scores,
+                partner=partner_side,
+            )
+            others = [c for k, c in enumerate(changes) if k != self.side]
+            value = changes[self.side] - (sum(others) / len(others) if others else 0.0)
+            self.cache[key] = value
+        return value
+
+
+def _partner_in(view: PlayerView, hands: Sequence[int]) -> int | None:
+    """The five-player partner in a sampled deal: known, or the holder of the called card."""
+    if view.partner is not None or view.partner_card is None:
+        return view.partner
+    bit = 1 << view.partner_card.index
+    for seat, hand in enumerate(hands):
+        if hand & bit:
+            return seat
+    return None
+
+
+def _simulate_contract(
+    view: PlayerView, contract: Call, contractor: int, world: MaskWorld
+) -> tuple[list[int], int | None]:
+    """Play a whole hand of a contract in a sampled deal: kitty exchange, the partner
+    call (P5), then the play-out. Returns the tricks per side and the partner."""
+    rules = view.rules
+    hands = list(world.hands)
+    if not contract.sans_kitty:
+        size = rules.kitty_size
+        kitty = world.pile
+        if kitty.bit_count() > size:  # the dead hand shares the pile (P2)
+            kitty = 0
+            for index in list(indices(world.pile))[:size]:
+                kitty |= 1 << index
+        pool = hands[contractor] | kitty
+        hands[contractor] = pool & ~_fast_discard(rules, contract, pool, size)
+    joker_suit = None
+    if contract.is_misere and hands[contractor] & JOKER_BIT and rules.joker_nomination:
+        masks = context(None).suit_masks
+        joker_suit = Suit(max(range(4), key=lambda x: (hands[contractor] & masks[x]).bit_count()))
+    partner = None
+    if rules.calls_partner and not contract.is_misere:
+        partner = _partner_for(rules, contract, contractor, hands)
+    s = _setup(rules, contract, contractor, joker_suit, partner)
+    assert view.dealer is not None
+    return _playout(s, _sim(s, view.dealer, hands)), partner
+
+
+def _partner_for(rules: Rules, contract: Call, contractor: int, hands: Sequence[int]) -> int | None:
+    """The five-player partner a contractor would get (P5): the seat opposite when named
+    by seat, else the holder of the best card it lacks (None when that card is out)."""
+    if rules.partner_by_seat:
+        return (contractor + rules.players // 2) % rules.players
+    ctx = contract_context(contract)
+    lacking = deck_mask(rules) & ~hands[contractor] & ~JOKER_BIT
+    best = _highest(lacking, ctx.power)
+    for seat, hand in enumerate(hands):
+        if hand >> best & 1:
+            return seat
+    return None
+
+
+# -- the player ------------------------------------------------------------------
+
+
+@attrs.define
+class SearchPlayer:
+    """Plays by sampling the hidden cards and playing the sampled deals out.
+
+    ``samples`` is the number of sampled deals per decision (the budget);
+    ``time_limit``, when set, also stops drawing deals once that many seconds
+    have passed on a decision (at least one deal is always played out; the
+    choice then depends on the machine's speed). Blind misère is never bid:
+    the player has looked. The five-player partner call is the heuristic
+    player's.
+
+    Raises :class:`~fivehundred.FiveHundredError` for ``samples`` below 1; its ``choose`` raises
+    :class:`~fivehundred.FiveHundredError` when it is not the view's seat's turn.
+    """
+
+    rng: random.Random = attrs.field(factory=random.Random)
+    samples: int = attrs.field(default=16)
+    time_limit: float | None = attrs.field(default=None, kw_only=True)
+    #: Share of its value by which a misère bid is marked down in the auction: in
+    #: the play-outs the contractor plays each sampled deal as if it could see it,
+    #: which flatters misère most (one wrong guess loses it).
+    misere_doubt: float = attrs.field(default=MISERE_DOUBT, kw_only=True)
+
+    @samples.validator
+    def _check_samples(self, attribute: attrs.Attribute[int], value: int) -> None:
+        if value < 1:
+            raise FiveHundredError(f"samples={value}: a search needs at least one sampled deal")
+
+    def choose(self, view: PlayerView) -> Action:
+        """The action with the best average play-out over sampled deals."""
+        legal = view.legal_actions
+        if not legal:
+            raise FiveHundredError(f"seat {view.seat} has no action to take: it is not its turn")
+        if len(legal) == 1:
+            return legal[0]
+        first = legal[0]
+        if isinstance(first, Play):
+            return self._play(view, [a for a in legal if isinstance(a, Play)])
+        if isinstance(first, Call):
+            return self._bid(view, [a for a in legal if isinstance(a, Call)])
+        if isinstance(first, Discard):
+            return self._discard(view)
+        if isinstance(first, Nominate):
+            return self._nominate(view, [a for a in legal if isinstance(a, Nominate)])
+        return HeuristicPlayer(self.rng).choose(view)
+
+    def _worlds(self, view: PlayerView) -> Iterator[MaskWorld]:
+        """The sampled deals for one decision, drawn one at a time within the budget.
+
+        With a ``time_limit`` the next deal is drawn only while time is left
+        (the caller plays each deal out before asking for the next).
+        """
+        problem = sampling_problem(view)
+        start = time.perf_counter()
+        for count in range(self.samples):
+            limit = self.time_limit
+            if count and limit is not None and time.perf_counter() - start >= limit:
+                return
+            yield sample_world(problem, view.rules, self.rng)
+
+    def _play(self, view: PlayerView, legal: list[Play]) -> Play:
+        candidates = _distinct_plays(view, legal)
+        if len(candidates) == 1:
+            return candidates[0]
+        rules = view.rules
+        utility = _Utility(view, view.contract, view.contractor)
+        led = int(view.led_suit) if view.led_suit is not None else -1
+        suits_led = 0
+        for suit in view.suits_led:
+            suits_led |= 1 << suit
+        done = len(view.tricks)
+        before = view.tricks_won
+        assert view.dealer is not None
+        totals = [0.0] * len(candidates)
+        setups: dict[int | None, _Setup] = {}
+        for world in self._worlds(view):
+            partner = _partner_in(view, world.hands)
+            s = setups.get(partner)
+            if s is None:
+                s = setups[partner] = _setup(
+                    rules, view.contract, view.contractor, view.joker_suit, partner
+                )
+            for k, play in enumerate(candidates):
+                state = _sim(
+                    s,
+                    view.dealer,
+                    world.hands,
+                    trick=view.trick,
+                    led=led,
+                    suits_led=suits_led,
+                    done=done,
+                )
+                won = _playout(s, state, play)
+                totals[k] += utility([a + b for a, b in zip(before, won, strict=True)], partner)
+        return candidates[_best(totals)]
+
+    def _bid(self, view: PlayerView, legal: list[Call]) -> Call:
+        """Compare passing with the cheapest bid in each strain (and misère), by play-outs.
+
+        A bid is valued by playing the hand as its contractor in each sampled
+        deal; a pass by playing the standing bid's contract as it is (0 when
+        nobody has bid).
+        """
+        candidates: list[Call] = [PASS] if PASS in legal else []
+        seen = set()
+        for call in legal:
+            if not call.is_bid or call.sans_kitty or call.kind is CallKind.BLIND_MISERE:
+                continue
+            key = (call.kind, call.strain)
+            if key not in seen:
+                seen.add(key)
+                candidates.append(call)
+        if len(candidates) == 1:
+            return candidates[0]
+        standing = next(((s, c) for s, c in reversed(view.auction) if c.is_bid), None)
+        utilities = {call: _Utility(view, call, view.seat) for call in candidates if call.is_bid}
+        totals = [0.0] * len(candidates)
+        worlds = 0
+        for world in self._worlds(view):
+            worlds += 1
+            for k, call in enumerate(candidates):
+                if call.is_bid:
+                    won, partner = _simulate_contract(view, call, view.seat, world)
+                    totals[k] += utilities[call](won, partner)
+                elif standing is not None:
+                    seat, contract = standing
+                    if contract not in utilities:
+                        utilities[contract] = _Utility(view, contract, seat)
+                    won, partner = _simulate_contract(view, contract, seat, world)
+                    totals[k] += utilities[contract](won, partner)
+        for k, call in enumerate(candidates):
+            if call.is_misere and totals:
+                totals[k] -= self.misere_doubt * bid_value(call, view.rules) * worlds
+        return candidates[_best(totals)]
+
+    def _discard(self, view: PlayerView) -> Discard:
+        """Compare the heuristic's favourite discards by playing each out."""
+        contract, kitty = view.contract, view.kitty
+        assert contract is not None and kitty is not None
+        rules = view.rules
+        pool = mask_of(view.hand) | mask_of(kitty)
+        options = _ranked_discards(view, _DISCARD_CANDIDATES)
+        quick = Discard(CARDS[i] for i in indices(_fast_discard(rules, contract, pool, len(kitty))))
+        if quick not in options:
+            options.append(quick)
+        utility = _Utility(view, contract, view.seat)
+        s = _setup(rules, contract, view.seat, None)
+        assert view.dealer is not None
+        totals = [0.0] * len(options)
+        for world in self._worlds(view):
+            for k, choice in enumerate(options):
+                hands = list(world.hands)
+                hands[view.seat] = pool & ~mask_of(choice.cards)
+                won = _playout(s, _sim(s, view.dealer, hands))
+                totals[k] += utility(won)
+        return options[_best(totals)]
+
+    def _nominate(self, view: PlayerView, legal: list[Nominate]) -> Nominate:
+        """Try every nomination (and declining) by playing each out."""
+        contract = view.contract
+        assert contract is not None and view.dealer is not None
+        rules = view.rules
+        utility = _Utility(view, contract, view.seat)
+        setups = [_setup(rules, contract, view.seat, choice.suit) for choice in legal]
+        totals = [0.0] * len(legal)
+        for world in self._worlds(view):
+            partner = _partner_in(view, world.hands)
+            for k, s in enumerate(setups):
+                won = _playout(s, _sim(s, view.dealer, world.hands))
+                totals[k] += utility(won, partner)
+        return legal[_best(totals)]
+
+
+def _best(totals: Sequence[float]) -> int:
+    """The index of the best total; the first on ties (candidates come in a fixed order)."""
+    best = 0
+    for k, total in enumerate(totals):
+        if total > totals[best] + 1e-9:
+            best = k
+    return best
+
+
+def _ranked_discards(view: PlayerView, count: int) -> list[Discard]:
+    """The ``count`` discards the heuristic player values most, best first."""
+    contract, kitty = view.contract, view.kitty
+    assert contract is not None and kitty is not None
+    rules = view.rules
+    ctx = contract_context(contract)
+    pool = mask_of(view.hand) | mask_of(kitty)
+    scored = []
+    for combo in itertools.combinations(list(indices(pool)), len(kitty)):
+        out = 0
+        for index in combo:
+            out |= 1 << index
+        value = mask_discard_value(pool & ~out, contract, rules)
+        value -= 0.001 * sum(ctx.power[i] for i in combo)
+        scored.append((-value, out))
+    scored.sort()
+    return [Discard(CARDS[i] for i in indices(out)) for _, out in scored[:count]]
+
+
+def _distinct_plays(view: PlayerView, legal: list[Play]) -> list[Play]:
+    """Drop plays that cannot differ: touching cards of a suit, with no unseen card between."""
+    know = read_sight(view)
+    ctx = know.ctx
+    table = card_table(ctx)
+    hidden = know.unseen | know.exposed
+    kept: list[Play] = []
+    for play in sorted(legal, key=lambda p: (ctx.power[p.card.index], p.card.index)):
+        index = play.card.index
+        suit = table.suit[index]
+        if play.suit is None and suit >= 0:
+            duplicate = any(
+                other.suit is None
+                and table.suit[other.card.index] == suit
+                and not table.above[other.card.index] & table.below[index] & hidden
+                for other in kept
+            )
+            if duplicate:
+                continue
+        kept.append(play)
+    return kept
