@@ -132,6 +132,7 @@ def test_trump_holder_must_follow_with_a_trump_R5_3() -> None:
     assert legal(state) == ["JD"]
     err = assert_refused(state, play("5S"), R.MUST_FOLLOW_SUIT, seat=1, rule="R5.3")
     assert "JD" in str(err)
+    assert "the left bower JD counts as a heart" in str(err)  # the reason is in words
 
 
 def test_void_player_may_play_any_card_R5_3() -> None:

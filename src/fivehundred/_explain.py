@@ -223,7 +223,7 @@ def _bower_note(state: GameState, follow: int, led: int) -> str:
     t = h.t
     left = Card(Rank.JACK, Suit(trump ^ 1))
     if (follow >> t.pos_of[left.index]) & 1:
-        notes.append(f"the left bower {left} counts as {SUIT_NAMES[led][:-1]}")
+        notes.append(f"the left bower {left} counts as a {SUIT_NAMES[led][:-1]}")
     if follow & t.joker_bit:
         notes.append("the Joker is a trump")
     return f" — {', '.join(notes)}" if notes else ""
