@@ -316,7 +316,7 @@ def bench(session: nox.Session) -> None:
     side is skipped. ``nox -s bench -- --seconds 0.5 --rounds 9 --json``.
     """
     session.install("-e", ".")
-    session.run("python", "-m", "fivehundred.bench", *session.posargs)
+    session.run("python", "-m", "benchmarks", *session.posargs)
 
 
 @nox.session
@@ -328,7 +328,7 @@ def bench_server(session: nox.Session) -> None:
     percentiles, and checks every accepted action is in the database.
     """
     session.install("-e", ".[server]")
-    session.run("python", "-m", "fivehundred.bench", "--server", *session.posargs)
+    session.run("python", "-m", "benchmarks", "--server", *session.posargs)
 
 
 @nox.session
@@ -340,7 +340,7 @@ def bench_compiled(session: nox.Session) -> None:
     """
     install_compiled(session)
     session.install("open_spiel")
-    session.run("python", "-m", "fivehundred.bench", *session.posargs)
+    session.run("python", "-m", "benchmarks", *session.posargs)
 
 
 @nox.session
@@ -350,7 +350,7 @@ def bench_openspiel(session: nox.Session) -> None:
     As ``bench``, with open_spiel installed, so every ratio to euchre is printed.
     """
     session.install("-e", ".", "open_spiel")
-    session.run("python", "-m", "fivehundred.bench", *session.posargs)
+    session.run("python", "-m", "benchmarks", *session.posargs)
 
 
 @nox.session
