@@ -8,7 +8,6 @@ full hand per sampled deal and strain is slow without the compiled build.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
@@ -67,58 +66,93 @@ def test_pimc_plays_a_whole_hand_late_in_every_contract() -> None:
     assert played > 5
 
 
-def test_pimc_bids_the_strain_the_solver_makes_R3(monkeypatch: pytest.MonkeyPatch) -> None:
-    made: list[fh.Call] = []
+def proposing(seed: int) -> tuple[fh.GameState, fh.Call]:
+    """A bidding state in which the heuristic player would bid, and that bid."""
+    for offset in range(200):
+        state = bidding(seed + offset)
+        seat = state.to_act
+        assert seat is not None
+        proposal = HeuristicPlayer(random.Random(0)).choose(fh.observe(state, seat))
+        if isinstance(proposal, fh.Call) and proposal.is_bid and not proposal.is_misere:
+            return state, proposal
+    raise AssertionError("no deal in 200 where the heuristic player bids")  # pragma: no cover
+
+
+def test_pimc_bids_the_heuristic_call_when_the_solver_makes_it_R3(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked: list[fh.Call] = []
 
     def fake_claim(state: fh.GameState, seat: int, tricks: int) -> bool:
         assert state.phase is fh.Phase.PLAY and state.contractor == seat
         contract = state.contract
-        assert contract is not None
-        made.append(contract)
-        return contract.trump is fh.Suit.HEARTS
-
-    class Forced:
-        forced = True
+        assert contract is not None and tricks == contract.tricks
+        asked.append(contract)
+        return True
 
     monkeypatch.setattr(pimc, "claim", fake_claim)
-    monkeypatch.setattr(pimc, "solve", lambda state, *args, **kwargs: Forced())
-    state = bidding(4)
-    assert state.to_act is not None
-    call = PIMCPlayer(random.Random(1), samples=2).choose(fh.observe(state, state.to_act))
-    assert isinstance(call, fh.Call) and call.trump is fh.Suit.HEARTS
-    assert fh.is_legal(state, call) and len(made) >= 8
+    state, proposal = proposing(4)
+    seat = state.to_act
+    assert seat is not None
+    call = PIMCPlayer(random.Random(1), samples=3).choose(fh.observe(state, seat))
+    assert call == proposal and fh.is_legal(state, call)
+    assert asked == [proposal] * 3  # one solved deal per sample, of that contract only
+    # made in no sample: the bid is vetoed
     monkeypatch.setattr(pimc, "claim", lambda state, seat, tricks: False)
     again = PIMCPlayer(random.Random(1), samples=2, time_limit=0.0)
-    assert again.choose(fh.observe(state, state.to_act)) == fh.PASS
+    assert again.choose(fh.observe(state, seat)) == fh.PASS
+    # made in half the samples, under a confidence of 0.6: still vetoed
+    answers = iter([True, False, True, False])
+    monkeypatch.setattr(pimc, "claim", lambda state, seat, tricks: next(answers))
+    doubtful = PIMCPlayer(random.Random(1), samples=4, confidence=0.6)
+    assert doubtful.choose(fh.observe(state, seat)) == fh.PASS
 
 
-def test_pimc_bids_misere_only_when_it_is_safe_R6(monkeypatch: pytest.MonkeyPatch) -> None:
-    class Safe:
-        forced = False
-
-    def fake_solve(state: fh.GameState, *args: Any, **kwargs: Any) -> Safe:
-        contract = state.contract
-        assert contract is not None and contract.is_misere
-        return Safe()
-
-    monkeypatch.setattr(pimc, "claim", lambda state, seat, tricks: False)
-    monkeypatch.setattr(pimc, "solve", fake_solve)
-    for seed in range(20):
+def test_pimc_passes_when_the_heuristic_would_R3(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pimc, "claim", lambda state, seat, tricks: True)  # every bid "made"
+    for seed in range(200):
         state = bidding(seed)
         seat = state.to_act
         assert seat is not None
+        view = fh.observe(state, seat)
+        if HeuristicPlayer(random.Random(0)).choose(view) == fh.PASS:
+            assert PIMCPlayer(random.Random(1), samples=2).choose(view) == fh.PASS
+            return
+    pytest.fail("no deal in 200 where the heuristic player passes")  # pragma: no cover
+
+
+def test_pimc_bids_misere_only_when_it_is_safe_R6(monkeypatch: pytest.MonkeyPatch) -> None:
+    for seed in range(20):
+        state = bidding(seed)
         while state.phase is fh.Phase.BIDDING and not any(
             isinstance(a, fh.Call) and a.is_misere for a in fh.legal_actions(state)
         ):  # bid up to where a misère may be called
             state = fh.apply(state, fh.legal_bids(state)[1])
-        if state.phase is not fh.Phase.BIDDING:
-            continue
-        seat = state.to_act
-        assert seat is not None
-        call = PIMCPlayer(random.Random(1), samples=2).choose(fh.observe(state, seat))
-        assert isinstance(call, fh.Call) and call.is_misere
-        return
-    pytest.fail("no auction reached a misère")  # pragma: no cover
+        if state.phase is fh.Phase.BIDDING:
+            break
+    else:  # pragma: no cover
+        pytest.fail("no auction reached a misère")
+    seat = state.to_act
+    assert seat is not None
+    misere = next(a for a in fh.legal_bids(state) if a.is_misere)
+
+    class Proposes:
+        def __init__(self, rng: random.Random) -> None:
+            self.rng = rng
+
+        def choose(self, view: fh.PlayerView) -> fh.Action:
+            return misere if view.phase is fh.Phase.BIDDING else HeuristicPlayer().choose(view)
+
+    class Result:
+        def __init__(self, forced: bool) -> None:
+            self.forced = forced
+
+    monkeypatch.setattr(pimc, "HeuristicPlayer", Proposes)
+    monkeypatch.setattr(pimc, "solve", lambda state, *args, **kwargs: Result(False))
+    view = fh.observe(state, seat)
+    assert PIMCPlayer(random.Random(1), samples=2).choose(view) == misere
+    monkeypatch.setattr(pimc, "solve", lambda state, *args, **kwargs: Result(True))
+    assert PIMCPlayer(random.Random(1), samples=2).choose(view) == fh.PASS
 
 
 def test_pimc_leaves_the_kitty_to_the_heuristic_and_checks_its_budget_R4() -> None:
