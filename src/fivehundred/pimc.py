@@ -41,6 +41,7 @@ import attrs
 
 from fivehundred.actions import Action, Play
 from fivehundred.bots import HeuristicPlayer
+from fivehundred.bots._players import require_turn
 from fivehundred.calls import PASS, Call
 from fivehundred.engine import apply, legal_actions
 from fivehundred.errors import FiveHundredError
@@ -80,9 +81,7 @@ class PIMCPlayer:
 
     def choose(self, view: PlayerView) -> Action:
         """The action for ``view.seat``: solved samples in card play, heuristics elsewhere."""
-        legal = view.legal_actions
-        if not legal:
-            raise FiveHundredError(f"seat {view.seat} has no action to take: it is not its turn")
+        legal = require_turn(view)
         if len(legal) == 1:
             return legal[0]
         if isinstance(legal[0], Play):

@@ -20,6 +20,7 @@ from fivehundred._order import table as _rules_table
 from fivehundred._sight import JOKER_BIT, card_table, deck_mask, read_sight
 from fivehundred.actions import Action, Discard, Nominate, Play
 from fivehundred.bots._heuristic import HeuristicPlayer, mask_discard_value
+from fivehundred.bots._players import require_turn
 from fivehundred.bots._sampling import (
     MaskWorld,
     sample_world,
@@ -522,9 +523,7 @@ class SearchPlayer:
 
     def choose(self, view: PlayerView) -> Action:
         """The action with the best average play-out over sampled deals."""
-        legal = view.legal_actions
-        if not legal:
-            raise FiveHundredError(f"seat {view.seat} has no action to take: it is not its turn")
+        legal = require_turn(view)
         if len(legal) == 1:
             return legal[0]
         first = legal[0]
