@@ -33,6 +33,31 @@ def _order_of(ctx: Ctx, size: int) -> list[list[int]]:
     return out
 
 
+#: By context: for each led suit (index ``led + 1``), each card's list of the cards
+#: that beat it when it is winning the trick (as masks), filled in on first use.
+_OVER: Final[dict[Ctx, list[list[int]]]] = {}
+
+
+def _over(ctx: Ctx, size: int, led: int) -> list[int]:
+    """For each card, the mask of the cards that take the trick from it when it is
+    winning a trick led in ``led`` (asked of :meth:`Ctx.winner`, R5.4; cached)."""
+    tables = _OVER.get(ctx)
+    if tables is None:
+        tables = _OVER[ctx] = [[], [], [], [], []]
+    table = tables[led + 1]
+    if not table:
+        pair = [0, 0]
+        for card in range(size):
+            mask = 0
+            pair[0] = card
+            for other in range(size):
+                pair[1] = other
+                if other != card and ctx.winner(pair, led) == 1:
+                    mask |= 1 << other
+            table.append(mask)
+    return table
+
+
 def _by_power(cards: list[int], power: tuple[int, ...], reverse: bool) -> None:
     """Sort a few cards in place by power (insertion sort: no key function)."""
     for i in range(1, len(cards)):
@@ -74,10 +99,24 @@ class Search:
         self.counted = counted
         self.maximisers = maximisers
         self.hands: list[int] = list(_core.hands_of(state))
+        self.size: int = t.size
+        #: The seat holding each card (cards never change hands; read only for live cards).
+        owner = [-1] * t.size
+        for seat, hand in enumerate(self.hands):
+            for pos in range(t.size):
+                if (hand >> pos) & 1:
+                    owner[pos] = seat
+        self.owner: list[int] = owner
         pairs = _core.trick_of(state)
         self.trick: list[int] = [pos for _, pos in pairs]
         self.leader: int = pairs[0][0] if pairs else _core.to_act(state)
         self.led: int = _core.led_of(state)
+        #: The cards that take the trick from each card, for the suit led (see _over).
+        self.over: list[int] = _over(ctx, t.size, self.led) if self.trick else []
+        #: After each card of the trick, the place in it of the card winning so far.
+        self.wins: list[int] = [
+            ctx.winner(self.trick[: k + 1], self.led) for k in range(len(self.trick))
+        ]
         self.suits_led: int = _core.suits_led_of(state)  # the suits led so far (R7.4)
         self.to_act: int = _core.to_act(state)
         self.order: list[list[int]] = _order_of(ctx, t.size)
@@ -171,9 +210,13 @@ class Search:
         if leading:
             _by_power(cards, power, False)
             _by_power(cash, power, True)
-            return out + [pos * NAMES for pos in cash] + [pos * NAMES for pos in cards]
+            for pos in cash:
+                out.append(pos * NAMES)
+            for pos in cards:
+                out.append(pos * NAMES)
+            return out
         # following: is the trick going the way this seat wants?
-        at = ctx.winner(trick, self.led)
+        at = self.wins[-1]
         winner = self.leader
         for _ in range(at):
             winner = self.nxt[winner]
@@ -181,18 +224,17 @@ class Search:
         good = ((self.counted >> winner) & 1) == wants
         _by_power(cards, power, False)
         if good:
-            return [pos * NAMES for pos in cards] + out
-        winning: list[int] = []
-        losing: list[int] = []
-        probe = [*trick, 0]
-        last = len(trick)
+            moves = [pos * NAMES for pos in cards]
+            moves.extend(out)
+            return moves
+        over = self.over[trick[at]]
+        for pos in cards:  # the cheapest card that takes the trick first
+            if (over >> pos) & 1:
+                out.append(pos * NAMES)
         for pos in cards:
-            probe[last] = pos
-            if ctx.winner(probe, self.led) == last:
-                winning.append(pos * NAMES)
-            else:
-                losing.append(pos * NAMES)
-        return out + winning + losing
+            if not (over >> pos) & 1:
+                out.append(pos * NAMES)
+        return out
 
     # -- the search -------------------------------------------------------------
 
@@ -202,6 +244,7 @@ class Search:
         self.nodes += 1
         trick = self.trick
         key: tuple[int, int, int, int, int, int] | None = None
+        found: int | None = None
         if not trick:
             if need <= 0:
                 return True
@@ -248,8 +291,7 @@ class Search:
                 self.best[killer] = move
                 break
         self.bkey = bkey
-        if key is not None:
-            found = self.tt.get(key)
+        if key is not None:  # (deeper positions hold fewer cards: the entry is as read)
             lo = 0 if found is None else found & 255
             hi = 255 if found is None else found >> 8
             if result:
@@ -264,10 +306,7 @@ class Search:
         live = self.live
         for pos in self.bosses:
             if (live >> pos) & 1:
-                owner = 0
-                while not (self.hands[owner] >> pos) & 1:
-                    owner += 1
-                return owner
+                return self.owner[pos]
         return -1
 
     def _sure(self, seat: int) -> int:
@@ -331,24 +370,19 @@ class Search:
         holder, the leader and the suits led (they matter only for a Joker lead, R7.4)."""
         live = self.live
         hands = self.hands
+        owner = self.owner
         nseats = len(hands)
         codes = [0, 0, 0, 0]
         for suit in range(4):
             code = 1
             for pos in self.order[suit]:
                 if (live >> pos) & 1:
-                    owner = 0
-                    while not (hands[owner] >> pos) & 1:
-                        owner += 1
-                    code = code * 8 + owner
+                    code = code * 8 + owner[pos]
             codes[suit] = code
         joker = 0
-        jb = self.joker_bit
         extra = seat
-        if live & jb and self.ctx.suits[self.ctx.joker] < 0:
-            while not hands[joker] & jb:
-                joker += 1
-            joker += 1
+        if live & self.joker_bit and self.ctx.suits[self.ctx.joker] < 0:
+            joker = owner[self.ctx.joker] + 1
             extra |= self.suits_led << 4
         assert nseats <= 8
         return (codes[0], codes[1], codes[2], codes[3], joker, extra)
@@ -365,34 +399,43 @@ class Search:
             old_leader = self.leader
             old_led = self.led
             old_suits = self.suits_led
+            old_over = self.over
             self.leader = seat
             led = named if named >= 0 else self.ctx.suits[pos]
             self.led = led
+            self.over = _over(self.ctx, self.size, led)
             if led >= 0:
                 self.suits_led |= 1 << led
             trick.append(pos)
+            self.wins.append(0)
             if len(trick) == self.active:  # pragma: no cover - one seat never plays alone
                 result = self._close(need)
             else:
                 result = self.ge(self.nxt[seat], need)
             trick.pop()
+            self.wins.pop()
             self.leader = old_leader
             self.led = old_led
             self.suits_led = old_suits
+            self.over = old_over
         else:
+            wins = self.wins
+            at = wins[-1]
+            wins.append(len(trick) if (self.over[trick[at]] >> pos) & 1 else at)
             trick.append(pos)
             if len(trick) == self.active:
                 result = self._close(need)
             else:
                 result = self.ge(self.nxt[seat], need)
             trick.pop()
+            wins.pop()
         hands[seat] ^= bit
         return result
 
     def _close(self, need: int) -> bool:
         """The trick is complete: score it (R5.4) and search the next one."""
         trick = self.trick
-        at = self.ctx.winner(trick, self.led)
+        at = self.wins[-1]
         winner = self.leader
         for _ in range(at):
             winner = self.nxt[winner]
@@ -400,16 +443,20 @@ class Search:
         if self.ends_early and winner == self.contractor:  # the misère is lost: the hand ends
             return won >= need
         saved = trick[:]
+        wins = self.wins
+        saved_wins = wins[:]
         old_leader = self.leader
         old_led = self.led
         old_live = self.live
         for pos in saved:
             self.live &= ~(1 << pos)
         trick.clear()
+        wins.clear()
         self.led = -1
         self.leader = winner
         result = self.ge(winner, need - won)
         trick.extend(saved)
+        wins.extend(saved_wins)
         self.live = old_live
         self.leader = old_leader
         self.led = old_led
