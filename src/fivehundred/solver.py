@@ -158,6 +158,24 @@ def _search(state: GameState, seat: int | None) -> tuple[Search, int, bool]:
     return Search(state, counted, maximisers), counted, minimising
 
 
+def _guess(state: GameState, counted: int, minimising: bool, taken: int, remaining: int) -> int:
+    """Where the search starts (it is exact from any start; a good one saves searches):
+    no trick for a misère's contractor, one more than the contract still needs for the
+    contracting side (contracts are mostly made double-dummy), otherwise half."""
+    if minimising:
+        return 0
+    contract = state.contract
+    contractor = state.contractor
+    if (
+        contract is not None
+        and contract.tricks
+        and contractor is not None
+        and (counted >> contractor) & 1
+    ):
+        return max(0, min(remaining, contract.tricks - taken + 1))
+    return (remaining + 1) // 2
+
+
 def solve(state: GameState, seat: int | None = None, *, actions: bool = True) -> Solution:
     """Solve a hand in play double-dummy: the exact tricks under best play.
 
@@ -181,8 +199,14 @@ def solve(state: GameState, seat: int | None = None, *, actions: bool = True) ->
     state = _check(state)
     search, counted, minimising = _search(state, seat)
     remaining = search.remaining()
-    guess = (remaining + 1) // 2 if not minimising else 0
-    value = search.value(search.to_act, 0, remaining, guess)
+    taken = 0
+    won = _core.tricks_by_seat(state)
+    for other in range(state.rules.players):
+        if (counted >> other) & 1:
+            taken += won[other]
+    value = search.value(
+        search.to_act, 0, remaining, _guess(state, counted, minimising, taken, remaining)
+    )
     values: dict[Play, int] = {}
     if actions:
         reps = search.root_moves()
@@ -196,11 +220,6 @@ def solve(state: GameState, seat: int | None = None, *, actions: bool = True) ->
                 if move % NAMES - 1 == named and (masks[move] >> pos) & 1:
                     values[play] = worth[move]
                     break
-    taken = 0
-    won = _core.tricks_by_seat(state)
-    for other in range(state.rules.players):
-        if (counted >> other) & 1:
-            taken += won[other]
     sides = frozenset(s for s in range(state.rules.players) if (counted >> s) & 1)
     return Solution(
         tricks=value,
