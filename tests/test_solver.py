@@ -84,14 +84,41 @@ def side_tricks(state: fh.GameState, counted: frozenset[int]) -> int:
     return sum(last.tricks[side] for side in sides)
 
 
-def minimax(state: fh.GameState, counted: frozenset[int], maximisers: frozenset[int]) -> int:
-    """The counted seats' tricks for the rest of the hand, by plain minimax."""
+def position(state: fh.GameState) -> object:
+    """What the rest of a hand in play depends on besides its contract: every hand, the
+    trick so far, the suits led (R7.4) and the tricks each seat has won."""
+    return (
+        state.hands,
+        state.trick,
+        state.led_suit,
+        state.suits_led,
+        state.tricks_won_by_seat,
+        state.to_act,
+    )
+
+
+def minimax(
+    state: fh.GameState,
+    counted: frozenset[int],
+    maximisers: frozenset[int],
+    memo: dict[object, int],
+) -> int:
+    """The counted seats' tricks for the rest of the hand, by plain minimax (every
+    line searched; ``memo`` remembers the value of each position already met)."""
     if state.phase is not fh.Phase.PLAY:
         return side_tricks(state, counted)
+    key = position(state)
+    found = memo.get(key)
+    if found is not None:
+        return found
     seat = state.to_act
     assert seat is not None
-    values = [minimax(fh.apply(state, play), counted, maximisers) for play in fh.legal_plays(state)]
-    return max(values) if seat in maximisers else min(values)
+    values = [
+        minimax(fh.apply(state, play), counted, maximisers, memo) for play in fh.legal_plays(state)
+    ]
+    value = max(values) if seat in maximisers else min(values)
+    memo[key] = value
+    return value
 
 
 def reference(state: fh.GameState, seat: int | None) -> tuple[int, dict[fh.Play, int]]:
@@ -103,12 +130,12 @@ def reference(state: fh.GameState, seat: int | None) -> tuple[int, dict[fh.Play,
     misere = contract is not None and contract.is_misere and state.contractor in counted
     maximisers = everyone - counted if misere else counted
     before = side_tricks(state, counted)
-    total = minimax(state, counted, maximisers) - before
+    memo: dict[object, int] = {}
     after = {
-        play: minimax(fh.apply(state, play), counted, maximisers) - before
+        play: minimax(fh.apply(state, play), counted, maximisers, memo) - before
         for play in fh.legal_plays(state)
     }
-    return total, after
+    return minimax(state, counted, maximisers, memo) - before, after
 
 
 def check_endings(seed: int, count: int, most: int) -> None:
