@@ -104,6 +104,7 @@ def test_the_heuristic_helpers_refuse_a_view_of_another_phase() -> None:
     def helpers(view: PlayerView) -> list[Callable[[], object]]:
         return [
             lambda: bots.best_discard(view),
+            lambda: bots.ranked_discards(view, 3),
             lambda: bots.nominate(view, []),
             lambda: bots.call_partner(view, []),
             lambda: bots.choose_play(view, []),

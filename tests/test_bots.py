@@ -24,6 +24,7 @@ from fivehundred.bots import (
     choose_bid,
     discard_value,
     misere_danger,
+    ranked_discards,
     read_view,
     trick_estimate,
 )
@@ -456,6 +457,24 @@ def test_trump_contractor_keeps_trumps_and_aces_in_the_kitty_exchange() -> None:
     thrown = {str(c) for c in discard.cards}
     assert {"5D", "6S"} <= thrown  # the side suits' low cards go: voids to ruff in
     assert not thrown & {"Jo", "JH", "JD", "AH", "KH"}
+
+
+def test_ranked_discards_are_legal_distinct_and_best_first_R4_1() -> None:
+    state = after_auction("7H", 0, TRUMPS, TRUMPS_KITTY)
+    assert state.to_act is not None
+    view = fh.observe(state, state.to_act)
+    ranked = ranked_discards(view, 5)
+    assert len(ranked) == 5 and len(set(ranked)) == 5
+    assert ranked[0] == heuristic(state)  # the heuristic player's own choice leads
+    pool = set(view.hand) | set(view.kitty or ())
+    values = [discard_value(pool - set(d.cards), fh.parse_call("7H"), view.rules) for d in ranked]
+    assert values == sorted(values, reverse=True)
+    assert all(fh.is_legal(state, discard) for discard in ranked)
+    assert len(ranked_discards(view, 1000)) == 286  # every way to throw 3 of 13 cards
+    with pytest.raises(fh.FiveHundredError, match="at least one"):
+        ranked_discards(view, 0)
+    with pytest.raises(fh.FiveHundredTypeError, match="whole number"):
+        ranked_discards(view, "3")  # type: ignore[arg-type]  # a wrong type on purpose
 
 
 def test_no_trumps_contractor_keeps_the_joker_suitless_R7_2() -> None:

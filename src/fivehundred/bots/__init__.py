@@ -45,6 +45,7 @@ from fivehundred.bots._heuristic import (
     discard_value,
     misere_danger,
     nominate,
+    ranked_discards,
     trick_estimate,
 )
 from fivehundred.bots._knowledge import Knowledge, read_view
@@ -63,6 +64,7 @@ __all__ = [
     "discard_value",
     "misere_danger",
     "nominate",
+    "ranked_discards",
     "read_view",
     "trick_estimate",
 ]

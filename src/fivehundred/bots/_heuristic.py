@@ -308,23 +308,38 @@ def best_discard(view: PlayerView) -> Discard:
     phase, and :class:`~fivehundred.FiveHundredTypeError` for a non-view.
     """
     _expect(view, Phase.DISCARD, "best_discard")
+    return ranked_discards(view, 1)[0]
+
+
+def ranked_discards(view: PlayerView, count: int) -> list[Discard]:
+    """The ``count`` kitty discards that leave the best cards for the contract, best first
+    (by :func:`discard_value`; among equals, the lowest cards go): what the search and PIMC
+    players compare by playing them out.
+
+    Raises :class:`~fivehundred.FiveHundredError` when it is not this seat's turn in the discard
+    phase or ``count`` is below 1, and :class:`~fivehundred.FiveHundredTypeError` for a non-view
+    or a ``count`` that is not a whole number.
+    """
+    _expect(view, Phase.DISCARD, "ranked_discards")
+    if not isinstance(count, int) or isinstance(count, bool):
+        raise FiveHundredTypeError(f"count must be a whole number of discards, not {quote(count)}")
+    if count < 1:
+        raise FiveHundredError(f"count={count}: ask for at least one discard")
     contract, kitty = view.contract, view.kitty
     assert contract is not None and kitty is not None
     rules = view.rules
     pool = mask_of(view.hand) | mask_of(kitty)
-    cards = list(indices(pool))
-    best_mask = 0
-    best = float("-inf")
     ctx = contract_context(contract)
-    for combo in itertools.combinations(cards, len(kitty)):
+    scored: list[tuple[float, int]] = []
+    for combo in itertools.combinations(list(indices(pool)), len(kitty)):
         out = 0
         for index in combo:
             out |= 1 << index
         value = mask_discard_value(pool & ~out, contract, rules)
         value -= 0.001 * sum(ctx.power[i] for i in combo)  # ties: throw the lowest
-        if value > best:
-            best, best_mask = value, out
-    return Discard(CARDS[i] for i in indices(best_mask))
+        scored.append((-value, out))
+    scored.sort(key=lambda pair: pair[0])  # stable: equal values keep the order tried
+    return [Discard(CARDS[i] for i in indices(out)) for _, out in scored[:count]]
 
 
 def nominate(view: PlayerView, legal: Sequence[Nominate]) -> Nominate:

@@ -5,7 +5,6 @@ Public as :mod:`fivehundred.search`, whose docstring says how it decides.
 
 from __future__ import annotations
 
-import itertools
 import random
 import time
 from collections.abc import Iterator, Sequence
@@ -19,7 +18,7 @@ from fivehundred._order import positions_context as _positions_context
 from fivehundred._order import table as _rules_table
 from fivehundred._sight import JOKER_BIT, card_table, deck_mask, read_sight
 from fivehundred.actions import Action, Discard, Nominate, Play
-from fivehundred.bots._heuristic import HeuristicPlayer, mask_discard_value
+from fivehundred.bots._heuristic import HeuristicPlayer, ranked_discards
 from fivehundred.bots._players import require_turn
 from fivehundred.bots._sampling import (
     MaskWorld,
@@ -632,7 +631,7 @@ class SearchPlayer:
         assert contract is not None and kitty is not None
         rules = view.rules
         pool = mask_of(view.hand) | mask_of(kitty)
-        options = _ranked_discards(view, _DISCARD_CANDIDATES)
+        options = ranked_discards(view, _DISCARD_CANDIDATES)
         quick = Discard(CARDS[i] for i in indices(_fast_discard(rules, contract, pool, len(kitty))))
         if quick not in options:
             options.append(quick)
@@ -671,25 +670,6 @@ def _best(totals: Sequence[float]) -> int:
         if total > totals[best] + 1e-9:
             best = k
     return best
-
-
-def _ranked_discards(view: PlayerView, count: int) -> list[Discard]:
-    """The ``count`` discards the heuristic player values most, best first."""
-    contract, kitty = view.contract, view.kitty
-    assert contract is not None and kitty is not None
-    rules = view.rules
-    ctx = contract_context(contract)
-    pool = mask_of(view.hand) | mask_of(kitty)
-    scored = []
-    for combo in itertools.combinations(list(indices(pool)), len(kitty)):
-        out = 0
-        for index in combo:
-            out |= 1 << index
-        value = mask_discard_value(pool & ~out, contract, rules)
-        value -= 0.001 * sum(ctx.power[i] for i in combo)
-        scored.append((-value, out))
-    scored.sort()
-    return [Discard(CARDS[i] for i in indices(out)) for _, out in scored[:count]]
 
 
 def _distinct_plays(view: PlayerView, legal: list[Play]) -> list[Play]:
