@@ -390,3 +390,43 @@ def test_the_pimc_player_decides_from_its_view_only_R5() -> None:
         assert mine == theirs
         checked += 1
     assert checked >= 10
+
+
+def test_the_pimc_kitty_choice_depends_on_its_view_only_R4(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At the discard, the solved samples come from the view: a stand-in solver whose
+    answer depends on every sampled hand would tell a leak of the real hands."""
+    from fivehundred import pimc
+    from fivehundred.bots import HeuristicPlayer
+    from fivehundred.pimc import PIMCPlayer
+
+    class Result:
+        def __init__(self, state: fh.GameState) -> None:
+            self.tricks = hash(state.hands) % 11
+            self.forced = None
+
+    monkeypatch.setattr(pimc, "solve", lambda state, *args, **kwargs: Result(state))
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(40):
+        state = fh.deal(fh.new_game(dealer=seed % 4), seed=seed)
+        bot = HeuristicPlayer(random.Random(seed))
+        while state.phase is fh.Phase.BIDDING:
+            assert state.to_act is not None
+            state = fh.apply(state, bot.choose(fh.observe(state, state.to_act)))
+        contract = state.contract
+        if state.phase is not fh.Phase.DISCARD or contract is None or contract.is_misere:
+            continue
+        seat = state.to_act
+        assert seat is not None
+        found = other_deal(state, seat, rng)
+        if found is None:
+            continue
+        other, _ = found
+        player = PIMCPlayer(random.Random(seed), samples=3, discards=4)
+        mine = player.choose(fh.observe(state, seat))
+        again = PIMCPlayer(random.Random(seed), samples=3, discards=4)
+        assert mine == again.choose(fh.observe(other, seat))
+        checked += 1
+    assert checked >= 5

@@ -12,8 +12,8 @@ import random
 import pytest
 
 import fivehundred as fh
-from fivehundred import pimc
-from fivehundred.bots import HeuristicPlayer
+from fivehundred import bots, pimc
+from fivehundred.bots import HeuristicPlayer, choose_bid
 from fivehundred.pimc import PIMCPlayer
 from fivehundred.tournament import make_player
 
@@ -137,7 +137,7 @@ def test_pimc_bids_misere_only_when_it_is_safe_R6(monkeypatch: pytest.MonkeyPatc
     misere = next(a for a in fh.legal_bids(state) if a.is_misere)
 
     class Proposes:
-        def __init__(self, rng: random.Random) -> None:
+        def __init__(self, rng: random.Random, boldness: float = 0.0) -> None:
             self.rng = rng
 
         def choose(self, view: fh.PlayerView) -> fh.Action:
@@ -155,13 +155,88 @@ def test_pimc_bids_misere_only_when_it_is_safe_R6(monkeypatch: pytest.MonkeyPatc
     assert PIMCPlayer(random.Random(1), samples=2).choose(view) == fh.PASS
 
 
-def test_pimc_leaves_the_kitty_to_the_heuristic_and_checks_its_budget_R4() -> None:
-    state = fh.apply(bidding(4), fh.parse_call("6S"))
+def test_pimc_bids_the_boldest_proposal_the_samples_make_R3(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for seed in range(200):
+        state = bidding(seed)
+        seat = state.to_act
+        assert seat is not None
+        view = fh.observe(state, seat)
+        bold = HeuristicPlayer(random.Random(0), boldness=2.0).choose(view)
+        if isinstance(bold, fh.Call) and bold.is_bid and choose_bid(view, bids(state)) == fh.PASS:
+            break
+    else:  # pragma: no cover
+        pytest.fail("no deal in 200 where only a bolder heuristic player bids")
+    player = PIMCPlayer(random.Random(1), samples=2, proposals=(2.0, 0.0))
+    monkeypatch.setattr(pimc, "claim", lambda state, seat, tricks: True)
+    assert player.choose(view) == bold  # made: the bolder bid
+    monkeypatch.setattr(pimc, "claim", lambda state, seat, tricks: False)
+    assert player.choose(view) == fh.PASS  # not made, and the cautious proposal passes
+    assert PIMCPlayer(random.Random(1), samples=2).choose(view) == fh.PASS  # the default
+
+
+def bids(state: fh.GameState) -> list[fh.Call]:
+    return [a for a in fh.legal_actions(state) if isinstance(a, fh.Call)]
+
+
+def won_the_auction(*calls: str) -> fh.GameState:
+    state = bidding(4)
+    for call in calls:
+        state = fh.apply(state, fh.parse_call(call))
     while state.phase is fh.Phase.BIDDING:
         state = fh.apply(state, fh.PASS)
     assert state.phase is fh.Phase.DISCARD and state.to_act is not None
-    action = PIMCPlayer(random.Random(1)).choose(fh.observe(state, state.to_act))
-    assert isinstance(action, fh.Discard) and fh.is_legal(state, action)
+    return state
+
+
+def test_pimc_keeps_the_discard_that_solves_best_R4(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = won_the_auction("6S")
+    assert state.to_act is not None
+    view = fh.observe(state, state.to_act)
+    options = bots.ranked_discards(view, 3)
+    wanted = options[2]  # the heuristic's third choice, made the solver's favourite
+
+    class Result:
+        def __init__(self, tricks: int) -> None:
+            self.tricks = tricks
+            self.forced = None
+
+    def fake_solve(state: fh.GameState, *args: object, **kwargs: object) -> Result:
+        assert state.phase is fh.Phase.PLAY and kwargs == {"actions": False}
+        return Result(7 if set(wanted.cards) <= set(state.discards) else 5)
+
+    monkeypatch.setattr(pimc, "solve", fake_solve)
+    action = PIMCPlayer(random.Random(1), samples=2).choose(view)
+    assert action == wanted and fh.is_legal(state, action)
+    one = PIMCPlayer(random.Random(1), samples=2, discards=1).choose(view)
+    assert one == options[0]  # one option: nothing to solve
+
+
+def test_pimc_keeps_the_misere_discard_least_often_forced_R4_R6(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = won_the_auction("7S", "M")
+    assert state.to_act is not None
+    view = fh.observe(state, state.to_act)
+    options = bots.ranked_discards(view, 2)
+
+    class Result:
+        def __init__(self, forced: bool) -> None:
+            self.tricks = 0
+            self.forced = forced
+
+    monkeypatch.setattr(
+        pimc,
+        "solve",
+        lambda state, *a, **k: Result(not set(options[1].cards) <= set(state.discards)),
+    )
+    assert PIMCPlayer(random.Random(1), samples=2, discards=2).choose(view) == options[1]
+
+
+def test_pimc_checks_its_budget_and_its_turn() -> None:
+    state = won_the_auction("6S")
+    assert state.to_act is not None
     with pytest.raises(fh.FiveHundredError, match="at least one"):
         PIMCPlayer(samples=0)
     with pytest.raises(fh.FiveHundredError, match="no action"):
