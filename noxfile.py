@@ -354,6 +354,18 @@ def bench_openspiel(session: nox.Session) -> None:
 
 
 @nox.session
+def solver_many(session: nox.Session) -> None:
+    """The solver's big agreement run (opt-in), on the compiled wheel: thousands of random
+    endings of up to four tricks, and 400 at each table size, against plain minimax
+    (``FIVEHUNDRED_SOLVER_MANY=1 pytest tests/test_solver.py``; 35 minutes here).
+    """
+    install_compiled(session)
+    session.install(*group("test"))
+    env = {**TEST_COMPILED, "FIVEHUNDRED_SOLVER_MANY": "1"}
+    session.run("pytest", "tests/test_solver.py", *session.posargs, env=env)
+
+
+@nox.session
 def bench_solver(session: nox.Session) -> None:
     """The solver's speed on both builds (opt-in): benchmarks/bench_solver.py {posargs}.
 

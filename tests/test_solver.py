@@ -6,7 +6,7 @@ on random endings at every table size (2-6 players), in trumps, No Trumps with
 Joker leads (R7.4, R7.5), misère (R6, R4.2 sitting out, V-MISERE-PLAYOUT),
 V-JOKER-LEAD-LAST, V-JOKER-NAME-ANY and V-ALL-PASS. Set
 ``FIVEHUNDRED_SOLVER_MANY=1`` for the bigger run (thousands of endings of up
-to four tricks).
+to four tricks; ``nox -s solver_many`` runs it on the compiled wheel).
 """
 
 from __future__ import annotations
