@@ -239,6 +239,13 @@ def test_pimc_checks_its_budget_and_its_turn() -> None:
     assert state.to_act is not None
     with pytest.raises(fh.FiveHundredError, match="at least one"):
         PIMCPlayer(samples=0)
+    with pytest.raises(fh.FiveHundredError, match="at least one discard"):
+        PIMCPlayer(discards=0)
+    with pytest.raises(fh.FiveHundredTypeError, match="whole number"):
+        PIMCPlayer(discards=2.5)  # type: ignore[arg-type]  # a wrong type on purpose
+    for proposals in ((), [1.0], ("bold",), (True,)):
+        with pytest.raises(fh.FiveHundredTypeError, match="boldness"):
+            PIMCPlayer(proposals=proposals)  # type: ignore[arg-type]  # wrong on purpose
     with pytest.raises(fh.FiveHundredError, match="no action"):
         PIMCPlayer().choose(fh.observe(state, (state.to_act + 1) % 4))
     assert isinstance(make_player("pimc", random.Random(1), 8), PIMCPlayer)

@@ -53,7 +53,7 @@ from fivehundred.bots import HeuristicPlayer, ranked_discards
 from fivehundred.bots._players import require_turn
 from fivehundred.calls import PASS, Call
 from fivehundred.engine import apply, legal_actions
-from fivehundred.errors import FiveHundredError
+from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 from fivehundred.search import sample_state
 from fivehundred.solver import claim, solve
 from fivehundred.state import GameState, Phase
@@ -71,7 +71,9 @@ class PIMCPlayer:
     least one deal is always solved; the choice then depends on the machine's
     speed). Deterministic given its random source when ``time_limit`` is unset.
 
-    Raises :class:`~fivehundred.FiveHundredError` for ``samples`` below 1; its ``choose`` raises
+    Raises :class:`~fivehundred.FiveHundredError` for ``samples`` or ``discards`` below 1 and
+    :class:`~fivehundred.FiveHundredTypeError` for ``proposals`` that are not a non-empty
+    tuple of numbers or ``discards`` that is not a whole number; its ``choose`` raises
     :class:`~fivehundred.FiveHundredError` when it is not the view's seat's turn.
     """
 
@@ -82,13 +84,33 @@ class PIMCPlayer:
     confidence: float = attrs.field(default=0.6, kw_only=True)
     #: Share of the sampled deals in which a misère must be safe to be bid.
     misere_confidence: float = attrs.field(default=0.9, kw_only=True)
-    #: The heuristic player's boldness (tricks added to its estimates) for each
-    #: proposal checked in the auction, boldest first.
-    #: By default only its own: bolder proposals, ``(1.5, 0.75, 0.0)``, won 7 of 20 games
-    #: against the heuristic player (seed 4, 4 samples), where one proposal won 18 of 40.
+    #: The heuristic player's boldness (tricks added to its estimates) for each proposal
+    #: checked in the auction, boldest first. By default only its own: bolder proposals,
+    #: ``(1.5, 0.75, 0.0)``, won 7 of 20 games against the heuristic player (seed 4, 4
+    #: samples), where one proposal won 18 of 40.
     proposals: tuple[float, ...] = attrs.field(default=(0.0,), kw_only=True)
     #: How many of the heuristic player's favourite kitty discards are solved.
     discards: int = attrs.field(default=3, kw_only=True)
+
+    @proposals.validator
+    def _check_proposals(
+        self, attribute: attrs.Attribute[tuple[float, ...]], value: object
+    ) -> None:
+        if (
+            not isinstance(value, tuple)
+            or not value
+            or not all(isinstance(b, (int, float)) and not isinstance(b, bool) for b in value)
+        ):
+            raise FiveHundredTypeError(
+                f"proposals must be a non-empty tuple of boldness levels, not {value!r}"
+            )
+
+    @discards.validator
+    def _check_discards(self, attribute: attrs.Attribute[int], value: object) -> None:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise FiveHundredTypeError(f"discards must be a whole number, not {value!r}")
+        if value < 1:
+            raise FiveHundredError(f"discards={value}: the player needs at least one discard")
 
     @samples.validator
     def _check_samples(self, attribute: attrs.Attribute[int], value: int) -> None:
@@ -153,11 +175,7 @@ class PIMCPlayer:
             for k, option in enumerate(options):
                 result = solve(_to_play(apply(state, option), self.rng), actions=False)
                 totals[k] += -float(bool(result.forced)) if misere else result.tricks
-        best = 0
-        for k, total in enumerate(totals):
-            if total > totals[best] + 1e-9:
-                best = k
-        return options[best]
+        return options[max(range(len(options)), key=totals.__getitem__)]  # ties: the first
 
     def _play(self, view: PlayerView, legal: list[Play]) -> Play:
         seat = view.seat
