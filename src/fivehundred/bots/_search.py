@@ -400,8 +400,14 @@ def _fast_discard(rules: Rules, contract: Call, pool: int, size: int) -> int:
 # -- scoring a play-out ---------------------------------------------------------
 
 
-class _Utility:
-    """One side's score change minus the others' average, from tricks per side (cached)."""
+class HandUtility:
+    """One side's score change minus the others' average, from tricks per side (cached).
+
+    The value a computer player puts on a finished hand of ``contract`` played by
+    ``contractor``, seen from ``view.seat``'s side: the search player's play-outs and
+    the PIMC player's solved deals are both scored with it. Calling it raises what
+    :func:`~fivehundred.score_hand` raises for trick counts that do not fit the rules.
+    """
 
     def __init__(
         self,
@@ -555,7 +561,7 @@ class SearchPlayer:
         if len(candidates) == 1:
             return candidates[0]
         rules = view.rules
-        utility = _Utility(view, view.contract, view.contractor)
+        utility = HandUtility(view, view.contract, view.contractor)
         led = int(view.led_suit) if view.led_suit is not None else -1
         suits_led = 0
         for suit in view.suits_led:
@@ -605,7 +611,7 @@ class SearchPlayer:
         if len(candidates) == 1:
             return candidates[0]
         standing = next(((s, c) for s, c in reversed(view.auction) if c.is_bid), None)
-        utilities = {call: _Utility(view, call, view.seat) for call in candidates if call.is_bid}
+        utilities = {call: HandUtility(view, call, view.seat) for call in candidates if call.is_bid}
         totals = [0.0] * len(candidates)
         worlds = 0
         for world in self._worlds(view):
@@ -617,7 +623,7 @@ class SearchPlayer:
                 elif standing is not None:
                     seat, contract = standing
                     if contract not in utilities:
-                        utilities[contract] = _Utility(view, contract, seat)
+                        utilities[contract] = HandUtility(view, contract, seat)
                     won, partner = _simulate_contract(view, contract, seat, world)
                     totals[k] += utilities[contract](won, partner)
         for k, call in enumerate(candidates):
@@ -635,7 +641,7 @@ class SearchPlayer:
         quick = Discard(CARDS[i] for i in indices(_fast_discard(rules, contract, pool, len(kitty))))
         if quick not in options:
             options.append(quick)
-        utility = _Utility(view, contract, view.seat)
+        utility = HandUtility(view, contract, view.seat)
         s = _setup(rules, contract, view.seat, None)
         assert view.dealer is not None
         totals = [0.0] * len(options)
@@ -652,7 +658,7 @@ class SearchPlayer:
         contract = view.contract
         assert contract is not None and view.dealer is not None
         rules = view.rules
-        utility = _Utility(view, contract, view.seat)
+        utility = HandUtility(view, contract, view.seat)
         setups = [_setup(rules, contract, view.seat, choice.suit) for choice in legal]
         totals = [0.0] * len(legal)
         for world in self._worlds(view):
