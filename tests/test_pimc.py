@@ -1,8 +1,8 @@
 """The PIMC player (``fivehundred.pimc.PIMCPlayer``): legal, deterministic choices.
 
 Card play runs the real solver on late states (quick on the pure build); the
-auction's bookkeeping is checked with the solver's answers replaced, since a
-full hand per sampled deal and strain is slow without the compiled build.
+scoring of solved outcomes and the kitty are checked with the solver's answers
+replaced, since a full hand per sampled deal is slow without the compiled build.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ import pytest
 
 import fivehundred as fh
 from fivehundred import bots, pimc
-from fivehundred.bots import HeuristicPlayer, choose_bid
+from fivehundred.bots import HeuristicPlayer
 from fivehundred.pimc import PIMCPlayer
+from fivehundred.search import SearchPlayer
 from fivehundred.tournament import make_player
 
 
@@ -66,114 +67,107 @@ def test_pimc_plays_a_whole_hand_late_in_every_contract() -> None:
     assert played > 5
 
 
-def proposing(seed: int) -> tuple[fh.GameState, fh.Call]:
-    """A bidding state in which the heuristic player would bid, and that bid."""
-    for offset in range(200):
-        state = bidding(seed + offset)
-        seat = state.to_act
-        assert seat is not None
-        proposal = HeuristicPlayer(random.Random(0)).choose(fh.observe(state, seat))
-        if isinstance(proposal, fh.Call) and proposal.is_bid and not proposal.is_misere:
-            return state, proposal
-    raise AssertionError("no deal in 200 where the heuristic player bids")  # pragma: no cover
+def test_pimc_bids_as_the_search_player_does_R3() -> None:
+    """The auction is the search player's, with ``playouts`` deals a decision."""
+    checked = 0
+    for seed in range(8):
+        state = bidding(seed)
+        while state.phase is fh.Phase.BIDDING and state.to_act is not None:
+            view = fh.observe(state, state.to_act)
+            mine = PIMCPlayer(random.Random(seed), playouts=3).choose(view)
+            theirs = SearchPlayer(random.Random(seed), 3).choose(view)
+            assert mine == theirs and fh.is_legal(state, mine)
+            checked += 1
+            state = fh.apply(state, mine)
+    assert checked > 8
 
 
-def test_pimc_bids_the_heuristic_call_when_the_solver_makes_it_R3(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    asked: list[fh.Call] = []
+def first_nomination() -> fh.GameState:
+    """A state where the contractor may nominate the Joker's suit (R4.3, R7.1)."""
+    for seed in range(400):
+        state = bidding(seed)
+        bot = HeuristicPlayer(random.Random(seed))
+        while state.phase in (fh.Phase.BIDDING, fh.Phase.DISCARD) and state.to_act is not None:
+            state = fh.apply(state, bot.choose(fh.observe(state, state.to_act)))
+        legal = fh.legal_actions(state)
+        if len(legal) > 1 and all(isinstance(a, fh.Nominate) for a in legal):
+            return state
+    raise AssertionError("no nomination in 400 heuristic deals")  # pragma: no cover
 
-    def fake_claim(state: fh.GameState, seat: int, tricks: int) -> bool:
-        assert state.phase is fh.Phase.PLAY and state.contractor == seat
-        contract = state.contract
-        assert contract is not None and tricks == contract.tricks
-        asked.append(contract)
-        return True
 
-    monkeypatch.setattr(pimc, "claim", fake_claim)
-    state, proposal = proposing(4)
+def test_pimc_nominates_as_the_search_player_does_R4_3() -> None:
+    state = first_nomination()
+    assert state.to_act is not None
+    view = fh.observe(state, state.to_act)
+    mine = PIMCPlayer(random.Random(2), playouts=3).choose(view)
+    assert isinstance(mine, fh.Nominate) and fh.is_legal(state, mine)
+    assert mine == SearchPlayer(random.Random(2), 3).choose(view)
+
+
+class Solved:
+    """A stand-in for :class:`fivehundred.Solution`: the values of the legal cards."""
+
+    def __init__(self, values: dict[fh.Play, int], side: frozenset[int]) -> None:
+        self.values = values
+        self.side = side
+        self.tricks = max(values.values())
+        self.forced = None
+
+
+def contractor_to_play() -> tuple[fh.GameState, int]:
+    """A late state where the contractor of a trick contract plays, with two cards to
+    choose from, and still needs one or two of the three tricks left."""
+    for seed in range(300):
+        state = late(seed, 3)
+        contract, seat = state.contract, state.to_act
+        if contract is None or contract.is_misere or seat is None or seat != state.contractor:
+            continue
+        side = state.rules.side_of(seat)
+        need = (contract.tricks or 0) - state.tricks_won[side]
+        if 1 <= need <= 2 and len(fh.legal_plays(state)) >= 2 and len(state.hand(seat)) == 3:
+            return state, need
+    raise AssertionError("no such state in 300 deals")  # pragma: no cover
+
+
+def test_pimc_plays_for_the_contract_not_for_tricks_R8(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card that makes the contract in every sample beats one that takes more tricks
+    on average but fails in some: the solved outcomes are scored, not counted."""
+    state, need = contractor_to_play()
     seat = state.to_act
     assert seat is not None
-    call = PIMCPlayer(random.Random(1), samples=3).choose(fh.observe(state, seat))
-    assert call == proposal and fh.is_legal(state, call)
-    assert asked == [proposal] * 3  # one solved deal per sample, of that contract only
-    # made in no sample: the bid is vetoed
-    monkeypatch.setattr(pimc, "claim", lambda state, seat, tricks: False)
-    again = PIMCPlayer(random.Random(1), samples=2, time_limit=0.0)
-    assert again.choose(fh.observe(state, seat)) == fh.PASS
-    # made in half the samples, under a confidence of 0.6: still vetoed
-    answers = iter([True, False, True, False])
-    monkeypatch.setattr(pimc, "claim", lambda state, seat, tricks: next(answers))
-    doubtful = PIMCPlayer(random.Random(1), samples=4, confidence=0.6)
-    assert doubtful.choose(fh.observe(state, seat)) == fh.PASS
+    safe, risky = fh.legal_plays(state)[:2]
+    side = frozenset(s for s in range(4) if state.rules.side_of(s) == state.rules.side_of(seat))
+    calls = iter(range(100))
 
+    def fake_solve(sample: fh.GameState, *args: object, **kwargs: object) -> Solved:
+        assert sample.phase is fh.Phase.PLAY and sample.hand(seat) == state.hand(seat)
+        values = dict.fromkeys(fh.legal_plays(state), 0)
+        values[safe] = need  # always exactly enough
+        values[risky] = 3 if next(calls) % 2 == 0 else need - 1  # more, or one short
+        return Solved(values, side)
 
-def test_pimc_passes_when_the_heuristic_would_R3(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pimc, "claim", lambda state, seat, tricks: True)  # every bid "made"
-    for seed in range(200):
-        state = bidding(seed)
-        seat = state.to_act
-        assert seat is not None
-        view = fh.observe(state, seat)
-        if HeuristicPlayer(random.Random(0)).choose(view) == fh.PASS:
-            assert PIMCPlayer(random.Random(1), samples=2).choose(view) == fh.PASS
-            return
-    pytest.fail("no deal in 200 where the heuristic player passes")  # pragma: no cover
-
-
-def test_pimc_bids_misere_only_when_it_is_safe_R6(monkeypatch: pytest.MonkeyPatch) -> None:
-    for seed in range(20):
-        state = bidding(seed)
-        while state.phase is fh.Phase.BIDDING and not any(
-            isinstance(a, fh.Call) and a.is_misere for a in fh.legal_actions(state)
-        ):  # bid up to where a misère may be called
-            state = fh.apply(state, fh.legal_bids(state)[1])
-        if state.phase is fh.Phase.BIDDING:
-            break
-    else:  # pragma: no cover
-        pytest.fail("no auction reached a misère")
-    seat = state.to_act
-    assert seat is not None
-    misere = next(a for a in fh.legal_bids(state) if a.is_misere)
-
-    class Proposes:
-        def __init__(self, rng: random.Random, boldness: float = 0.0) -> None:
-            self.rng = rng
-
-        def choose(self, view: fh.PlayerView) -> fh.Action:
-            return misere if view.phase is fh.Phase.BIDDING else HeuristicPlayer().choose(view)
-
-    class Result:
-        def __init__(self, forced: bool) -> None:
-            self.forced = forced
-
-    monkeypatch.setattr(pimc, "HeuristicPlayer", Proposes)
-    monkeypatch.setattr(pimc, "solve", lambda state, *args, **kwargs: Result(False))
+    monkeypatch.setattr(pimc, "solve", fake_solve)
     view = fh.observe(state, seat)
-    assert PIMCPlayer(random.Random(1), samples=2).choose(view) == misere
-    monkeypatch.setattr(pimc, "solve", lambda state, *args, **kwargs: Result(True))
-    assert PIMCPlayer(random.Random(1), samples=2).choose(view) == fh.PASS
+    assert PIMCPlayer(random.Random(1), samples=2).choose(view) == safe
+    # counted in tricks the risky card wins on average (3 + need - 1 > 2 * need): the
+    # tutorial's pimc_card would play it
+    assert 3 + need - 1 > 2 * need
 
 
-def test_pimc_bids_the_boldest_proposal_the_samples_make_R3(
+def test_pimc_leaves_early_card_play_to_the_play_outs_below_solve_tricks(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    for seed in range(200):
-        state = bidding(seed)
-        seat = state.to_act
-        assert seat is not None
-        view = fh.observe(state, seat)
-        bold = HeuristicPlayer(random.Random(0), boldness=2.0).choose(view)
-        if isinstance(bold, fh.Call) and bold.is_bid and choose_bid(view, bids(state)) == fh.PASS:
-            break
-    else:  # pragma: no cover
-        pytest.fail("no deal in 200 where only a bolder heuristic player bids")
-    player = PIMCPlayer(random.Random(1), samples=2, proposals=(2.0, 0.0))
-    monkeypatch.setattr(pimc, "claim", lambda state, seat, tricks: True)
-    assert player.choose(view) == bold  # made: the bolder bid
-    monkeypatch.setattr(pimc, "claim", lambda state, seat, tricks: False)
-    assert player.choose(view) == fh.PASS  # not made, and the cautious proposal passes
-    assert PIMCPlayer(random.Random(1), samples=2).choose(view) == fh.PASS  # the default
+    state = late(3, 3)
+    seat = state.to_act
+    assert seat is not None and len(state.hand(seat)) == 3
+    view = fh.observe(state, seat)
+
+    def no_solve(*args: object, **kwargs: object) -> None:
+        raise AssertionError("solved although solve_tricks is below the tricks left")
+
+    monkeypatch.setattr(pimc, "solve", no_solve)
+    mine = PIMCPlayer(random.Random(5), playouts=3, solve_tricks=2).choose(view)
+    assert mine == SearchPlayer(random.Random(5), 3).choose(view) and fh.is_legal(state, mine)
 
 
 def bids(state: fh.GameState) -> list[fh.Call]:
@@ -237,15 +231,13 @@ def test_pimc_keeps_the_misere_discard_least_often_forced_R4_R6(
 def test_pimc_checks_its_budget_and_its_turn() -> None:
     state = won_the_auction("6S")
     assert state.to_act is not None
-    with pytest.raises(fh.FiveHundredError, match="at least one"):
-        PIMCPlayer(samples=0)
-    with pytest.raises(fh.FiveHundredError, match="at least one discard"):
-        PIMCPlayer(discards=0)
-    with pytest.raises(fh.FiveHundredTypeError, match="whole number"):
-        PIMCPlayer(discards=2.5)  # type: ignore[arg-type]  # a wrong type on purpose
-    for proposals in ((), [1.0], ("bold",), (True,)):
-        with pytest.raises(fh.FiveHundredTypeError, match="boldness"):
-            PIMCPlayer(proposals=proposals)  # type: ignore[arg-type]  # wrong on purpose
+    for name in ("samples", "playouts", "discards", "solve_tricks"):
+        with pytest.raises(fh.FiveHundredError, match=f"{name}=0: the player needs at least 1"):
+            PIMCPlayer(**{name: 0})  # type: ignore[arg-type]  # each count in turn
+        for wrong in (2.5, "3", True):
+            with pytest.raises(fh.FiveHundredTypeError, match=f"{name} must be a whole number"):
+                PIMCPlayer(**{name: wrong})  # type: ignore[arg-type]  # a wrong type on purpose
     with pytest.raises(fh.FiveHundredError, match="no action"):
         PIMCPlayer().choose(fh.observe(state, (state.to_act + 1) % 4))
-    assert isinstance(make_player("pimc", random.Random(1), 8), PIMCPlayer)
+    player = make_player("pimc", random.Random(1), 8)
+    assert isinstance(player, PIMCPlayer) and (player.samples, player.playouts) == (2, 8)

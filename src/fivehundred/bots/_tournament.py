@@ -43,7 +43,7 @@ PLAYER_TYPES: Final[dict[str, Callable[[random.Random, int], Player]]] = {
     "random": lambda rng, budget: RandomPlayer(rng),
     "heuristic": lambda rng, budget: HeuristicPlayer(rng),
     "search": lambda rng, budget: SearchPlayer(rng, samples=budget),
-    "pimc": lambda rng, budget: PIMCPlayer(rng, samples=max(1, budget // 4)),
+    "pimc": lambda rng, budget: PIMCPlayer(rng, samples=max(1, budget // 4), playouts=budget),
 }
 #: The search player's default worlds per decision in matches.
 DEFAULT_BUDGET: Final = 16
