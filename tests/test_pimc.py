@@ -154,7 +154,7 @@ def test_pimc_plays_for_the_contract_not_for_tricks_R8(monkeypatch: pytest.Monke
     assert 3 + need - 1 > 2 * need
 
 
-def test_pimc_leaves_early_card_play_to_the_play_outs_below_solve_tricks(
+def test_pimc_leaves_early_card_play_to_the_play_outs_before_solve_tricks(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     state = late(3, 3)
@@ -168,6 +168,22 @@ def test_pimc_leaves_early_card_play_to_the_play_outs_below_solve_tricks(
     monkeypatch.setattr(pimc, "solve", no_solve)
     mine = PIMCPlayer(random.Random(5), playouts=3, solve_tricks=2).choose(view)
     assert mine == SearchPlayer(random.Random(5), 3).choose(view) and fh.is_legal(state, mine)
+    # by default: seven tricks under a time limit, every trick without one
+    early = late(3, 8)
+    seat = early.to_act
+    assert seat is not None and len(early.hand(seat)) == 8
+    view = fh.observe(early, seat)
+    timed = PIMCPlayer(random.Random(5), playouts=3, time_limit=0.01).choose(view)
+    assert fh.is_legal(early, timed)
+    solved: list[fh.GameState] = []
+
+    def counting_solve(sample: fh.GameState, *args: object, **kwargs: object) -> Solved:
+        solved.append(sample)
+        return Solved(dict.fromkeys(fh.legal_plays(early), 1), frozenset({seat}))
+
+    monkeypatch.setattr(pimc, "solve", counting_solve)
+    assert fh.is_legal(early, PIMCPlayer(random.Random(5), samples=2).choose(view))
+    assert len(solved) == 2
 
 
 def bids(state: fh.GameState) -> list[fh.Call]:
