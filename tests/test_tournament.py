@@ -9,6 +9,8 @@ import pytest
 
 import fivehundred as fh
 from fivehundred.bots import HeuristicPlayer, RandomPlayer
+from fivehundred.pimc import PIMCPlayer
+from fivehundred.search import SearchPlayer
 from fivehundred.tournament import (
     GameOutcome,
     format_match,
@@ -36,6 +38,33 @@ def test_make_player_knows_its_types() -> None:
     assert isinstance(make_player("heuristic", random.Random(1)), HeuristicPlayer)
     with pytest.raises(ValueError, match="unknown player type 'genius'"):
         make_player("genius", random.Random(1))
+
+
+def test_make_player_gives_the_searching_players_a_time_limit() -> None:
+    for kind in ("search", "pimc"):
+        player = make_player(kind, random.Random(1), 10_000, time_limit=0.25)
+        assert isinstance(player, (SearchPlayer, PIMCPlayer)) and player.time_limit == 0.25
+        unlimited = make_player(kind, random.Random(1))
+        assert isinstance(unlimited, (SearchPlayer, PIMCPlayer)) and unlimited.time_limit is None
+    heuristic = make_player("heuristic", random.Random(1), time_limit=0.25)
+    assert type(heuristic) is HeuristicPlayer and not hasattr(heuristic, "time_limit")
+    for wrong in (0, -1.0, float("inf"), float("nan"), "1", True):
+        with pytest.raises(fh.FiveHundredError, match="positive number of seconds"):
+            make_player("search", random.Random(1), time_limit=wrong)  # type: ignore[arg-type]  # wrong on purpose
+
+
+def test_a_match_at_equal_time_stops_each_decision_on_time(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # a budget of a million deals a decision would not finish: the time limit binds
+    argv = ["search", "heuristic", "--games", "1", "--budget", "1000000", "--time-limit", "0.002"]
+    assert main(argv) == 0
+    assert "1 games" in capsys.readouterr().out
+    result = run_match("pimc", "search", games=1, seed=2, budget=1_000_000, time_limit=0.002)
+    assert result.games == 1 and sum(result.wins) == 1
+    for bad in ("0", "-1", "inf"):
+        with pytest.raises(SystemExit):
+            main(["search", "heuristic", "--time-limit", bad])
 
 
 def test_play_game_reaches_the_end_and_counts_contracts() -> None:

@@ -51,18 +51,44 @@ DEFAULT_BUDGET: Final = 16
 MAX_HANDS: Final = 300
 
 
-def make_player(kind: str, rng: random.Random, budget: int = DEFAULT_BUDGET) -> Player:
+def make_player(
+    kind: str,
+    rng: random.Random,
+    budget: int = DEFAULT_BUDGET,
+    *,
+    time_limit: float | None = None,
+) -> Player:
     """A new player of a named type (a key of :data:`PLAYER_TYPES`).
 
+    ``time_limit`` gives the search and PIMC players that many seconds a decision;
+    ``budget`` still caps their deals, so for a match at equal time pass a budget too
+    large to bind. The other players ignore it.
+
+    >>> make_player("search", random.Random(1), 10_000, time_limit=0.1).time_limit
+    0.1
+
     Raises :class:`~fivehundred.FiveHundredError` for an unknown ``kind`` (see
-    :data:`PLAYER_TYPES`).
+    :data:`PLAYER_TYPES`) and a ``time_limit`` that is not a positive number of seconds.
     """
     try:
         factory = PLAYER_TYPES[kind]
     except KeyError:
         known = ", ".join(PLAYER_TYPES)
         raise FiveHundredError(f"unknown player type {kind!r}: choose one of {known}") from None
-    return factory(rng, budget)
+    player = factory(rng, budget)
+    if time_limit is None:
+        return player
+    if (
+        not isinstance(time_limit, (int, float))
+        or isinstance(time_limit, bool)
+        or not 0 < time_limit < math.inf
+    ):
+        raise FiveHundredError(
+            f"time_limit={time_limit!r}: a time limit is a positive number of seconds"
+        )
+    if isinstance(player, (SearchPlayer, PIMCPlayer)):
+        return attrs.evolve(player, time_limit=float(time_limit))
+    return player
 
 
 def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -161,9 +187,14 @@ def _seed(match_seed: int, game: int) -> int:
     return random.Random(f"fivehundred/{match_seed}/{game}").getrandbits(64)
 
 
-def _one_game(args: tuple[tuple[str, ...], int, int, int, Rules]) -> GameOutcome:
+#: One game of a match: the player types, the match seed, the game's number, the
+#: budget, the time limit and the rules.
+_Task = tuple[tuple[str, ...], int, int, int, float | None, Rules]
+
+
+def _one_game(args: _Task) -> GameOutcome:
     """Game ``game`` of a match: side ``k`` is played by ``kinds[k]``, rotated each game."""
-    kinds, match_seed, game, budget, rules = args
+    kinds, match_seed, game, budget, time_limit, rules = args
     rng = random.Random(_seed(match_seed, game))
     sides = len(rules.sides)
     shift = game % sides
@@ -172,7 +203,9 @@ def _one_game(args: tuple[tuple[str, ...], int, int, int, Rules]) -> GameOutcome
         for seat in seats:
             seats_kind[seat] = kinds[(side + shift) % sides]
     players = [
-        make_player(seats_kind[seat], random.Random(rng.getrandbits(64)), budget)
+        make_player(
+            seats_kind[seat], random.Random(rng.getrandbits(64)), budget, time_limit=time_limit
+        )
         for seat in range(rules.players)
     ]
     _, record = play_game(players, rng, rules)
@@ -206,6 +239,7 @@ def play_games(
     jobs: int = 1,
     executor: Executor | None = None,
     chunk: int = 1,
+    time_limit: float | None = None,
 ) -> Iterator[GameOutcome]:
     """Play a match game by game; yields each game's record, in game order.
 
@@ -214,17 +248,20 @@ def play_games(
     ``kinds[k]``. Each game is dealt from its own seed, so the records are the
     same however the games run: here (``jobs=1``), on ``jobs`` processes, or on
     ``executor`` (any :class:`concurrent.futures.Executor`), ``chunk`` games
-    per task.
+    per task. ``time_limit``: seconds a decision for the players that take one (see
+    :func:`make_player`); the games then depend on the machines' speed.
 
-    Raises :class:`~fivehundred.FiveHundredError` for an unknown player type or a number of
-    types that is not one per side.
+    Raises :class:`~fivehundred.FiveHundredError` for an unknown player type, a number of
+    types that is not one per side and a bad ``time_limit``.
     """
     rules = rules if rules is not None else Rules()
     if len(kinds) != len(rules.sides):
         raise FiveHundredError(f"{len(rules.sides)} player types are needed, one per side")
     for kind in kinds:
-        make_player(kind, random.Random(0), budget)  # validate the names up front
-    tasks = [(tuple(kinds), seed, game, budget, rules) for game in range(games)]
+        make_player(kind, random.Random(0), budget, time_limit=time_limit)  # check up front
+    tasks: list[_Task] = [
+        (tuple(kinds), seed, game, budget, time_limit, rules) for game in range(games)
+    ]
     if executor is not None:
         chunks = [tasks[at : at + chunk] for at in range(0, len(tasks), max(1, chunk))]
         for done in executor.map(_some_games, chunks):
@@ -238,7 +275,7 @@ def play_games(
         yield from pool.map(_one_game, tasks, chunksize=1)
 
 
-def _some_games(tasks: list[tuple[tuple[str, ...], int, int, int, Rules]]) -> list[GameOutcome]:
+def _some_games(tasks: list[_Task]) -> list[GameOutcome]:
     """Several games of a match, in order (one task of an executor)."""
     return [_one_game(task) for task in tasks]
 
@@ -366,12 +403,13 @@ def run_match(
     progress: Callable[[int, int], None] | None = None,
     executor: Executor | None = None,
     chunk: int = 1,
+    time_limit: float | None = None,
 ) -> MatchResult:
     """Play ``games`` seeded games of ``first`` against ``second`` and add them up
-    (``jobs``, ``executor``, ``chunk``: as :func:`play_games`).
+    (``jobs``, ``executor``, ``chunk``, ``time_limit``: as :func:`play_games`).
 
-    Raises :class:`~fivehundred.FiveHundredError` for an unknown player type or a number of
-    types that is not one per side.
+    Raises :class:`~fivehundred.FiveHundredError` for an unknown player type, a number of
+    types that is not one per side and a bad ``time_limit``.
     """
     kinds = (first, second)
     start = time.perf_counter()
@@ -385,6 +423,7 @@ def run_match(
         jobs=jobs,
         executor=executor,
         chunk=chunk,
+        time_limit=time_limit,
     ):
         records.append(record)
         if progress is not None:
@@ -459,9 +498,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=DEFAULT_BUDGET,
         help=f"search player: sampled deals per decision (default {DEFAULT_BUDGET})",
     )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="search and PIMC players: seconds per decision (with a --budget large enough"
+        " not to bind, a match at equal time)",
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.jobs < 1 or args.budget < 1 or args.chunk < 1:
         parser.error("--games, --jobs, --budget and --chunk must be at least 1")
+    if args.time_limit is not None and not 0 < args.time_limit < math.inf:
+        parser.error("--time-limit must be a positive number of seconds")
     executor = None
     if args.backend != "process" or args.address is not None or args.jobs > 1:
         executor = make_executor(args.backend, args.jobs, args.address)
@@ -475,6 +524,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             progress=_progress_bar(sys.stderr),
             executor=executor,
             chunk=args.chunk,
+            time_limit=args.time_limit,
         )
     finally:
         if executor is not None:
