@@ -392,6 +392,40 @@ def test_the_pimc_player_decides_from_its_view_only_R5() -> None:
     assert checked >= 10
 
 
+def test_the_pimc_auction_and_early_play_depend_on_its_view_only_R3_R5() -> None:
+    """The play-outs the PIMC player bids by (and plays the first tricks by under a
+    ``solve_tricks``) see only the view: hidden cards swapped, the choice stays."""
+    from fivehundred.bots import HeuristicPlayer
+    from fivehundred.pimc import PIMCPlayer
+
+    rng = random.Random(11)
+    checked = {fh.Phase.BIDDING: 0, fh.Phase.PLAY: 0}
+    for seed in range(30):
+        state = fh.deal(fh.new_game(dealer=seed % 4), seed=seed)
+        bot = HeuristicPlayer(random.Random(seed))
+        stop = fh.Phase.BIDDING if seed % 2 else fh.Phase.PLAY
+        for _ in range(seed % 3 + (0 if stop is fh.Phase.BIDDING else 6)):
+            if state.to_act is None or state.phase not in (stop, *PRE_PLAY):
+                break
+            state = fh.apply(state, bot.choose(fh.observe(state, state.to_act)))
+        if state.phase is not stop or state.to_act is None:
+            continue
+        seat = state.to_act
+        found = other_deal(state, seat, rng)
+        if found is None:
+            continue
+        other, _ = found
+        player = PIMCPlayer(random.Random(seed), playouts=4, solve_tricks=1)
+        again = PIMCPlayer(random.Random(seed), playouts=4, solve_tricks=1)
+        assert player.choose(fh.observe(state, seat)) == again.choose(fh.observe(other, seat))
+        checked[stop] += 1
+    assert min(checked.values()) >= 4, checked
+
+
+#: The phases before card play that the heuristic player is let play through.
+PRE_PLAY = (fh.Phase.BIDDING, fh.Phase.DISCARD, fh.Phase.NOMINATE, fh.Phase.PARTNER)
+
+
 def test_the_pimc_kitty_choice_depends_on_its_view_only_R4(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
