@@ -27,6 +27,7 @@ with) is played.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Final
 
 import pytest
@@ -34,6 +35,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fivehundred as fh
+from fivehundred.bots import Player
 from rules_strategy import GAME_STATES
 from strategies import examples
 from variant_helpers import auction
@@ -363,6 +365,22 @@ def test_the_twins_really_differ_for_the_contractor_R7_1() -> None:
     assert swap != fh.JOKER
 
 
+def swapped_choices_agree(
+    state: fh.GameState, rng: random.Random, player: Callable[[random.Random], Player], seed: int
+) -> bool | None:
+    """Whether two new players (``player`` on a source seeded ``seed``) choose alike for
+    the seat to act, one in ``state`` and one with cards it cannot see swapped; None
+    when nothing can be swapped."""
+    seat = state.to_act
+    assert seat is not None
+    found = other_deal(state, seat, rng)
+    if found is None:
+        return None
+    other, _ = found
+    mine = player(random.Random(seed)).choose(fh.observe(state, seat))
+    return mine == player(random.Random(seed)).choose(fh.observe(other, seat))
+
+
 def test_the_pimc_player_decides_from_its_view_only_R5() -> None:
     """Swapping cards the seat cannot see leaves the PIMC player's choices alone."""
     from fivehundred.bots import HeuristicPlayer
@@ -380,14 +398,10 @@ def test_the_pimc_player_decides_from_its_view_only_R5() -> None:
             state = fh.apply(state, bot.choose(fh.observe(state, state.to_act)))
         if state.phase is not fh.Phase.PLAY or state.to_act is None:
             continue
-        seat = state.to_act
-        found = other_deal(state, seat, rng)
-        if found is None:
+        agree = swapped_choices_agree(state, rng, lambda r: PIMCPlayer(r, 3), seed)
+        if agree is None:
             continue
-        other, _ = found
-        mine = PIMCPlayer(random.Random(seed), samples=3).choose(fh.observe(state, seat))
-        theirs = PIMCPlayer(random.Random(seed), samples=3).choose(fh.observe(other, seat))
-        assert mine == theirs
+        assert agree
         checked += 1
     assert checked >= 10
 
@@ -410,14 +424,12 @@ def test_the_pimc_auction_and_early_play_depend_on_its_view_only_R3_R5() -> None
             state = fh.apply(state, bot.choose(fh.observe(state, state.to_act)))
         if state.phase is not stop or state.to_act is None:
             continue
-        seat = state.to_act
-        found = other_deal(state, seat, rng)
-        if found is None:
+        agree = swapped_choices_agree(
+            state, rng, lambda r: PIMCPlayer(r, playouts=4, solve_tricks=1), seed
+        )
+        if agree is None:
             continue
-        other, _ = found
-        player = PIMCPlayer(random.Random(seed), playouts=4, solve_tricks=1)
-        again = PIMCPlayer(random.Random(seed), playouts=4, solve_tricks=1)
-        assert player.choose(fh.observe(state, seat)) == again.choose(fh.observe(other, seat))
+        assert agree
         checked[stop] += 1
     assert min(checked.values()) >= 4, checked
 
