@@ -21,14 +21,14 @@ deals are not used there on purpose: a double-dummy count from the first lead
 flatters the bidder, who "sees" every hand. Bidding from solved counts (the
 heuristic player's proposal vetoed unless the solver made it, or the boldest
 bid the solver made) won 40 to 45 % of games against the heuristic player;
-bidding from play-outs won 51 of 80 (63.8 %, seeds 4 and 5, budget 16).
+bidding from play-outs won 76 of 120 (63.3 %, seeds 4 to 6, budget 16).
 
 Early in a hand a full solve takes about 0.1 s on the compiled build, so under
 a ``time_limit`` the player solves card play only once ``solve_tricks`` tricks
 are left (seven by default with a time limit); before that the search player's
 play-outs choose the card, many deals a decision. At 0.1 s a decision, solving
-from seven tricks won 115 of 180 games against the search player (63.9 %,
-seeds 7 to 9), solving every trick 30 of 60 (50 %). Without a time limit every
+from seven tricks won 156 of 240 games against the search player (65.0 %,
+seeds 7 to 10), solving every trick 30 of 60 (50 %). Without a time limit every
 trick is solved by default.
 
 >>> import random
