@@ -118,6 +118,23 @@ def click(driver: WebDriver, selector: str, tries: int = 20) -> None:
     raise AssertionError(f"{selector} kept being redrawn")
 
 
+def shown_buttons(buttons: list[Any]) -> list[str]:
+    """The actions of the move buttons, sorted."""
+    return sorted(b.get_attribute("data-action") or "" for b in buttons)
+
+
+def expected_play_moves(legal: list[str]) -> tuple[list[str], list[str]]:
+    """The clickable cards and the move buttons the page should show for these plays.
+
+    Every legal card is clickable, except a Joker whose lead may name more than one
+    suit (R7.4): each of those leads is a button of its own.
+    """
+    jokers = sorted(a for a in legal if a.startswith("Jo:"))
+    named = jokers if len(jokers) > 1 else []
+    cards = sorted({a.split(":")[0] for a in legal if a not in named})
+    return cards, named
+
+
 def view(driver: WebDriver) -> Any:
     """The view the page shows, once it has one (links can appear first)."""
     return wait_for(driver, lambda d: d.execute_script("return shown"))
@@ -167,10 +184,10 @@ def test_a_person_plays_a_whole_hand_in_chromium(
         cards, buttons = legal_moves(browser)
         legal = state["legal_actions"]
         if v["phase"] == "play":
-            # only the legal cards are clickable, and all of them are
+            # only the legal cards are clickable, and all of them are; a Joker lead
+            # that names a suit (R7.4) is one button a suit instead of the card
             clickable = sorted(c.get_attribute("data-card") or "" for c in cards)
-            plays = sorted({a.split(":")[0] for a in legal})
-            assert clickable == plays or (buttons and all(a.startswith("Jo") for a in legal))
+            assert (clickable, shown_buttons(buttons)) == expected_play_moves(legal)
             trumps = browser.find_elements(By.CSS_SELECTOR, "#hand .card.trump")
             if v["trick"] and (trumps or len(v["tricks"]) >= 5) and not screenshot.exists():
                 browser.save_screenshot(str(screenshot))  # mid-hand, trumps marked if any
@@ -208,6 +225,47 @@ def test_a_person_plays_a_whole_hand_in_chromium(
     saved = os.environ.get("FIVEHUNDRED_SCREENSHOT")
     if saved:
         shutil.copyfile(screenshot, saved)
+
+
+def test_a_joker_lead_that_names_a_suit_is_one_button_a_suit(
+    browser: WebDriver, server: str
+) -> None:
+    """R7.4: leading the Joker in No Trumps names an unled suit, so the page offers a
+    button for each suit it may name instead of the card, and the other cards stay
+    clickable. The page draws a view given to it, at the version it already shows."""
+    browser.get(server)
+    browser.find_element(By.ID, "create-button").click()
+    # once it is the person's turn nothing changes on the server, so no poll redraws
+    wait_for(
+        browser,
+        lambda d: d.execute_script(
+            "return shown !== null && shown.view.view.to_act === shown.seat"
+        ),
+    )
+    legal = ["AS", "5D", "Jo:S", "Jo:C", "Jo:D", "Jo:H"]
+    browser.execute_script(
+        """
+        const answer = structuredClone(shown);
+        const v = answer.view.view;
+        Object.assign(v, {phase: "play", contract: "7NT", contractor: answer.seat,
+                          to_act: answer.seat, trick: [], kitty: null,
+                          hand: ["AS", "5D", "Jo", "KH"]});
+        answer.legal_actions = arguments[0];
+        render(answer);
+        """,
+        legal,
+    )
+    cards, buttons = legal_moves(browser)
+    clickable = sorted(c.get_attribute("data-card") or "" for c in cards)
+    assert (clickable, shown_buttons(buttons)) == (["5D", "AS"], ["Jo:C", "Jo:D", "Jo:H", "Jo:S"])
+    assert (clickable, shown_buttons(buttons)) == expected_play_moves(legal)
+    # with one suit left to name, the Joker is a card again
+    browser.execute_script(
+        "const a = structuredClone(shown); a.legal_actions = ['5D', 'Jo:H']; render(a);"
+    )
+    cards, buttons = legal_moves(browser)
+    clickable = sorted(c.get_attribute("data-card") or "" for c in cards)
+    assert (clickable, shown_buttons(buttons)) == (["5D", "Jo"], [])
 
 
 def test_the_table_fits_a_phone_screen(browser: WebDriver, server: str) -> None:
