@@ -168,7 +168,11 @@ class PIMCPlayer:
         contract = view.contract
         contractor = view.contractor
         misere = contract is not None and contract.is_misere
-        utility = None if contractor is None else HandUtility(view, contract, contractor)
+        # V-ALL-PASS has no contractor: the tricks alone are the score
+        scored = None
+        if contractor is not None:
+            scored = HandUtility(view, contract, contractor), rules.side_of(contractor)
+        tie = _TIE if scored is not None else 1.0
         remaining = len(view.hand)
         mine = rules.side_of(view.seat)
         totals = dict.fromkeys(legal, 0.0)
@@ -177,11 +181,11 @@ class PIMCPlayer:
             result = solve(state, None if contractor is not None else view.seat)
             ours = view.seat in result.side
             sign = 1.0 if ours != misere else -1.0
-            if utility is None or contractor is None:  # V-ALL-PASS: the tricks are the score
-                for play in legal:
-                    totals[play] += sign * result.values[play]
+            for play in legal:
+                totals[play] += tie * sign * result.values[play]
+            if scored is None:
                 continue
-            counted = rules.side_of(contractor)
+            utility, counted = scored
             partner = None if state.partner is None else rules.side_of(state.partner)
             rest = mine if not ours else _other_side(len(rules.sides), counted, partner)
             for play in legal:
@@ -189,7 +193,7 @@ class PIMCPlayer:
                 value = result.values[play]
                 won[counted] += value
                 won[rest] += remaining - value
-                totals[play] += utility(won, state.partner) + _TIE * sign * value
+                totals[play] += utility(won, state.partner)
         return max(legal, key=totals.__getitem__)
 
 
