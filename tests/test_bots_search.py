@@ -225,3 +225,30 @@ def test_play_out_helpers_for_rare_contracts() -> None:
     misere = fh.Call(fh.CallKind.MISERE, sans_kitty=True)  # no exchange: the Joker stays
     won, partner = _simulate_contract(view, misere, holder, world)
     assert partner is None and sum(won) >= 1
+
+
+def test_search_values_the_calls_it_compares_R3() -> None:
+    """``SearchPlayer.call_values``: passing and the cheapest bid of each strain, each
+    valued; ``choose`` bids the first of the best."""
+    state = fh.deal(fh.new_game(dealer=3), seed=4)
+    assert state.to_act is not None
+    view = fh.observe(state, state.to_act)
+    values = SearchPlayer(random.Random(2), 4).call_values(view)
+    calls = [call for call, _ in values]
+    assert calls[0] == fh.PASS and all(fh.is_legal(state, c) for c in calls)
+    strains = [(c.kind, c.strain) for c in calls[1:]]
+    assert len(set(strains)) == len(strains) == len(calls) - 1
+    assert all(c.is_bid and not c.sans_kitty for c in calls[1:])
+    assert fh.parse_call("6S") in calls and fh.parse_call("7S") not in calls
+    assert not any(c.kind is fh.CallKind.BLIND_MISERE for c in calls)
+    best = max(v for _, v in values)
+    first_best = next(c for c, v in values if v >= best - 1e-9)
+    assert SearchPlayer(random.Random(2), 4).choose(view) == first_best
+    with pytest.raises(fh.FiveHundredError, match="no action"):
+        SearchPlayer().call_values(fh.observe(state, (state.to_act + 1) % 4))
+    discard = fh.apply(state, fh.parse_call("6S"))
+    while discard.phase is fh.Phase.BIDDING:
+        discard = fh.apply(discard, fh.PASS)
+    assert discard.phase is fh.Phase.DISCARD and discard.to_act is not None
+    with pytest.raises(fh.FiveHundredError, match="not in the auction"):
+        SearchPlayer().call_values(fh.observe(discard, discard.to_act))

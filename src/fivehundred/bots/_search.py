@@ -592,24 +592,38 @@ class SearchPlayer:
                 totals[k] += utility([a + b for a, b in zip(before, won, strict=True)], partner)
         return candidates[_best(totals)]
 
-    def _bid(self, view: PlayerView, legal: list[Call]) -> Call:
-        """Compare passing with the cheapest bid in each strain (and misère), by play-outs.
+    def call_values(self, view: PlayerView) -> list[tuple[Call, float]]:
+        """The calls the auction compares, each with its average value over sampled deals.
 
-        A bid is valued by playing the hand as its contractor in each sampled
-        deal; a pass by playing the standing bid's contract as it is (0 when
-        nobody has bid).
+        The calls are passing (when legal) and the cheapest legal bid in each
+        strain and in misère and open misère, in that order; blind misère and the
+        bids without the kitty are not considered. A bid is valued by playing
+        the hand as its contractor in each sampled deal; a pass by playing the
+        standing bid's contract as it is (0 when nobody has bid). The value is
+        the search player's utility: the hand's score change for the bidder's
+        side minus the others' average, misère marked down by
+        :attr:`misere_doubt`. :meth:`choose` bids the first of the best.
+
+        Raises :class:`~fivehundred.FiveHundredError` when it is not the view's
+        seat's turn to call.
         """
-        candidates: list[Call] = [PASS] if PASS in legal else []
-        seen = set()
-        for call in legal:
-            if not call.is_bid or call.sans_kitty or call.kind is CallKind.BLIND_MISERE:
-                continue
-            key = (call.kind, call.strain)
-            if key not in seen:
-                seen.add(key)
-                candidates.append(call)
+        legal = require_turn(view)
+        calls = [a for a in legal if isinstance(a, Call)]
+        if not calls:
+            raise FiveHundredError(f"seat {view.seat} is not in the auction: nothing to call")
+        candidates = _bid_candidates(calls)
+        totals, worlds = self._call_totals(view, candidates)
+        return [(call, total / worlds) for call, total in zip(candidates, totals, strict=True)]
+
+    def _bid(self, view: PlayerView, legal: list[Call]) -> Call:
+        """The first of the best :meth:`call_values`, without valuing a lone candidate."""
+        candidates = _bid_candidates(legal)
         if len(candidates) == 1:
             return candidates[0]
+        return candidates[_best(self._call_totals(view, candidates)[0])]
+
+    def _call_totals(self, view: PlayerView, candidates: list[Call]) -> tuple[list[float], int]:
+        """The total value of each candidate call over the sampled deals, and their number."""
         standing = next(((s, c) for s, c in reversed(view.auction) if c.is_bid), None)
         utilities = {call: HandUtility(view, call, view.seat) for call in candidates if call.is_bid}
         totals = [0.0] * len(candidates)
@@ -627,9 +641,9 @@ class SearchPlayer:
                     won, partner = _simulate_contract(view, contract, seat, world)
                     totals[k] += utilities[contract](won, partner)
         for k, call in enumerate(candidates):
-            if call.is_misere and totals:
+            if call.is_misere:
                 totals[k] -= self.misere_doubt * bid_value(call, view.rules) * worlds
-        return candidates[_best(totals)]
+        return totals, worlds
 
     def _discard(self, view: PlayerView) -> Discard:
         """Compare the heuristic's favourite discards by playing each out."""
@@ -667,6 +681,20 @@ class SearchPlayer:
                 won = _playout(s, _sim(s, view.dealer, world.hands))
                 totals[k] += utility(won, partner)
         return legal[_best(totals)]
+
+
+def _bid_candidates(legal: Sequence[Call]) -> list[Call]:
+    """Passing (when legal) and the cheapest legal bid of each strain, misère included."""
+    candidates: list[Call] = [PASS] if PASS in legal else []
+    seen = set()
+    for call in legal:
+        if not call.is_bid or call.sans_kitty or call.kind is CallKind.BLIND_MISERE:
+            continue
+        key = (call.kind, call.strain)
+        if key not in seen:
+            seen.add(key)
+            candidates.append(call)
+    return candidates
 
 
 def _best(totals: Sequence[float]) -> int:
