@@ -8,6 +8,7 @@ replaced, since a full hand per sampled deal is slow without the compiled build.
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -67,8 +68,15 @@ def test_pimc_plays_a_whole_hand_late_in_every_contract() -> None:
     assert played > 5
 
 
-def test_pimc_bids_as_the_search_player_does_R3() -> None:
-    """The auction is the search player's, with ``playouts`` deals a decision."""
+def test_pimc_bids_as_the_search_player_does_R3(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The auction is the search player's, with ``playouts`` deals a decision, when
+    every misère passes the solved check (here a stand-in never forces one)."""
+
+    class Safe:
+        tricks = 0
+        forced = False
+
+    monkeypatch.setattr(pimc, "solve", lambda state, *a, **k: Safe())
     checked = 0
     for seed in range(8):
         state = bidding(seed)
@@ -244,6 +252,68 @@ def test_pimc_keeps_the_misere_discard_least_often_forced_R4_R6(
     assert PIMCPlayer(random.Random(1), samples=2, discards=2).choose(view) == options[1]
 
 
+def test_pimc_bids_a_misere_only_if_the_solved_deals_rarely_force_it_R6(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Misère safety from solved deals: the search player's favourite call is an open
+    misère, and the player bids it only if the contractor is forced to win a trick in
+    at most ``misere_risk`` of them; otherwise it bids the next best call."""
+    state = bidding(4)
+    assert state.to_act is not None
+    view = fh.observe(state, state.to_act)
+    legal = [a for a in fh.legal_actions(state) if isinstance(a, fh.Call)]
+    open_misere = next(c for c in legal if c.kind is fh.CallKind.OPEN_MISERE)
+    six = fh.parse_call("6S")
+    values = [(fh.PASS, 0.0), (six, 40.0), (open_misere, 90.0)]
+
+    def call_values(self: SearchPlayer, view: fh.PlayerView) -> list[tuple[fh.Call, float]]:
+        time.sleep(self.time_limit or 0.0)  # the play-outs use the decision's time
+        return values
+
+    monkeypatch.setattr(SearchPlayer, "call_values", call_values)
+    solved: list[fh.GameState] = []
+
+    class Result:
+        tricks = 0
+
+        def __init__(self, forced: bool) -> None:
+            self.forced = forced
+
+    def bid(forced: int, risk: float = 0.5, limit: float | None = None) -> fh.Call:
+        """The call when the contractor is forced in the first ``forced`` of four deals."""
+        solved.clear()
+
+        def fake_solve(state: fh.GameState, *args: object, **kwargs: object) -> Result:
+            solved.append(state)
+            return Result(len(solved) <= forced)
+
+        monkeypatch.setattr(pimc, "solve", fake_solve)
+        player = PIMCPlayer(random.Random(1), samples=4, misere_risk=risk, time_limit=limit)
+        call = player.choose(view)
+        assert isinstance(call, fh.Call) and fh.is_legal(state, call)
+        return call
+
+    assert bid(0) == open_misere
+    # each deal is solved from the first lead of the misère, the kitty taken (R4, R4.2)
+    assert len(solved) == 4
+    assert all(s.phase is fh.Phase.PLAY and s.contract == open_misere for s in solved)
+    assert all(s.contractor == view.seat and len(s.hand(view.seat)) == 10 for s in solved)
+    assert bid(2) == open_misere  # forced in half the deals, the most a risk of 0.5 takes
+    assert bid(3) == six
+    assert bid(1, risk=0.25) == open_misere
+    assert bid(2, risk=0.25) == six
+    assert bid(1, risk=0.0) == six
+    # the default takes every misère the play-outs favour, and solves nothing for it
+    assert pimc.MISERE_RISK == 1.0
+    assert bid(4, risk=pimc.MISERE_RISK) == open_misere and not solved
+    # the play-outs used the decision's time: the check still solves one deal
+    assert bid(1, limit=0.05) == six and len(solved) == 1
+    assert bid(0, limit=0.05) == open_misere and len(solved) == 1
+    values[1] = (six, 95.0)  # the bid is the favourite: no misère is solved
+    assert bid(4) == six
+    assert not solved
+
+
 def test_pimc_checks_its_budget_and_its_turn() -> None:
     state = won_the_auction("6S")
     assert state.to_act is not None
@@ -253,6 +323,11 @@ def test_pimc_checks_its_budget_and_its_turn() -> None:
         for wrong in (2.5, "3", True):
             with pytest.raises(fh.FiveHundredTypeError, match=f"{name} must be a whole number"):
                 PIMCPlayer(**{name: wrong})  # type: ignore[arg-type]  # a wrong type on purpose
+    for share in (-0.1, 1.5, float("nan")):
+        with pytest.raises(fh.FiveHundredError, match=r"misere_risk=.*from 0 to 1"):
+            PIMCPlayer(misere_risk=share)
+    with pytest.raises(fh.FiveHundredTypeError, match="misere_risk must be a number"):
+        PIMCPlayer(misere_risk="0.2")  # type: ignore[arg-type]  # a wrong type on purpose
     with pytest.raises(fh.FiveHundredError, match="no action"):
         PIMCPlayer().choose(fh.observe(state, (state.to_act + 1) % 4))
     player = make_player("pimc", random.Random(1), 8)
