@@ -69,14 +69,13 @@ def test_pimc_plays_a_whole_hand_late_in_every_contract() -> None:
 
 
 def test_pimc_bids_as_the_search_player_does_R3(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The auction is the search player's, with ``playouts`` deals a decision, when
-    every misère passes the solved check (here a stand-in never forces one)."""
+    """The auction is the search player's, with ``playouts`` deals a decision; with the
+    default ``misere_risk`` nothing is solved for it."""
 
-    class Safe:
-        tricks = 0
-        forced = False
+    def no_solve(state: fh.GameState, *args: object, **kwargs: object) -> None:
+        raise AssertionError("the default auction solves no deal")
 
-    monkeypatch.setattr(pimc, "solve", lambda state, *a, **k: Safe())
+    monkeypatch.setattr(pimc, "solve", no_solve)
     checked = 0
     for seed in range(8):
         state = bidding(seed)
@@ -303,9 +302,10 @@ def test_pimc_bids_a_misere_only_if_the_solved_deals_rarely_force_it_R6(
     assert bid(1, risk=0.25) == open_misere
     assert bid(2, risk=0.25) == six
     assert bid(1, risk=0.0) == six
-    # the default takes every misère the play-outs favour, and solves nothing for it
+    # the default takes the search player's own call, and solves nothing for it
     assert pimc.MISERE_RISK == 1.0
-    assert bid(4, risk=pimc.MISERE_RISK) == open_misere and not solved
+    own = SearchPlayer(random.Random(1), 16).choose(view)
+    assert bid(4, risk=pimc.MISERE_RISK) == own and not solved
     # the play-outs used the decision's time: the check still solves one deal
     assert bid(1, limit=0.05) == six and len(solved) == 1
     assert bid(0, limit=0.05) == open_misere and len(solved) == 1

@@ -153,9 +153,9 @@ class PIMCPlayer:
             return self._play(view, [a for a in legal if isinstance(a, Play)])
         if isinstance(first, Discard):
             return self._discard(view)
-        if isinstance(first, Call):
+        if isinstance(first, Call) and self.misere_risk < 1:  # else every misère stands
             return self._bid(view)
-        if isinstance(first, (Play, Nominate)):
+        if isinstance(first, (Call, Play, Nominate)):
             return SearchPlayer(self.rng, self.playouts, time_limit=self.time_limit).choose(view)
         return HeuristicPlayer(self.rng).choose(view)
 
@@ -181,7 +181,8 @@ class PIMCPlayer:
 
         The search player's play-outs value each call; a misère the contractor is
         forced to lose in more than :attr:`misere_risk` of the solved deals is
-        refused, and the next best call is bid instead.
+        refused, and the next best call is bid instead. (With the default risk of 1
+        every misère stands: :meth:`choose` bids the search player's own call.)
         """
         start = time.perf_counter()
         search = SearchPlayer(self.rng, self.playouts, time_limit=self.time_limit)
@@ -203,8 +204,6 @@ class PIMCPlayer:
         solved deals, the kitty exchanged by the heuristic player. The play-outs
         have used the decision's time (from ``start``) already, so under a time
         limit one deal is solved, or a few when the play-outs stopped early."""
-        if self.misere_risk >= 1:  # every misère stands: nothing to solve
-            return True
         forced = deals = 0
         for _ in self._samples(start):
             state = sample_state(view, self.rng)
