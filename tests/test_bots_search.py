@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -10,7 +11,7 @@ import pytest
 import fivehundred as fh
 from fivehundred._sight import read_sight
 from fivehundred.bots._sampling import sample_masks
-from fivehundred.bots._search import _distinct_plays
+from fivehundred.bots._search import HandUtility, _distinct_plays
 from fivehundred.cards import mask_of
 from fivehundred.search import SearchPlayer, sample_hands, sample_state
 from helpers import after_auction, dealt, in_play, run
@@ -252,3 +253,56 @@ def test_search_values_the_calls_it_compares_R3() -> None:
     assert discard.phase is fh.Phase.DISCARD and discard.to_act is not None
     with pytest.raises(fh.FiveHundredError, match="not in the auction"):
         SearchPlayer().call_values(fh.observe(discard, discard.to_act))
+
+
+def test_hand_utility_values_a_hand_that_ends_the_game_R9() -> None:
+    """With a ``game_value``, a hand that ends the game is worth plus that to the winners
+    and minus that to the others (R9.1, R9.2); one that does not is valued by its score,
+    and reaching the target on defence ends nothing unless V-DEFENCE-WINS is on (R9.3)."""
+    six, seven = fh.parse_call("6S"), fh.parse_call("7S")
+
+    def value(
+        scores: tuple[int, int],
+        seat: int,
+        call: fh.Call,
+        won: tuple[int, int],
+        game: float | None = 1000.0,
+        *,
+        rules: fh.Rules | None = None,
+    ) -> float:
+        state = fh.deal(fh.new_game(rules, dealer=3, scores=scores), seed=4)
+        return HandUtility(fh.observe(state, seat), call, 0, game)(won)
+
+    # 6S made from 450: 490 is not the target; 40 for the bid, 40 for the defence (R8)
+    assert value((450, 300), 0, six, (6, 4)) == value((450, 300), 0, six, (6, 4), None) == 0.0
+    # 7S made from 450 reaches 590: the contracting side wins (R9.1)
+    assert value((450, 300), 0, seven, (7, 3), None) == 140 - 30
+    assert value((450, 300), 0, seven, (7, 3)) == 1000.0
+    assert value((450, 300), 1, seven, (7, 3)) == -1000.0
+    # 7S failed from -450 falls to -590: out backwards, the other side wins (R9.2)
+    assert value((-450, 0), 0, seven, (6, 4)) == -1000.0
+    assert value((-450, 0), 1, seven, (6, 4), 250.0) == 250.0
+    assert value((-300, 0), 0, seven, (6, 4)) == value((-300, 0), 0, seven, (6, 4), None)
+    # the defence reaching 530 ends nothing (R9.3), unless defence points win the game
+    assert value((0, 480), 1, six, (5, 5)) == 50 + 40
+    assert value((0, 480), 1, six, (5, 5), rules=fh.Rules(defence_wins=True)) == 1000.0
+
+
+def test_search_game_value_counts_the_end_of_the_game_R9() -> None:
+    """Near the target the search player's auction counts the game, not the points; a
+    ``game_value`` that is not a number of points from 0 is refused."""
+    state = fh.deal(fh.new_game(dealer=3, scores=(490, 0)), seed=4)
+    assert state.to_act == 0
+    view = fh.observe(state, 0)
+    plain = SearchPlayer(random.Random(2), 4).call_values(view)
+    game = SearchPlayer(random.Random(2), 4, game_value=1e6).call_values(view)
+    assert [c for c, _ in plain] == [c for c, _ in game]
+    assert max(abs(v) for _, v in plain) < 1000
+    assert max(abs(v) for _, v in game) >= 1e6 / 4  # one deal of four ends the game
+    for bad in (-1.0, math.nan, math.inf):
+        with pytest.raises(fh.FiveHundredError, match=r"game_value=.*finite number of points"):
+            SearchPlayer(game_value=bad)
+    for wrong in ("1000", True):
+        with pytest.raises(fh.FiveHundredTypeError, match="game_value must be a number or None"):
+            SearchPlayer(game_value=wrong)  # type: ignore[arg-type]  # a wrong type on purpose
+    assert SearchPlayer(game_value=0).game_value == 0

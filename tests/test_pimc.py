@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 import pytest
 
 import fivehundred as fh
 from fivehundred import bots, pimc
 from fivehundred.bots import HeuristicPlayer
+from fivehundred.bots._search import HandUtility
 from fivehundred.pimc import PIMCPlayer
 from fivehundred.search import SearchPlayer
 from fivehundred.tournament import make_player
@@ -69,8 +71,8 @@ def test_pimc_plays_a_whole_hand_late_in_every_contract() -> None:
 
 
 def test_pimc_bids_as_the_search_player_does_R3(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The auction is the search player's, with ``playouts`` deals a decision; with the
-    default ``misere_risk`` nothing is solved for it."""
+    """The auction is the search player's, with ``playouts`` deals a decision and the
+    same ``game_value``; with the default ``misere_risk`` nothing is solved for it."""
 
     def no_solve(state: fh.GameState, *args: object, **kwargs: object) -> None:
         raise AssertionError("the default auction solves no deal")
@@ -81,8 +83,9 @@ def test_pimc_bids_as_the_search_player_does_R3(monkeypatch: pytest.MonkeyPatch)
         state = bidding(seed)
         while state.phase is fh.Phase.BIDDING and state.to_act is not None:
             view = fh.observe(state, state.to_act)
-            mine = PIMCPlayer(random.Random(seed), playouts=3).choose(view)
-            theirs = SearchPlayer(random.Random(seed), 3).choose(view)
+            game = (pimc.GAME_VALUE, None, 40.0)[seed % 3]
+            mine = PIMCPlayer(random.Random(seed), playouts=3, game_value=game).choose(view)
+            theirs = SearchPlayer(random.Random(seed), 3, game_value=game).choose(view)
             assert mine == theirs and fh.is_legal(state, mine)
             checked += 1
             state = fh.apply(state, mine)
@@ -154,8 +157,17 @@ def test_pimc_plays_for_the_contract_not_for_tricks_R8(monkeypatch: pytest.Monke
         return Solved(values, side)
 
     monkeypatch.setattr(pimc, "solve", fake_solve)
+    games: list[float | None] = []
+
+    def utility(*args: Any) -> HandUtility:
+        games.append(args[3])  # the game's worth reaches the scoring of the solved deals
+        return HandUtility(*args)
+
+    monkeypatch.setattr(pimc, "HandUtility", utility)
     view = fh.observe(state, seat)
     assert PIMCPlayer(random.Random(1), samples=2).choose(view) == safe
+    assert PIMCPlayer(random.Random(1), samples=2, game_value=None).choose(view) == safe
+    assert games == [pimc.GAME_VALUE, None]
     # counted in tricks the risky card wins on average (3 + need - 1 > 2 * need): the
     # tutorial's pimc_card would play it
     assert 3 + need - 1 > 2 * need
@@ -304,7 +316,7 @@ def test_pimc_bids_a_misere_only_if_the_solved_deals_rarely_force_it_R6(
     assert bid(1, risk=0.0) == six
     # the default takes the search player's own call, and solves nothing for it
     assert pimc.MISERE_RISK == 1.0
-    own = SearchPlayer(random.Random(1), 16).choose(view)
+    own = SearchPlayer(random.Random(1), 16, game_value=pimc.GAME_VALUE).choose(view)
     assert bid(4, risk=pimc.MISERE_RISK) == own and not solved
     # the play-outs used the decision's time: the check still solves one deal
     assert bid(1, limit=0.05) == six and len(solved) == 1
@@ -328,6 +340,11 @@ def test_pimc_checks_its_budget_and_its_turn() -> None:
             PIMCPlayer(misere_risk=share)
     with pytest.raises(fh.FiveHundredTypeError, match="misere_risk must be a number"):
         PIMCPlayer(misere_risk="0.2")  # type: ignore[arg-type]  # a wrong type on purpose
+    with pytest.raises(fh.FiveHundredError, match="game_value=-5: a game is worth"):
+        PIMCPlayer(game_value=-5)
+    with pytest.raises(fh.FiveHundredTypeError, match="game_value must be a number or None"):
+        PIMCPlayer(game_value="500")  # type: ignore[arg-type]  # a wrong type on purpose
+    assert PIMCPlayer(game_value=None).game_value is None
     with pytest.raises(fh.FiveHundredError, match="no action"):
         PIMCPlayer().choose(fh.observe(state, (state.to_act + 1) % 4))
     player = make_player("pimc", random.Random(1), 8)

@@ -5,6 +5,7 @@ Public as :mod:`fivehundred.search`, whose docstring says how it decides.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Iterator, Sequence
@@ -27,9 +28,9 @@ from fivehundred.bots._sampling import (
 )
 from fivehundred.calls import PASS, Call, CallKind
 from fivehundred.cards import CARDS, JOKER_INDEX, Card, Suit, indices, mask_of
-from fivehundred.errors import FiveHundredError
+from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 from fivehundred.rules import Rules
-from fivehundred.scoring import bid_value, score_hand
+from fivehundred.scoring import bid_value, contract_made, game_result, score_hand
 from fivehundred.tricks import Context, context, contract_context
 from fivehundred.views import PlayerView
 
@@ -405,7 +406,10 @@ class HandUtility:
 
     The value a computer player puts on a finished hand of ``contract`` played by
     ``contractor``, seen from ``view.seat``'s side: the search player's play-outs and
-    the PIMC player's solved deals are both scored with it. Calling it raises what
+    the PIMC player's solved deals are both scored with it. With a ``game_value``,
+    a hand that ends the game (:func:`~fivehundred.game_result`: R9, P-END and the
+    V- options) is worth that much to a winning side and minus that much to the
+    others, instead of its score. Calling it raises what
     :func:`~fivehundred.score_hand` raises for trick counts that do not fit the rules.
     """
 
@@ -414,6 +418,7 @@ class HandUtility:
         view: PlayerView,
         contract: Call | None,
         contractor: int | None,
+        game_value: float | None = None,
     ) -> None:
         rules = view.rules
         self.rules = rules
@@ -421,6 +426,7 @@ class HandUtility:
         self.contract_side = None if contractor is None else rules.side_of(contractor)
         self.side = rules.side_of(view.seat)
         self.scores = view.scores
+        self.game_value = game_value
         self.cache: dict[tuple[tuple[int, ...], int | None], float] = {}
 
     def __call__(self, won: Sequence[int], partner: int | None = None) -> float:
@@ -436,10 +442,43 @@ class HandUtility:
                 scores=self.scores,
                 partner=partner_side,
             )
-            others = [c for k, c in enumerate(changes) if k != self.side]
-            value = changes[self.side] - (sum(others) / len(others) if others else 0.0)
+            value = self._game(key[0], changes, partner_side)
+            if value is None:
+                others = [c for k, c in enumerate(changes) if k != self.side]
+                value = changes[self.side] - (sum(others) / len(others) if others else 0.0)
             self.cache[key] = value
         return value
+
+    def _game(
+        self, won: Sequence[int], changes: Sequence[int], partner_side: int | None
+    ) -> float | None:
+        """Plus or minus :attr:`game_value` when the hand ends the game, else None."""
+        if self.game_value is None:
+            return None
+        contracting: tuple[int, ...] = ()
+        made = None
+        if self.contract is not None and self.contract_side is not None:
+            contracting = (self.contract_side,)
+            if partner_side is not None and partner_side != self.contract_side:
+                contracting = (self.contract_side, partner_side)
+            made = contract_made(self.contract, sum(won[side] for side in contracting))
+        scores = [a + b for a, b in zip(self.scores, changes, strict=True)]
+        end = game_result(contracting, made, scores, self.rules)
+        if end is None:
+            return None
+        return self.game_value if self.side in end.winners else -self.game_value
+
+
+def check_game_value(value: object) -> None:
+    """Raise unless ``value`` is a whole or decimal number of points from 0, or None."""
+    if value is None:
+        return
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise FiveHundredTypeError(f"game_value must be a number or None, not {value!r}")
+    if not 0 <= value < math.inf:
+        raise FiveHundredError(
+            f"game_value={value}: a game is worth a finite number of points, 0 or more"
+        )
 
 
 def _partner_in(view: PlayerView, hands: Sequence[int]) -> int | None:
@@ -509,7 +548,9 @@ class SearchPlayer:
     the player has looked. The five-player partner call is the heuristic
     player's.
 
-    Raises :class:`~fivehundred.FiveHundredError` for ``samples`` below 1; its ``choose`` raises
+    Raises :class:`~fivehundred.FiveHundredError` for ``samples`` below 1 and a
+    ``game_value`` below 0 or not finite, and :class:`~fivehundred.FiveHundredTypeError`
+    for a ``game_value`` that is not a number; its ``choose`` raises
     :class:`~fivehundred.FiveHundredError` when it is not the view's seat's turn.
     """
 
@@ -520,6 +561,14 @@ class SearchPlayer:
     #: the play-outs the contractor plays each sampled deal as if it could see it,
     #: which flatters misère most (one wrong guess loses it).
     misere_doubt: float = attrs.field(default=MISERE_DOUBT, kw_only=True)
+    #: What winning the game is worth, in points: a hand that ends the game is valued
+    #: at plus this for the winners and minus this for the others instead of by its
+    #: score. ``None`` (the default): every hand is valued by its score alone.
+    game_value: float | None = attrs.field(default=None, kw_only=True)
+
+    @game_value.validator
+    def _check_game_value(self, attribute: attrs.Attribute[float | None], value: object) -> None:
+        check_game_value(value)
 
     @samples.validator
     def _check_samples(self, attribute: attrs.Attribute[int], value: int) -> None:
@@ -561,7 +610,7 @@ class SearchPlayer:
         if len(candidates) == 1:
             return candidates[0]
         rules = view.rules
-        utility = HandUtility(view, view.contract, view.contractor)
+        utility = HandUtility(view, view.contract, view.contractor, self.game_value)
         led = int(view.led_suit) if view.led_suit is not None else -1
         suits_led = 0
         for suit in view.suits_led:
@@ -625,7 +674,8 @@ class SearchPlayer:
     def _call_totals(self, view: PlayerView, candidates: list[Call]) -> tuple[list[float], int]:
         """The total value of each candidate call over the sampled deals, and their number."""
         standing = next(((s, c) for s, c in reversed(view.auction) if c.is_bid), None)
-        utilities = {call: HandUtility(view, call, view.seat) for call in candidates if call.is_bid}
+        game = self.game_value
+        utilities = {c: HandUtility(view, c, view.seat, game) for c in candidates if c.is_bid}
         totals = [0.0] * len(candidates)
         worlds = 0
         for world in self._worlds(view):
@@ -637,7 +687,7 @@ class SearchPlayer:
                 elif standing is not None:
                     seat, contract = standing
                     if contract not in utilities:
-                        utilities[contract] = HandUtility(view, contract, seat)
+                        utilities[contract] = HandUtility(view, contract, seat, game)
                     won, partner = _simulate_contract(view, contract, seat, world)
                     totals[k] += utilities[contract](won, partner)
         for k, call in enumerate(candidates):
@@ -655,7 +705,7 @@ class SearchPlayer:
         quick = Discard(CARDS[i] for i in indices(_fast_discard(rules, contract, pool, len(kitty))))
         if quick not in options:
             options.append(quick)
-        utility = HandUtility(view, contract, view.seat)
+        utility = HandUtility(view, contract, view.seat, self.game_value)
         s = _setup(rules, contract, view.seat, None)
         assert view.dealer is not None
         totals = [0.0] * len(options)
@@ -672,7 +722,7 @@ class SearchPlayer:
         contract = view.contract
         assert contract is not None and view.dealer is not None
         rules = view.rules
-        utility = HandUtility(view, contract, view.seat)
+        utility = HandUtility(view, contract, view.seat, self.game_value)
         setups = [_setup(rules, contract, view.seat, choice.suit) for choice in legal]
         totals = [0.0] * len(legal)
         for world in self._worlds(view):
