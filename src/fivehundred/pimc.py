@@ -113,9 +113,10 @@ class PIMCPlayer:
     random source when ``time_limit`` is unset.
 
     Raises :class:`~fivehundred.FiveHundredError` for ``samples``, ``playouts`` or
-    ``discards`` below 1, a ``solve_tricks`` below 1 and a ``misere_risk`` outside
-    0 to 1, and :class:`~fivehundred.FiveHundredTypeError` for any count that is not
-    a whole number or a ``misere_risk`` that is not a number; its ``choose`` raises
+    ``discards`` below 1, a ``solve_tricks`` below 1, a ``misere_risk`` outside
+    0 to 1 and a ``game_value`` below 0 or not finite, and
+    :class:`~fivehundred.FiveHundredTypeError` for any count that is not a whole
+    number or a ``misere_risk`` or ``game_value`` that is not a number; its ``choose`` raises
     :class:`~fivehundred.FiveHundredError` when it is not the view's seat's turn.
     """
 
