@@ -83,7 +83,7 @@ def test_pimc_bids_as_the_search_player_does_R3(monkeypatch: pytest.MonkeyPatch)
         state = bidding(seed)
         while state.phase is fh.Phase.BIDDING and state.to_act is not None:
             view = fh.observe(state, state.to_act)
-            game = (pimc.GAME_VALUE, None, 40.0)[seed % 3]
+            game = (pimc.GAME_VALUE, 1000.0, 40.0)[seed % 3]
             mine = PIMCPlayer(random.Random(seed), playouts=3, game_value=game).choose(view)
             theirs = SearchPlayer(random.Random(seed), 3, game_value=game).choose(view)
             assert mine == theirs and fh.is_legal(state, mine)
@@ -166,8 +166,8 @@ def test_pimc_plays_for_the_contract_not_for_tricks_R8(monkeypatch: pytest.Monke
     monkeypatch.setattr(pimc, "HandUtility", utility)
     view = fh.observe(state, seat)
     assert PIMCPlayer(random.Random(1), samples=2).choose(view) == safe
-    assert PIMCPlayer(random.Random(1), samples=2, game_value=None).choose(view) == safe
-    assert games == [pimc.GAME_VALUE, None]
+    assert PIMCPlayer(random.Random(1), samples=2, game_value=1000.0).choose(view) == safe
+    assert pimc.GAME_VALUE is None and games == [None, 1000.0]
     # counted in tricks the risky card wins on average (3 + need - 1 > 2 * need): the
     # tutorial's pimc_card would play it
     assert 3 + need - 1 > 2 * need
