@@ -140,11 +140,9 @@ class PIMCPlayer:
     #: card play (:attr:`SearchPlayer.game_value <fivehundred.search.SearchPlayer.game_value>`):
     #: a hand that ends the game counts as plus this to the winners and minus this to
     #: the others. ``None`` (the default): every hand is valued by its score alone.
-    game_value: float | None = attrs.field(default=GAME_VALUE, kw_only=True)
-
-    @game_value.validator
-    def _check_game_value(self, attribute: attrs.Attribute[float | None], value: object) -> None:
-        check_game_value(value)
+    game_value: float | None = attrs.field(
+        default=GAME_VALUE, kw_only=True, validator=check_game_value
+    )
 
     @samples.validator
     @playouts.validator

@@ -469,8 +469,11 @@ class HandUtility:
         return self.game_value if self.side in end.winners else -self.game_value
 
 
-def check_game_value(value: object) -> None:
-    """Raise unless ``value`` is a whole or decimal number of points from 0, or None."""
+def check_game_value(
+    instance: object, attribute: attrs.Attribute[float | None], value: object
+) -> None:
+    """The ``game_value`` field's attrs validator of both computer players that take one:
+    raise unless ``value`` is a whole or decimal number of points from 0, or None."""
     if value is None:
         return
     if not isinstance(value, (int, float)) or isinstance(value, bool):
@@ -564,11 +567,7 @@ class SearchPlayer:
     #: What winning the game is worth, in points: a hand that ends the game is valued
     #: at plus this for the winners and minus this for the others instead of by its
     #: score. ``None`` (the default): every hand is valued by its score alone.
-    game_value: float | None = attrs.field(default=None, kw_only=True)
-
-    @game_value.validator
-    def _check_game_value(self, attribute: attrs.Attribute[float | None], value: object) -> None:
-        check_game_value(value)
+    game_value: float | None = attrs.field(default=None, kw_only=True, validator=check_game_value)
 
     @samples.validator
     def _check_samples(self, attribute: attrs.Attribute[int], value: int) -> None:
