@@ -242,6 +242,39 @@ def test_pimc_keeps_the_discard_that_solves_best_R4(monkeypatch: pytest.MonkeyPa
     assert one == options[0]  # one option: nothing to solve
 
 
+def test_pimc_leaves_the_kitty_to_the_play_outs_under_a_time_limit_R4(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = won_the_auction("6S")
+    assert state.to_act is not None
+    view = fh.observe(state, state.to_act)
+    assert len(view.hand) == 10
+
+    def no_solve(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a whole hand solved under a time limit")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(pimc, "solve", no_solve)
+        timed = PIMCPlayer(random.Random(2), playouts=4, time_limit=60.0).choose(view)
+        early = PIMCPlayer(random.Random(2), playouts=4, solve_tricks=9).choose(view)
+    search = SearchPlayer(random.Random(2), 4, time_limit=60.0).choose(view)
+    assert timed == early == search and fh.is_legal(state, timed)
+    # within solve_tricks, under a time limit too, the kitty is solved
+    solved: list[fh.GameState] = []
+
+    class Result:
+        tricks = 6
+        forced = None
+
+    def counting_solve(sample: fh.GameState, *args: object, **kwargs: object) -> Result:
+        solved.append(sample)
+        return Result()
+
+    monkeypatch.setattr(pimc, "solve", counting_solve)
+    player = PIMCPlayer(random.Random(2), samples=1, solve_tricks=10, time_limit=60.0)
+    assert fh.is_legal(state, player.choose(view)) and len(solved) == 3
+
+
 def test_pimc_keeps_the_misere_discard_least_often_forced_R4_R6(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
