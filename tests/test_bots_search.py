@@ -288,6 +288,25 @@ def test_hand_utility_values_a_hand_that_ends_the_game_R9() -> None:
     assert value((0, 480), 1, six, (5, 5), rules=fh.Rules(defence_wins=True)) == 1000.0
 
 
+def test_hand_utility_counts_the_five_player_partner_in_the_game_P5_P_END() -> None:
+    """Five players: the contract is made on the contractor's and the partner's tricks
+    together (P5), and both of them reach the target and win (P-END)."""
+    rules = fh.Rules(players=5)
+    seven = fh.parse_call("7S")
+    state = fh.deal(fh.new_game(rules, dealer=4, scores=(450, 0, 450, 0, 0)), seed=4)
+    won = (4, 1, 3, 1, 1)  # 4 + 3: made only with the partner's tricks
+
+    def value(seat: int, partner: int | None) -> float:
+        return HandUtility(fh.observe(state, seat), seven, 0, 1000.0)(won, partner)
+
+    assert value(0, 2) == value(2, 2) == 1000.0
+    assert value(1, 2) == value(3, 2) == -1000.0
+    # alone (the called card was in the kitty) the contractor's 4 tricks fail: 450 - 140
+    alone = HandUtility(fh.observe(state, 0), seven, 0, 1000.0)
+    plain = HandUtility(fh.observe(state, 0), seven, 0)
+    assert alone(won) == plain(won) == -140 - (10 + 30 + 10 + 10) / 4
+
+
 def test_search_game_value_counts_the_end_of_the_game_R9() -> None:
     """Near the target the search player's auction counts the game, not the points; a
     ``game_value`` that is not a number of points from 0 is refused."""
