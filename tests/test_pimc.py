@@ -242,6 +242,32 @@ def test_pimc_keeps_the_discard_that_solves_best_R4(monkeypatch: pytest.MonkeyPa
     assert one == options[0]  # one option: nothing to solve
 
 
+def test_pimc_keeps_the_discard_that_scores_best_not_the_most_tricks_R4_R8(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A discard that makes 6S in every deal beats one that averages more tricks but
+    fails in half the deals: solved outcomes are scored (R8), as in card play."""
+    state = won_the_auction("6S")
+    assert state.to_act is not None
+    view = fh.observe(state, state.to_act)
+    safe, risky = bots.ranked_discards(view, 2)
+    risky_counts = iter((9, 5))
+
+    class Result:
+        def __init__(self, tricks: int) -> None:
+            self.tricks = tricks
+            self.forced = None
+
+    def fake_solve(state: fh.GameState, *args: object, **kwargs: object) -> Result:
+        if set(risky.cards) <= set(state.discards):
+            return Result(next(risky_counts))
+        return Result(6)
+
+    monkeypatch.setattr(pimc, "solve", fake_solve)
+    # 7 tricks on average against 6, but 40 + 30 - 40 - 50 < 2 * (40 - 40)
+    assert PIMCPlayer(random.Random(1), samples=2, discards=2).choose(view) == safe
+
+
 def test_pimc_leaves_the_kitty_to_the_play_outs_under_a_time_limit_R4(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

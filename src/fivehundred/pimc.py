@@ -11,10 +11,11 @@ extra trick. It decides from its :class:`~fivehundred.PlayerView` only.
 
 The kitty: the heuristic player's favourite discards
 (:func:`~fivehundred.bots.ranked_discards`) are each solved over the sampled
-deals, and the one with the most tricks on average is kept (in a misère, the
-one least often forced). Under a ``time_limit`` the kitty, like early card play,
-is the search player's (below), since one full hand solved per discard does not
-fit in a decision's time.
+deals, and the one whose solved outcomes score best on average is kept, scored
+as in card play (ties: the most tricks; in a misère, the one least often
+forced). Under a ``time_limit`` the kitty, like early card play, is the search
+player's (below), since one full hand solved per discard does not fit in a
+decision's time.
 
 The auction and the Joker nomination are the search player's
 (:class:`~fivehundred.search.SearchPlayer`, ``playouts`` deals a decision):
@@ -42,9 +43,10 @@ it won 22 of 60 games of seed 9, where two runs with the check off won 36 and 29
 The player can play for the game, not only for the points (``game_value``, off
 by default): a hand that ends the game (R9) then counts as plus that many points
 to the winners and minus that many to the others, in the auction's play-outs, the
-nomination and the solved card play alike. Near the target it bids the contract
-it is likeliest to make rather than the one worth most, and from a score of 0 an
-open misère counts as the game it wins or loses, so it bids more of them. At
+nomination, the solved kitty and the solved card play alike. Near the target it
+bids the contract it is likeliest to make rather than the one worth most, and
+from a score of 0 an open misère counts as the game it wins or loses, so it bids
+more of them. At
 ``game_value=1000`` against the heuristic player it won 24 of 40 games of seed 5
 (23 off) and 28 of 40 of seed 6 (25 off) at budget 16, within noise; but it made
 128 of its 214 contracts (59.8 %; 65.7 % off on seed 5), since it bid 112 open
@@ -81,7 +83,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Final
 
 import attrs
@@ -144,8 +146,9 @@ class PIMCPlayer:
     #: The largest share of solved deals in which a misère contractor is forced to
     #: win a trick, for the player to bid that misère; 1 (the default) solves none.
     misere_risk: float = attrs.field(default=MISERE_RISK, kw_only=True)
-    #: What winning the game is worth, in points, to the auction, the nomination and
-    #: card play (:attr:`SearchPlayer.game_value <fivehundred.search.SearchPlayer.game_value>`):
+    #: What winning the game is worth, in points, to the auction, the nomination, the
+    #: kitty and card play
+    #: (:attr:`SearchPlayer.game_value <fivehundred.search.SearchPlayer.game_value>`):
     #: a hand that ends the game counts as plus this to the winners and minus this to
     #: the others. ``None`` (the default): every hand is valued by its score alone.
     game_value: float | None = attrs.field(
@@ -250,18 +253,31 @@ class PIMCPlayer:
         return forced <= self.misere_risk * deals
 
     def _discard(self, view: PlayerView) -> Discard:
-        """The heuristic favourite discard that solves best over the sampled deals."""
+        """The heuristic favourite discard whose solved outcomes score best on average
+        over the sampled deals, as in card play (ties: more tricks, in a misère the
+        one less often forced)."""
         options = ranked_discards(view, self.discards)
         if len(options) == 1:
             return options[0]
+        rules = view.rules
         contract = view.contract
         misere = contract is not None and contract.is_misere
+        utility = HandUtility(view, contract, view.seat, self.game_value)
+        counted = rules.side_of(view.seat)
+        remaining = len(view.hand)
         totals = [0.0] * len(options)
         for _ in self._samples():
             state = sample_state(view, self.rng)
             for k, option in enumerate(options):
-                result = solve(_to_play(apply(state, option), self.rng), actions=False)
-                totals[k] += -float(bool(result.forced)) if misere else result.tricks
+                played = _to_play(apply(state, option), self.rng)
+                result = solve(played, actions=False)
+                partner = played.partner
+                rest = _other_side(
+                    len(rules.sides), counted, None if partner is None else rules.side_of(partner)
+                )
+                won = _won(view.tricks_won, counted, rest, remaining, result.tricks)
+                tie = -float(bool(result.forced)) if misere else result.tricks
+                totals[k] += utility(won, partner) + _TIE * tie
         return options[max(range(len(options)), key=totals.__getitem__)]  # ties: the first
 
     def _play(self, view: PlayerView, legal: list[Play]) -> Play:
@@ -295,10 +311,7 @@ class PIMCPlayer:
             partner = None if state.partner is None else rules.side_of(state.partner)
             rest = mine if not ours else _other_side(len(rules.sides), counted, partner)
             for play in legal:
-                won = list(view.tricks_won)
-                value = result.values[play]
-                won[counted] += value
-                won[rest] += remaining - value
+                won = _won(view.tricks_won, counted, rest, remaining, result.values[play])
                 totals[play] += utility(won, state.partner)
         return max(legal, key=totals.__getitem__)
 
@@ -318,6 +331,15 @@ def _to_play(state: GameState, rng: random.Random) -> GameState:
             action = heuristic.choose(observe(state, to_act))
         state = apply(state, action)
     return state
+
+
+def _won(before: Sequence[int], counted: int, rest: int, remaining: int, tricks: int) -> list[int]:
+    """The hand's tricks per side: ``before``, plus ``tricks`` of the ``remaining`` to the
+    counted side and the others to ``rest``."""
+    won = list(before)
+    won[counted] += tricks
+    won[rest] += remaining - tricks
+    return won
 
 
 def _other_side(sides: int, counted: int, partner: int | None) -> int:
