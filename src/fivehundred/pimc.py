@@ -56,9 +56,9 @@ Early in a hand a full solve takes about 0.1 s on the compiled build, so under
 a ``time_limit`` the player solves card play only once ``solve_tricks`` tricks
 are left (seven by default with a time limit); before that the search player's
 play-outs choose the card, many deals a decision. At 0.1 s a decision, solving
-from seven tricks won 229 of 360 games against the search player (63.6 %:
-seeds 7 to 11, and seed 9 twice, before ``game_value``), solving every trick 30 of
-60 (50 %, seed 7).
+from seven tricks won 305 of 480 games against the search player (63.5 %:
+seeds 7 to 13, and seed 9 twice; 76 of 120 with the kitty too left to play-outs,
+seeds 12 and 13), solving every trick 30 of 60 (50 %, seed 7).
 Without a time limit every trick is solved by default. The kitty is solved only
 when the hand it leaves is within ``solve_tricks`` too: with 0.1 s a decision,
 solving three discards over one deal took 0.5 s at the median and up to 18 s
