@@ -95,6 +95,7 @@ from fivehundred.bots._search import HandUtility, check_game_value
 from fivehundred.calls import PASS, Call
 from fivehundred.engine import apply, legal_actions
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
+from fivehundred.rules import Rules
 from fivehundred.search import SearchPlayer, sample_state
 from fivehundred.solver import solve
 from fivehundred.state import GameState, Phase
@@ -271,13 +272,10 @@ class PIMCPlayer:
             for k, option in enumerate(options):
                 played = _to_play(apply(state, option), self.rng)
                 result = solve(played, actions=False)
-                partner = played.partner
-                rest = _other_side(
-                    len(rules.sides), counted, None if partner is None else rules.side_of(partner)
-                )
+                rest = _other_side(rules, counted, played.partner)
                 won = _won(view.tricks_won, counted, rest, remaining, result.tricks)
                 tie = -float(bool(result.forced)) if misere else result.tricks
-                totals[k] += utility(won, partner) + _TIE * tie
+                totals[k] += utility(won, played.partner) + _TIE * tie
         return options[max(range(len(options)), key=totals.__getitem__)]  # ties: the first
 
     def _play(self, view: PlayerView, legal: list[Play]) -> Play:
@@ -308,8 +306,7 @@ class PIMCPlayer:
             if scored is None:
                 continue
             utility, counted = scored
-            partner = None if state.partner is None else rules.side_of(state.partner)
-            rest = mine if not ours else _other_side(len(rules.sides), counted, partner)
+            rest = mine if not ours else _other_side(rules, counted, state.partner)
             for play in legal:
                 won = _won(view.tricks_won, counted, rest, remaining, result.values[play])
                 totals[play] += utility(won, state.partner)
@@ -342,7 +339,9 @@ def _won(before: Sequence[int], counted: int, rest: int, remaining: int, tricks:
     return won
 
 
-def _other_side(sides: int, counted: int, partner: int | None) -> int:
-    """A side that is neither the contracting side nor its five-player partner's: who
-    of the coalition takes the tricks does not change the contracting side's value."""
-    return next(side for side in range(sides) if side not in (counted, partner))
+def _other_side(rules: Rules, counted: int, partner: int | None) -> int:
+    """A side that is neither the contracting side nor the side of ``partner`` (the
+    five-player partner's seat): who of the coalition takes the tricks does not change
+    the contracting side's value."""
+    partner_side = None if partner is None else rules.side_of(partner)
+    return next(side for side in range(len(rules.sides)) if side not in (counted, partner_side))
