@@ -264,7 +264,8 @@ def test_pimc_keeps_the_discard_that_scores_best_not_the_most_tricks_R4_R8(
         return Result(6)
 
     monkeypatch.setattr(pimc, "solve", fake_solve)
-    # 7 tricks on average against 6, but 40 + 30 - 40 - 50 < 2 * (40 - 40)
+    # 7 tricks on average against 6, but scored (6S is 40, a defender's trick 10):
+    # (40 - 10) + (-40 - 50) for the risky discard < 2 * (40 - 40) for the safe one
     assert PIMCPlayer(random.Random(1), samples=2, discards=2).choose(view) == safe
 
 

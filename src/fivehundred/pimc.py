@@ -46,11 +46,10 @@ to the winners and minus that many to the others, in the auction's play-outs, th
 nomination, the solved kitty and the solved card play alike. Near the target it
 bids the contract it is likeliest to make rather than the one worth most, and
 from a score of 0 an open misère counts as the game it wins or loses, so it bids
-more of them. At
-``game_value=1000`` against the heuristic player it won 24 of 40 games of seed 5
-(23 off) and 28 of 40 of seed 6 (25 off) at budget 16, within noise; but it made
-128 of its 214 contracts (59.8 %; 65.7 % off on seed 5), since it bid 112 open
-misères and made 60. Off, every hand is valued by its score alone.
+more of them. At ``game_value=1000`` against the heuristic player it won 24 of 40
+games of seed 5 (23 off) and 28 of 40 of seed 6 (25 off) at budget 16, within
+noise; but it made 128 of its 214 contracts (59.8 %; 65.7 % off on seed 5), since
+it bid 112 open misères and made 60. Off, every hand is valued by its score alone.
 
 Early in a hand a full solve takes about 0.1 s on the compiled build, so under
 a ``time_limit`` the player solves card play only once ``solve_tricks`` tricks
