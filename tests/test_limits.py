@@ -10,9 +10,10 @@ from functools import partial
 import pytest
 
 import fivehundred as fh
+from fivehundred.cards import parse_card
 from fivehundred.errors import MAX_NOTATION, MAX_PROBLEMS, MAX_QUOTE
 from fivehundred.records import MAX_HANDS, MAX_RECORD_TEXT
-from fivehundred.serialize import MAX_JSON_SIZE, MAX_SET
+from fivehundred.serialize import MAX_CARDS, MAX_JSON_SIZE, MAX_SET
 from pathological import MEMORY_BUDGET, SHAPES, cpu_budget, measure, state_doc, warm
 
 
@@ -53,13 +54,45 @@ def test_the_issue_attacks_are_refused_by_size_at_once() -> None:
 
 
 def test_a_long_list_of_bad_items_reports_the_first_problems_and_a_count() -> None:
-    text = _attack("hands", [["ZZ"] * 1000 for _ in range(4)])
+    text = _attack("hands", [["ZZ"] * MAX_CARDS for _ in range(4)])
     with pytest.raises(fh.InvalidStateError) as caught:
         fh.from_json(text)
     problems = caught.value.problems
     assert len(problems) == MAX_PROBLEMS + 1
     assert problems[-1].startswith("and ") and problems[-1].endswith("more problems")
     assert "snapshot.hands[0][0]" in problems[0]
+
+
+def test_a_list_of_cards_longer_than_any_deck_is_refused_before_it_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = _attack("hands", [["10H"] * (MAX_CARDS + 1)] * 40)
+    read: list[str] = []
+
+    def counted(card: str) -> fh.Card:
+        read.append(card)
+        return parse_card(card)
+
+    monkeypatch.setattr("fivehundred._convert.parse_card", counted)
+    fh.from_json(json.dumps(state_doc()))
+    whole = len(read)  # every card of the untouched document, its hands included
+    read.clear()
+    with pytest.raises(fh.InvalidStateError) as caught:
+        fh.from_json(text)
+    assert len(read) < whole  # none of the 2,600 cards of the long hands was parsed
+    assert caught.value.problems[0] == (
+        f"snapshot.hands[0]: the list of cards is too long: {MAX_CARDS + 1} cards,"
+        f" at most {MAX_CARDS} (no deck has more)"
+    )
+
+
+def test_p6_the_largest_deck_fits_a_list_of_cards() -> None:
+    rules = fh.Rules(players=6)
+    assert len(rules.deck) < MAX_CARDS
+    state = fh.deal(fh.new_game(rules, dealer=0), seed=3)
+    game = fh.record(state)
+    assert fh.record_from_json(fh.record_to_json(game)) == game
+    assert fh.from_json(fh.to_json(state)) == state
 
 
 def test_sets_are_limited_in_length() -> None:

@@ -109,6 +109,12 @@ def _state_document() -> dict[str, Any]:
     return fh.to_dict(fh.apply(state, fh.parse_call("6S")))
 
 
+#: The 65 cards the notation can spell, one more than :data:`~fivehundred.serialize.MAX_CARDS`.
+EVERY_CARD_SPELLING: Final = [
+    f"{rank}{suit}" for rank in [*map(str, range(2, 14)), "J", "Q", "K", "A"] for suit in "SCDH"
+] + ["Jo"]
+
+
 @pytest.mark.parametrize(
     ("where", "value"),
     [
@@ -121,6 +127,7 @@ def _state_document() -> dict[str, Any]:
         (("rules",), {"colour": "red"}),
         (("rules",), {"players": 7}),
         (("record", "hands", 0, "actions"), ["6S", "play 4H"]),
+        (("snapshot", "hands", 0), EVERY_CARD_SPELLING),  # more cards than any deck
     ],
 )
 def test_documents_of_the_wrong_form_fail_the_schema(

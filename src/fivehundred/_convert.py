@@ -42,6 +42,8 @@ MAX_JSON_SIZE: Final = 1024 * 1024
 MAX_LIST: Final = 5000
 #: The most items a set-valued field may list.
 MAX_SET: Final = 64
+#: The most cards a list of cards may hold: no deck has more (six players: 63).
+MAX_CARDS: Final = 64
 #: A list stops being checked after this many bad items (the rest are counted, not read).
 MAX_ITEM_PROBLEMS: Final = 10
 #: The deepest nesting of JSON arrays and objects the loaders read.
@@ -220,6 +222,12 @@ def tuple_hook(t: Any, converter: cattrs.Converter) -> Callable[[object, object]
             raise BadValue(f"expected a list, found {kind_of(value)}")
         if len(value) > MAX_LIST:
             raise BadValue(f"the list is too long: {len(value)} items, at most {MAX_LIST}")
+        if homogenous and args[0] is Card and len(value) > MAX_CARDS:
+            # refused before any card is read: 5,000 good cards a hand cost a second
+            raise BadValue(
+                f"the list of cards is too long: {len(value)} cards, at most {MAX_CARDS}"
+                " (no deck has more)"
+            )
         if homogenous:
             types = [args[0]] * len(value)
         elif len(value) != len(args):

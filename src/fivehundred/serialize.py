@@ -77,6 +77,7 @@ from fivehundred.views import PlayerView
 
 __all__ = [
     "FORMAT_VERSION",
+    "MAX_CARDS",
     "MAX_HANDS",
     "MAX_JSON_DEPTH",
     "MAX_JSON_SIZE",
@@ -114,6 +115,9 @@ MAX_JSON_SIZE: Final = _convert.MAX_JSON_SIZE
 MAX_LIST: Final = _convert.MAX_LIST
 #: The most items a set-valued field (``suits_led``, ``sitting_out``) may list.
 MAX_SET: Final = _convert.MAX_SET
+#: The most cards a list of cards (a hand, the kitty, a deck) may hold: 64, above the
+#: largest deck (63 cards, six players), so a hostile hand is refused before it is read.
+MAX_CARDS: Final = _convert.MAX_CARDS
 #: The most hands a game record may hold (a game to 500 takes about 15).
 MAX_HANDS: Final = _records.MAX_HANDS
 #: A list stops being checked after this many bad items (the rest are counted, not read).
