@@ -15,7 +15,7 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from typing import Any, Final
 
 import fivehundred as fh
@@ -23,6 +23,8 @@ from fivehundred.errors import MAX_NOTATION
 from fivehundred.records import MAX_RECORD_TEXT
 from fivehundred.serialize import MAX_JSON_SIZE, MAX_LIST, MAX_SET
 
+#: A pathological input: its loader, and how to build the input (outside the measure).
+Shape = tuple[Callable[[Any], object], Callable[[], Any]]
 #: The budget of one input: CPU seconds and peak traced memory in bytes.
 CPU_BUDGET: Final = 0.5
 MEMORY_BUDGET: Final = 100 * 1024 * 1024
@@ -114,7 +116,7 @@ def long_game_json() -> str:
     return fh.to_json(fh.replay(_long_record(fh.records.MAX_HANDS)))
 
 
-def _shapes() -> dict[str, Callable[[], object]]:
+def _shapes() -> dict[str, Shape]:
     room = MAX_JSON_SIZE - 4000
     per_hand = _fill(3, room) // 40
     bad_cards = [["ZZ"] * min(per_hand, MAX_LIST) for _ in range(40)]
@@ -125,79 +127,97 @@ def _shapes() -> dict[str, Callable[[], object]]:
         for n in range(1, fh.records.MAX_HANDS + 1)
     )
     return {
-        "snapshot.hands: 40 lists of bad cards": lambda: fh.from_json(
-            _doc_with(("snapshot", "hands"), bad_cards)
+        "snapshot.hands: 40 lists of bad cards": (
+            fh.from_json,
+            lambda: _doc_with(("snapshot", "hands"), bad_cards),
         ),
-        "snapshot.hands: one card in every place (found by the fuzz run)": lambda: fh.from_json(
-            _doc_with(("snapshot", "hands"), [["10H"] * 4000] * 40)
+        "snapshot.hands: one card in every place (found by the fuzz run)": (
+            fh.from_json,
+            lambda: _doc_with(("snapshot", "hands"), [["10H"] * 4000] * 40),
         ),
-        "snapshot.suits_led: a long list of bad suits": lambda: fh.from_json(
-            _doc_with(("snapshot", "suits_led"), ["Z"] * _fill(3, room))
+        "snapshot.suits_led: a long list of bad suits": (
+            fh.from_json,
+            lambda: _doc_with(("snapshot", "suits_led"), ["Z"] * _fill(3, room)),
         ),
-        "snapshot.suits_led: the longest set": lambda: fh.from_json(
-            _doc_with(("snapshot", "suits_led"), ["Z"] * MAX_SET)
+        "snapshot.suits_led: the longest set": (
+            fh.from_json,
+            lambda: _doc_with(("snapshot", "suits_led"), ["Z"] * MAX_SET),
         ),
-        "snapshot.tricks: bad tricks": lambda: fh.from_json(
-            _doc_with(("snapshot", "tricks"), [{"leader": "x"}] * MAX_LIST)
+        "snapshot.tricks: bad tricks": (
+            fh.from_json,
+            lambda: _doc_with(("snapshot", "tricks"), [{"leader": "x"}] * MAX_LIST),
         ),
-        "snapshot.auction: bad pairs": lambda: fh.from_json(
-            _doc_with(("snapshot", "auction"), [[True, "ZZ"]] * MAX_LIST)
+        "snapshot.auction: bad pairs": (
+            fh.from_json,
+            lambda: _doc_with(("snapshot", "auction"), [[True, "ZZ"]] * MAX_LIST),
         ),
-        "snapshot: many unknown keys": lambda: fh.from_json(
-            _doc_with(("snapshot",), {f"k{i}": 0 for i in range(_fill(10, room))})
+        "snapshot: many unknown keys": (
+            fh.from_json,
+            lambda: _doc_with(("snapshot",), {f"k{i}": 0 for i in range(_fill(10, room))}),
         ),
-        "record.hands: bad decks": lambda: fh.from_json(
-            _doc_with(
+        "record.hands: bad decks": (
+            fh.from_json,
+            lambda: _doc_with(
                 ("record", "hands"),
                 [{"dealer": 0, "deck": ["ZZ"] * 45, "actions": []}] * (room // 300),
-            )
+            ),
         ),
-        "record: the most hands": lambda: fh.from_json(long_game_json()),
-        "JSON: the longest string": lambda: fh.from_json(
-            _doc_with(("snapshot", "phase"), "x" * (room - 1000))
+        "record: the most hands": (fh.from_json, long_game_json),
+        "JSON: the longest string": (
+            fh.from_json,
+            lambda: _doc_with(("snapshot", "phase"), "x" * (room - 1000)),
         ),
-        "JSON: a long number": lambda: fh.from_json(
-            _doc_with(("snapshot", "hand_number"), 0).replace(
+        "JSON: a long number": (
+            fh.from_json,
+            lambda: _doc_with(("snapshot", "hand_number"), 0).replace(
                 '"hand_number":0', '"hand_number":' + "9" * (room - 1000)
-            )
+            ),
         ),
-        "JSON: nested to the limit": lambda: fh.from_json("[" * 32 + "]" * 32),
-        "JSON: a list of empty objects": lambda: fh.from_json(
-            "[" + ",".join(["{}"] * _fill(2, room)) + "]"
+        "JSON: nested to the limit": (fh.from_json, lambda: "[" * 32 + "]" * 32),
+        "JSON: a list of empty objects": (
+            fh.from_json,
+            lambda: "[" + ",".join(["{}"] * _fill(2, room)) + "]",
         ),
-        "view.legal_actions: bad notation": lambda: fh.view_from_json(
-            fh.view_to_json(fh.observe(fh.deal(fh.new_game(dealer=3), seed=7), 0)).replace(
+        "view.legal_actions: bad notation": (
+            fh.view_from_json,
+            lambda: fh.view_to_json(fh.observe(fh.deal(fh.new_game(dealer=3), seed=7), 0)).replace(
                 '"legal_actions": [', '"legal_actions": [' + '"ZZ", ' * MAX_LIST
-            )
+            ),
         ),
-        "action: a discard of bad cards": lambda: fh.action_from_json(
-            json.dumps(
+        "action: a discard of bad cards": (
+            fh.action_from_json,
+            lambda: json.dumps(
                 {
                     "format_version": 1,
                     "type": "action",
                     "action": {"kind": "discard", "cards": ["ZZ"] * MAX_LIST},
                 }
-            )
+            ),
         ),
-        "rules: many unknown options": lambda: fh.rules_from_json(
-            json.dumps(
+        "rules: many unknown options": (
+            fh.rules_from_json,
+            lambda: json.dumps(
                 {"format_version": 1, "type": "rules", "rules": {f"o{i}": i for i in range(64)}}
-            )
+            ),
         ),
-        "record text: the most hand lines of bad calls": lambda: fh.record_from_text(
-            "fivehundred record 1 dealer=3\n" + text_hands
+        "record text: the most hand lines of bad calls": (
+            fh.record_from_text,
+            lambda: "fivehundred record 1 dealer=3\n" + text_hands,
         ),
-        "record text: the longest text of comments": lambda: fh.record_from_text(
-            "fivehundred record 1 dealer=3\n" + "#" * (MAX_RECORD_TEXT - 40)
+        "record text: the longest text of comments": (
+            fh.record_from_text,
+            lambda: "fivehundred record 1 dealer=3\n" + "#" * (MAX_RECORD_TEXT - 40),
         ),
-        "parse_call: the longest text": lambda: fh.parse_call(notation),
-        "parse_card: the longest text": lambda: fh.parse_card(notation),
-        "parse_cards: the longest list": lambda: fh.parse_cards("10H " * (MAX_NOTATION // 4)),
-        "parse_action: the longest discard": lambda: fh.parse_action(
-            "discard " + "ZZ " * ((MAX_NOTATION - 8) // 3)
+        "parse_call: the longest text": (fh.parse_call, lambda: notation),
+        "parse_card: the longest text": (fh.parse_card, lambda: notation),
+        "parse_cards: the longest list": (fh.parse_cards, lambda: "10H " * (MAX_NOTATION // 4)),
+        "parse_action: the longest discard": (
+            fh.parse_action,
+            lambda: "discard " + "ZZ " * ((MAX_NOTATION - 8) // 3),
         ),
-        "rules_from_options: the most options": lambda: fh.rules_from_options(
-            {f"o{i}" * 20: "x" * 1000 for i in range(64)}
+        "rules_from_options: the most options": (
+            fh.rules_from_options,
+            lambda: {f"o{i}" * 20: "x" * 1000 for i in range(64)},
         ),
     }
 
@@ -205,7 +225,8 @@ def _shapes() -> dict[str, Callable[[], object]]:
 SHAPES: Final = _shapes()
 
 
-def warm() -> None:
-    """Build the cached inputs, so that a measure times only the loader."""
-    state_doc()
-    long_game_json()
+def prepared(name: str) -> Callable[[], object]:
+    """Shape ``name``'s loader bound to its input, built first: a measure of it times
+    only the loader, not the building of the hostile input."""
+    load, build = SHAPES[name]
+    return partial(load, build())

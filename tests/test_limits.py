@@ -14,21 +14,19 @@ from fivehundred.cards import parse_card
 from fivehundred.errors import MAX_NOTATION, MAX_PROBLEMS, MAX_QUOTE
 from fivehundred.records import MAX_HANDS, MAX_RECORD_TEXT
 from fivehundred.serialize import MAX_CARDS, MAX_JSON_SIZE, MAX_SET
-from pathological import MEMORY_BUDGET, SHAPES, cpu_budget, measure, state_doc, warm
+from pathological import MEMORY_BUDGET, SHAPES, cpu_budget, measure, prepared, state_doc
 
 
 @pytest.mark.parametrize("name", sorted(SHAPES))
 def test_every_pathological_input_is_refused_or_loaded_within_the_budget(name: str) -> None:
-    warm()
-    cpu, peak, outcome = measure(SHAPES[name])
+    cpu, peak, outcome = measure(prepared(name))
     assert outcome in ("loaded", "InvalidStateError", "NotationError")
     assert cpu <= cpu_budget(), f"{name}: {cpu:.2f} s of CPU ({outcome})"
     assert peak <= MEMORY_BUDGET, f"{name}: {peak / 1e6:.0f} MB ({outcome})"
 
 
 def test_the_longest_game_loads_within_the_budget() -> None:
-    warm()
-    cpu, _, outcome = measure(SHAPES["record: the most hands"])
+    cpu, _, outcome = measure(prepared("record: the most hands"))
     assert outcome == "loaded"
     assert cpu <= cpu_budget()
 
