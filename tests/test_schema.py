@@ -109,6 +109,10 @@ def _state_document() -> dict[str, Any]:
     return fh.to_dict(fh.apply(state, fh.parse_call("6S")))
 
 
+def test_the_schema_limits_a_list_of_cards_as_the_loader_does() -> None:
+    assert SCHEMA["$defs"]["cards"]["maxItems"] == fh.serialize.MAX_CARDS
+
+
 #: The 65 cards the notation can spell, one more than :data:`~fivehundred.serialize.MAX_CARDS`.
 EVERY_CARD_SPELLING: Final = [
     f"{rank}{suit}" for rank in [*map(str, range(2, 14)), "J", "Q", "K", "A"] for suit in "SCDH"
