@@ -38,8 +38,9 @@ def _traced() -> bool:
 
 
 #: How much slower a line runs under a tracer. Coverage on Python 3.11 traces every line
-#: (``sys.settrace``): the fuzz run's "one card in every place" document takes 0.34 s
-#: untraced and 1.44-1.54 s under coverage (4.5x), so a factor of 3 failed by chance.
+#: (``sys.settrace``): the fuzz run's "one card in every place" document took 0.34 s
+#: untraced and 1.44-1.54 s under coverage (4.5x), so a factor of 3 failed by chance
+#: (before ``MAX_CARDS`` refused its hands unread).
 TRACED_SLOWDOWN = 5
 
 

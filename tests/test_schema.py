@@ -111,12 +111,12 @@ def _state_document() -> dict[str, Any]:
 
 def test_the_schema_limits_a_list_of_cards_as_the_loader_does() -> None:
     assert SCHEMA["$defs"]["cards"]["maxItems"] == fh.serialize.MAX_CARDS
+    assert len(set(EVERY_CARD_SPELLING)) == fh.serialize.MAX_CARDS + 1
 
 
-#: The 65 cards the notation can spell, one more than :data:`~fivehundred.serialize.MAX_CARDS`.
-EVERY_CARD_SPELLING: Final = [
-    f"{rank}{suit}" for rank in [*map(str, range(2, 14)), "J", "Q", "K", "A"] for suit in "SCDH"
-] + ["Jo"]
+#: The 65 cards the notation can spell (the six-player deck and the black 13s), one
+#: more than :data:`~fivehundred.serialize.MAX_CARDS`.
+EVERY_CARD_SPELLING: Final = [*map(str, fh.Rules(players=6).deck), "13S", "13C"]
 
 
 @pytest.mark.parametrize(
