@@ -97,7 +97,7 @@ nitpick_ignore = [
     ("py:class", "Hand"),
     ("py:class", "TrickNode"),
     ("py:class", "LogNode"),
-    ("py:class", "fivehundred._order.Ctx"),
+    ("py:class", "fivehundred._engine.order.Ctx"),
 ]
 
 

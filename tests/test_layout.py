@@ -27,7 +27,7 @@ import fivehundred
 
 SRC = Path(fivehundred.__file__).parent
 #: Modules allowed to read the private fields of the objects they define and share.
-CORE = {"fivehundred._core", "fivehundred._order"}
+CORE = {"fivehundred._core", "fivehundred._engine.table"}
 
 
 def module_name(path: Path) -> str:

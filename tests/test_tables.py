@@ -19,7 +19,8 @@ import attrs
 import pytest
 
 import fivehundred as fh
-from fivehundred import _order, _tables
+from fivehundred import _tables
+from fivehundred._engine.table import clear_tables
 from fivehundred._tables import (
     BID_TRICKS,
     DECKS,
@@ -58,7 +59,7 @@ def clear_caches() -> None:
             for value in list(vars(module).values()):
                 if isinstance(value, functools._lru_cache_wrapper):
                     value.cache_clear()
-    _order.clear_tables()  # the engine core's per-Rules tables
+    clear_tables()  # the engine core's per-Rules tables
 
 
 @pytest.fixture

@@ -23,14 +23,14 @@ import random
 from collections.abc import Sequence
 from typing import Final, TypeAlias, cast, final
 
-from fivehundred import _order
-from fivehundred._order import (
+from fivehundred._engine import outcome
+from fivehundred._engine.order import Ctx
+from fivehundred._engine.table import (
     CACHE_LIMIT,
     K_BLIND,
     K_MISERE,
     NOMINATIONS,
     SUITS,
-    Ctx,
     Table,
     bits,
     nameable,
@@ -1441,15 +1441,15 @@ def _finish_hand(s: GameState) -> None:
             taken += tricks[each]
         value = t.bid_value[old.high_bid]
         bid = t.bid_tricks[old.high_bid]
-        made = _order.made(bid, old.misere, taken)
-    changes = _order.score_changes(
+        made = outcome.made(bid, old.misere, taken)
+    changes = outcome.score_changes(
         value, bid, old.misere, mask, tricks, old.scores, t.trick_points, t.score_cap, t.slam
     )
     listed = list(old.scores)
     for side in range(len(listed)):
         listed[side] += changes[side]
     scores = tuple(listed)
-    end = _order.game_end(
+    end = outcome.game_end(
         mask, -1 if made is None else int(made), scores, t.target, t.losing, t.defence_wins
     )
     result = None

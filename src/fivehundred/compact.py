@@ -42,7 +42,7 @@ from typing import Final, TypeAlias
 import attrs
 
 from fivehundred import _core
-from fivehundred._order import table as _rules_table
+from fivehundred._engine.table import table as _rules_table
 from fivehundred.actions import Action, Discard, Nominate
 from fivehundred.calls import Call
 from fivehundred.cards import Card

@@ -24,8 +24,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from fivehundred import _core, _order
+from fivehundred import _core
 from fivehundred._core import GameState
+from fivehundred._engine.table import Table, table
 from fivehundred._explain import explain
 from fivehundred.actions import Action, Play
 from fivehundred.calls import Call
@@ -195,7 +196,7 @@ def deal(
     if cards is None:
         return _core.deal_from(s, rng if rng is not None else random.Random(seed))
     rules = s.rules
-    order = _deck_order(cards, rules, _order.table(rules))
+    order = _deck_order(cards, rules, table(rules))
     dealer = s.dealer
     if dealer is None:
         raise IllegalActionError(
@@ -206,7 +207,7 @@ def deal(
     return _core.deal(s, order, dealer)
 
 
-def _deck_order(cards: Sequence[Card | str] | str, rules: Rules, t: _order.Table) -> list[int]:
+def _deck_order(cards: Sequence[Card | str] | str, rules: Rules, t: Table) -> list[int]:
     from fivehundred.cards import parse_card, parse_cards
 
     if isinstance(cards, str):

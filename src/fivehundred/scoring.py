@@ -78,9 +78,9 @@ def bid_value(call: Call, rules: Rules | None = None) -> int:
 
 def contract_made(contract: Call, tricks: int) -> bool:
     """Whether a contract is made with ``tricks`` tricks to the contracting side (R6.1, R6.2)."""
-    from fivehundred import _order
+    from fivehundred._engine.outcome import made
 
-    return _order.made(contract.tricks or 0, contract.is_misere, tricks)
+    return made(contract.tricks or 0, contract.is_misere, tricks)
 
 
 def _side(seat: int | None, rules: Rules) -> int | None:
@@ -161,11 +161,11 @@ def score_hand(
         raise FiveHundredError(f"scores {before} and tricks {tuple(tricks)} differ in length")
     if any(t < 0 for t in tricks) or sum(tricks) > TRICKS_PER_HAND:
         raise FiveHundredError(f"tricks {tuple(tricks)} are not possible in a ten-trick hand")
-    from fivehundred import _order
+    from fivehundred._engine import outcome
 
     slam = SLAM_VALUE if rules.slam_bonus else 0
     if contract is None:
-        return _order.score_changes(
+        return outcome.score_changes(
             0, 0, False, 0, tricks, before, rules.trick_points, rules.score_cap, slam
         )
     if not contract.is_bid:
@@ -174,7 +174,7 @@ def score_hand(
     for side in (contractor, partner):
         if side is not None:
             contracting |= 1 << side
-    return _order.score_changes(
+    return outcome.score_changes(
         bid_value(contract, rules),
         contract.tricks or 0,
         contract.is_misere,
@@ -280,12 +280,12 @@ def game_result(
         raise FiveHundredError(
             f"scores {tuple(scores)} and sides {tuple(contracting)}: {sides} sides are needed"
         )
-    from fivehundred import _order
+    from fivehundred._engine import outcome
 
     mask = 0
     for side in contracting:
         mask |= 1 << side
-    end = _order.game_end(
+    end = outcome.game_end(
         mask,
         -1 if made is None else int(made),
         scores,
@@ -298,5 +298,5 @@ def game_result(
     return GameResult(end[1], contracting[0] if contracting else None, OUTCOMES[end[0]])
 
 
-#: The outcomes by the engine core's code (``fivehundred._order.game_end``).
+#: The outcomes by the engine core's code (``fivehundred._engine.table.game_end``).
 OUTCOMES: Final = (Outcome.CONTRACT_MADE, Outcome.OUT_BACKWARDS, Outcome.TARGET_REACHED)

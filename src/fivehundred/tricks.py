@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeAlias
 
-from fivehundred import _order
+from fivehundred._engine import order
 from fivehundred.calls import Call, Strain
 from fivehundred.cards import Card, Suit
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
@@ -37,10 +37,9 @@ __all__ = [
 ]
 
 #: How cards behave under one contract (the rule data of R1.3, R1.4, R5.2 and R7).
-Context = _order.Ctx
+Context = order.Ctx
 #: The :class:`Context` of a trump suit (or ``None`` for No Trumps/misère), cached.
-context = _order.context
-
+context = order.context
 
 #: How the pure rule functions take a contract: a bid (:class:`Call`), a :class:`Strain`,
 #: a trump :class:`Suit`, or ``None`` for No Trumps.

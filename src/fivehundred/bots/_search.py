@@ -14,9 +14,9 @@ from typing import Final
 import attrs
 
 from fivehundred import _core
-from fivehundred._order import Table
-from fivehundred._order import positions_context as _positions_context
-from fivehundred._order import table as _rules_table
+from fivehundred._engine.table import Table
+from fivehundred._engine.table import positions_context as _positions_context
+from fivehundred._engine.table import table as _rules_table
 from fivehundred._sight import JOKER_BIT, card_table, deck_mask, read_sight
 from fivehundred.actions import Action, Discard, Nominate, Play
 from fivehundred.bots._heuristic import HeuristicPlayer, ranked_discards

@@ -1,9 +1,9 @@
 """What a table of given :class:`~fivehundred.Rules` fixes, as small integers.
 
 The seats and sides, the deck and each card's position in it, the bid ladder,
-the card order under every contract (R1.3, R1.4, R5.2, R7) and what may be
-played (R5.3, R7.3-R7.5). Part of the engine core (compiled with mypyc, like
-``fivehundred._core``); nothing here is public API.
+the card order of a contract over the deck's positions (a projection of
+:mod:`fivehundred._engine.order`), and what may be played (R5.3, R7.3-R7.5).
+Internal; compiled by mypyc.
 """
 
 from __future__ import annotations
@@ -11,19 +11,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, final
 
-from fivehundred._tables import TRICKS_PER_HAND
+from fivehundred._engine.order import Ctx, context
 from fivehundred.actions import DECLINE, Discard, Nominate, Play
 from fivehundred.calls import Call, CallKind
-from fivehundred.cards import CARDS, JOKER, JOKER_INDEX, RANKS_PER_SUIT, Card, Rank, Suit
-from fivehundred.errors import FiveHundredError
+from fivehundred.cards import CARDS, JOKER, JOKER_INDEX, RANKS_PER_SUIT, Card, Suit
 from fivehundred.rules import Rules
 
 ALL_SUITS: Final = 0b1111
 SUITS: Final = (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS)
 NOMINATIONS: Final = (*(Nominate(suit) for suit in SUITS), DECLINE)
 _ONLY_DECLINE: Final = (DECLINE,)
-#: Power of a trump above every plain card.
-TRUMP_BASE: Final = 100
 CACHE_LIMIT: Final = 1 << 16
 
 # kinds of bid on the ladder
@@ -37,148 +34,6 @@ KIND_CODE: Final = {
     CallKind.OPEN_MISERE: K_OPEN,
     CallKind.BLIND_MISERE: K_BLIND,
 }
-
-
-# -- card order under a contract (R1.3, R1.4, R5.2, R7) ----------------------------
-
-
-@final
-class Ctx:
-    """How cards behave under one contract: effective suits, trumps and card power.
-
-    One class serves two numberings: the library's card index space (``Card.index``;
-    :func:`context`) and a table's deck positions (:func:`positions_context`). A
-    context is built once and cached; compare contexts by identity.
-    """
-
-    def __init__(
-        self,
-        trump: Suit | None,
-        joker_suit: Suit | None,
-        suit_masks: tuple[int, int, int, int],
-        trump_mask: int,
-        power: tuple[int, ...],
-        suits: tuple[int, ...],
-        joker: int,
-    ) -> None:
-        #: The trump suit, or ``None`` for the No Trumps family (R1.4).
-        self.trump = trump
-        #: The suit the Joker was nominated into (R7.1), or ``None``.
-        self.joker_suit = joker_suit
-        #: Bit mask of the cards whose effective suit is each suit, by suit.
-        self.suit_masks = suit_masks
-        #: Bit mask of the cards that are trumps.
-        self.trump_mask = trump_mask
-        #: Ordering value of each card: higher wins among eligible cards.
-        self.power = power
-        #: Effective suit of each card, ``-1`` for a suitless Joker (R5.2).
-        self.suits = suits
-        #: The Joker's number in this numbering, and its bit.
-        self.joker = joker
-        self.joker_bit = 1 << joker
-        #: True when the Joker has no suit (No Trumps family, not nominated; R7.2).
-        self.free_joker = trump is None and joker_suit is None
-
-    def suit_of(self, card: int) -> int:
-        """The effective suit of a card, or ``-1`` for a suitless Joker (R5.2)."""
-        return self.suits[card]
-
-    def winner(self, cards: Sequence[int], led: int) -> int:
-        """The position in ``cards`` of the winning card (R5.4); ``led`` is the led suit or -1."""
-        packed = len(cards)
-        for at in range(len(cards)):
-            packed |= cards[at] << (3 + 7 * at)
-        return self.best(packed, led)
-
-    def best(self, trick: int, led: int) -> int:
-        """:meth:`winner` of a packed trick: three bits of count, then seven bits a card.
-
-        The one place R5.4 is decided: the highest trump wins; without one, the
-        highest card of the led suit; other suits never win.
-        """
-        eligible = self.trump_mask | (self.suit_masks[led] if led >= 0 else 0)
-        power = self.power
-        best = -1
-        best_at = 0
-        for at in range(trick & 7):
-            card = (trick >> (3 + 7 * at)) & 127
-            if (eligible >> card) & 1 and power[card] > best:
-                best = power[card]
-                best_at = at
-        return best_at
-
-    def __repr__(self) -> str:
-        trump = "NT" if self.trump is None else self.trump.letter
-        joker = "" if self.joker_suit is None else f", Joker in {self.joker_suit.letter}"
-        return f"<Ctx {trump}{joker}>"
-
-
-def _jack(suit: int) -> int:
-    return suit * RANKS_PER_SUIT + Rank.JACK - Rank.TWO
-
-
-_CONTEXTS: Final[dict[int, Ctx]] = {}
-
-
-def context(trump: Suit | None, joker_suit: Suit | None = None) -> Ctx:
-    """The card order of a contract in the card index space (R1.3, R1.4, R7.1, R7.2).
-
-    ``trump`` is the trump suit, or ``None`` for No Trumps and misère;
-    ``joker_suit`` the nominated suit of the Joker in those contracts.
-    """
-    key = (-1 if trump is None else int(trump)) * 8 + (
-        -1 if joker_suit is None else int(joker_suit)
-    )
-    found = _CONTEXTS.get(key)
-    if found is not None:
-        return found
-    if trump is not None and joker_suit is not None:
-        raise FiveHundredError(
-            "the Joker is nominated only in No Trumps and misère contracts (R7.1)"
-        )
-    chunk = (1 << RANKS_PER_SUIT) - 1
-    masks = [chunk << (s * RANKS_PER_SUIT) for s in range(4)]
-    joker_bit = 1 << JOKER_INDEX
-    power = [0] * (JOKER_INDEX + 1)
-    for s in range(4):
-        for offset in range(RANKS_PER_SUIT):
-            power[s * RANKS_PER_SUIT + offset] = offset + Rank.TWO
-    if trump is not None:
-        t = int(trump)
-        left = _jack(t ^ 1)
-        right = _jack(t)
-        masks[t ^ 1] &= ~(1 << left)
-        masks[t] |= (1 << left) | joker_bit
-        trump_mask = masks[t]
-        for index in range(JOKER_INDEX):
-            if (trump_mask >> index) & 1:
-                power[index] += TRUMP_BASE
-        power[left] = TRUMP_BASE + 50
-        power[right] = TRUMP_BASE + 51
-        power[JOKER_INDEX] = TRUMP_BASE + 52
-    elif joker_suit is not None:
-        masks[int(joker_suit)] |= joker_bit
-        trump_mask = 0
-        power[JOKER_INDEX] = Rank.ACE + 1
-    else:
-        trump_mask = joker_bit
-        power[JOKER_INDEX] = TRUMP_BASE + 52
-    suits = [-1] * (JOKER_INDEX + 1)
-    for s in range(4):
-        for index in range(JOKER_INDEX + 1):
-            if (masks[s] >> index) & 1:
-                suits[index] = s
-    ctx = Ctx(
-        trump,
-        joker_suit,
-        (masks[0], masks[1], masks[2], masks[3]),
-        trump_mask,
-        tuple(power),
-        tuple(suits),
-        JOKER_INDEX,
-    )
-    _CONTEXTS[key] = ctx
-    return ctx
 
 
 def _project(mask: int, deck: tuple[int, ...]) -> int:
@@ -474,102 +329,3 @@ def bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-# -- the score of a hand and the end of the game (R8, R9) ---------------------------------
-
-
-def score_changes(
-    value: int,
-    bid: int,
-    misere: bool,
-    contracting: int,
-    tricks: Sequence[int],
-    before: Sequence[int],
-    trick_points: int,
-    cap: int | None,
-    slam: int,
-) -> tuple[int, ...]:
-    """The score change of every side (R8.2-R8.4, V-TRICK-POINTS, V-CAP, V-NO-SLAM).
-
-    ``contracting`` is the mask of contracting sides (0 after an all-pass hand,
-    V-ALL-PASS: then every side scores its tricks); ``value`` the contract's value
-    and ``bid`` its tricks (R6.1; unused for misère, R6.2); ``slam`` the slam value
-    (0 without the slam bonus, V-NO-SLAM). The one place the scoring
-    rules are written: :func:`fivehundred.score_hand` checks its arguments and
-    calls this.
-    """
-    out: list[int] = []
-    if contracting == 0:
-        for side in range(len(tricks)):
-            out.append(_defence(before[side], trick_points * tricks[side], cap) - before[side])
-        return tuple(out)
-    taken = 0
-    for side in range(len(tricks)):
-        if (contracting >> side) & 1:
-            taken += tricks[side]
-    if not made(bid, misere, taken):
-        result = -value  # R8.3
-    elif not misere and taken == TRICKS_PER_HAND and value < slam:
-        result = slam  # R8.2
-    else:
-        result = value
-    for side in range(len(tricks)):
-        if (contracting >> side) & 1:
-            out.append(result)
-        elif misere:
-            out.append(0)  # R8.4: misère defenders score nothing
-        else:
-            out.append(_defence(before[side], trick_points * tricks[side], cap) - before[side])
-    return tuple(out)
-
-
-def made(bid: int, misere: bool, taken: int) -> bool:
-    """Whether a contract is made with ``taken`` tricks to its side (R6.1, R6.2)."""
-    return taken == 0 if misere else taken >= bid
-
-
-def game_end(
-    contracting: int, made: int, scores: Sequence[int], target: int, losing: int, defence: bool
-) -> tuple[int, tuple[int, ...]] | None:
-    """Whether a scored hand ends the game (R9, P-END, V-DEFENCE-WINS, V-TARGET).
-
-    ``contracting`` is the mask of contracting sides, ``made`` 1, 0 or -1 (no
-    contract: V-ALL-PASS). The answer is ``(outcome, winners)`` with the outcome
-    0 (contract made, R9.1), 1 (out backwards, R9.2) or 2 (target reached,
-    V-DEFENCE-WINS) and the winning sides in ascending order; ``None`` when the
-    game goes on (R9.3).
-    """
-    sides = len(scores)
-    if made == 1:
-        winners = [s for s in range(sides) if (contracting >> s) & 1 and scores[s] >= target]
-        if winners:
-            return 0, tuple(winners)
-    elif made == 0:
-        losers = 0
-        for s in range(sides):
-            if (contracting >> s) & 1 and scores[s] <= losing:
-                losers |= 1 << s
-        if losers:
-            return 1, _best(scores, ((1 << sides) - 1) & ~losers)
-    if defence:
-        crossed = 0
-        for s in range(sides):
-            if scores[s] >= target:
-                crossed |= 1 << s
-        if crossed:
-            return 2, _best(scores, crossed)
-    return None
-
-
-def _best(scores: Sequence[int], among: int) -> tuple[int, ...]:
-    """The sides of the mask ``among`` with the highest score (a tie is a shared win, P-END)."""
-    top = max(scores[s] for s in range(len(scores)) if (among >> s) & 1)
-    return tuple(s for s in range(len(scores)) if (among >> s) & 1 and scores[s] == top)
-
-
-def _defence(old: int, points: int, cap: int | None) -> int:
-    """Defence points added to a score, under the V-CAP rule when there is a cap."""
-    if cap is None:
-        return old + points
-    return min(old + points, cap) if old < cap else old
