@@ -12,6 +12,7 @@ from typing import Final
 
 from fivehundred import _core
 from fivehundred._core import GameState, Verdict
+from fivehundred._engine.hand import BIDDING, DEAL, DISCARD, NOMINATE, PARTNER, PLAY
 from fivehundred.actions import CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call
 from fivehundred.cards import Card, Rank, Suit
@@ -22,18 +23,18 @@ __all__ = ["explain"]
 
 #: The rules that say whose turn it is, by phase (cited in NOT_YOUR_TURN messages).
 _TURN_RULES: Final = {
-    _core.BIDDING: "R3.1: the auction goes clockwise, skipping players who passed",
-    _core.DISCARD: "R4.1: the contractor exchanges with the kitty",
-    _core.PARTNER: "P5: the contractor calls a partner",
-    _core.NOMINATE: "R7.1: the contractor nominates the Joker's suit or makes no nomination",
-    _core.PLAY: "R5.1: the contractor leads, each trick's winner leads the next",
+    BIDDING: "R3.1: the auction goes clockwise, skipping players who passed",
+    DISCARD: "R4.1: the contractor exchanges with the kitty",
+    PARTNER: "P5: the contractor calls a partner",
+    NOMINATE: "R7.1: the contractor nominates the Joker's suit or makes no nomination",
+    PLAY: "R5.1: the contractor leads, each trick's winner leads the next",
 }
 _EXPECTED: Final = {
-    _core.BIDDING: "call (bid or pass)",
-    _core.DISCARD: "discard from the kitty",
-    _core.NOMINATE: "nominate the Joker's suit or make no nomination",
-    _core.PARTNER: "call a partner",
-    _core.PLAY: "play a card",
+    BIDDING: "call (bid or pass)",
+    DISCARD: "discard from the kitty",
+    NOMINATE: "nominate the Joker's suit or make no nomination",
+    PARTNER: "call a partner",
+    PLAY: "play a card",
 }
 
 
@@ -58,7 +59,7 @@ def _sentence(state: GameState, action: object, verdict: Verdict, reason: Reason
         )
     if reason is Reason.GAME_OVER:
         return "the game is over: no more actions (R9)"
-    if phase == _core.DEAL:
+    if phase == DEAL:
         return "the next hand is not dealt yet: call fivehundred.deal()"
     turn_rule = _TURN_RULES[phase]
     actor = _core.to_act(state)

@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 
 from fivehundred import _core
+from fivehundred._engine.hand import DEAL, PLAY
 from fivehundred.actions import Action
 from fivehundred.engine import apply
 from fivehundred.state import GameState
@@ -25,7 +26,7 @@ def run(
     played = False  # has a hand been under way?
     while not state.is_over:
         phase = _core.hand_block(state).phase
-        if phase == _core.DEAL:
+        if phase == DEAL:
             if until == "hand" and played:
                 break
             state = _core.deal_from(state, source)
@@ -33,7 +34,7 @@ def run(
         played = True
         if policy is not None:
             state = apply(state, policy(state, source))
-        elif phase == _core.PLAY:
+        elif phase == PLAY:
             state = _core.random_play_hand(state, source)
         else:
             state = _core.random_step(state, source)

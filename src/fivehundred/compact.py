@@ -42,6 +42,7 @@ from typing import Final, TypeAlias
 import attrs
 
 from fivehundred import _core
+from fivehundred._engine.hand import DISCARD, PARTNER, PLAY
 from fivehundred._engine.table import table as _rules_table
 from fivehundred.actions import Action, Discard, Nominate
 from fivehundred.calls import Call
@@ -313,13 +314,13 @@ def compact_mask(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[bool
     h = _core.hand_block(state)
     tables = _tables(h.t.rules)
     phase = h.phase
-    if phase == _core.DISCARD:
+    if phase == DISCARD:
         pool = _core.hand_of(state, h.contractor) | h.kitty
         position = tables.position
         for card in pending:
             pool &= ~(1 << position[card])
         return tables.before_discards + _expand(pool, tables.deck_size)
-    if phase == _core.PLAY:
+    if phase == PLAY:
         mask = _core.play_mask(state)
         joker = tables.joker_bit
         if mask & joker:
@@ -327,7 +328,7 @@ def compact_mask(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[bool
             if names >= 0:
                 mask = (mask & ~joker) | (names << tables.deck_size)
         return tables.before_plays + _expand(mask, tables.deck_size + 4) + tables.after_plays
-    if phase == _core.PARTNER and not tables.partner_by_seat:
+    if phase == PARTNER and not tables.partner_by_seat:
         free = ~(_core.hand_of(state, h.contractor) | tables.joker_bit)
         at = tables.joker_bit.bit_length() - 1
         free = (free & (tables.joker_bit - 1)) | ((free >> (at + 1)) << at)
