@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 import fivehundred as fh
 from fivehundred import _core, solver
+from fivehundred._engine.state import hands_of, to_act
 from fivehundred.bots import RandomPlayer
 
 MANY: Final = bool(os.environ.get("FIVEHUNDRED_SOLVER_MANY"))
@@ -229,7 +230,7 @@ def upgraded(state: fh.GameState, rng: random.Random) -> tuple[fh.GameState, int
     ctx = h.ctx
     assert ctx is not None
     counted = fh.solve(state, actions=False).side
-    hands = list(_core.hands_of(state))
+    hands = list(hands_of(state))
     pairs = []
     for mine in counted:
         for other in range(len(hands)):
@@ -257,7 +258,7 @@ def upgraded(state: fh.GameState, rng: random.Random) -> tuple[fh.GameState, int
         h.dealer,
         tuple(hands),
         (),
-        _core.to_act(state),
+        to_act(state),
         -1,
         state._suits_led,
         done,

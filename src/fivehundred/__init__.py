@@ -15,7 +15,7 @@ True
 
 from typing import TYPE_CHECKING, Final
 
-from fivehundred._core import COMPILED
+from fivehundred._engine.state import COMPILED
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import (
     BLIND_MISERE,

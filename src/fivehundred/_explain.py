@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from fivehundred import _core
-from fivehundred._core import GameState, Verdict
 from fivehundred._engine.hand import BIDDING, DEAL, DISCARD, NOMINATE, PARTNER, PLAY
+from fivehundred._engine.state import GameState, hand_block, hand_of, to_act
+from fivehundred._engine.verdict import Verdict
 from fivehundred.actions import CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call
 from fivehundred.cards import Card, Rank, Suit
@@ -48,7 +48,7 @@ def explain(state: GameState, action: object, verdict: Verdict) -> IllegalAction
 
 
 def _sentence(state: GameState, action: object, verdict: Verdict, reason: Reason) -> str:
-    h = _core.hand_block(state)
+    h = hand_block(state)
     phase = h.phase
     seat = verdict.seat
     if reason is Reason.NOT_AN_ACTION and not isinstance(
@@ -62,7 +62,7 @@ def _sentence(state: GameState, action: object, verdict: Verdict, reason: Reason
     if phase == DEAL:
         return "the next hand is not dealt yet: call fivehundred.deal()"
     turn_rule = _TURN_RULES[phase]
-    actor = _core.to_act(state)
+    actor = to_act(state)
     if reason is Reason.NOT_YOUR_TURN:
         if seat < 0:
             players = h.t.players
@@ -195,10 +195,10 @@ def _play_sentence(state: GameState, action: Play, verdict: Verdict, reason: Rea
         )
     led = verdict.detail
     if reason is Reason.MUST_FOLLOW_SUIT:
-        h = _core.hand_block(state)
+        h = hand_block(state)
         ctx = h.ctx
         assert ctx is not None
-        follow = _core.hand_of(state, seat) & ctx.suit_masks[led]
+        follow = hand_of(state, seat) & ctx.suit_masks[led]
         held = " ".join(str(x) for x in h.t.cards_of(follow))
         note = _bower_note(state, follow, led)
         what = "the Joker never follows suit here, so" if card.is_joker else "so"
@@ -214,7 +214,7 @@ def _play_sentence(state: GameState, action: Play, verdict: Verdict, reason: Rea
 
 
 def _bower_note(state: GameState, follow: int, led: int) -> str:
-    h = _core.hand_block(state)
+    h = hand_block(state)
     ctx = h.ctx
     assert ctx is not None
     trump = ctx.trump

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from fivehundred import _core
 from fivehundred._engine.hand import DEAL, PLAY
+from fivehundred._engine.state import hand_block
 from fivehundred.actions import Action
 from fivehundred.engine import apply
 from fivehundred.state import GameState
@@ -25,7 +26,7 @@ def run(
     """Play on from ``state`` until the hand (``until="hand"``) or the game is over."""
     played = False  # has a hand been under way?
     while not state.is_over:
-        phase = _core.hand_block(state).phase
+        phase = hand_block(state).phase
         if phase == DEAL:
             if until == "hand" and played:
                 break

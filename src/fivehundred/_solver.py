@@ -15,8 +15,16 @@ from __future__ import annotations
 
 from typing import Final, final
 
-from fivehundred import _core
 from fivehundred._engine.order import Ctx
+from fivehundred._engine.state import (
+    GameState,
+    hand_block,
+    hands_of,
+    led_of,
+    suits_led_of,
+    to_act,
+    trick_of,
+)
 from fivehundred._engine.table import nameable, playable
 
 #: A move is ``position * NAMES + named + 1`` (``named`` is -1 or the suit a Joker lead names).
@@ -77,13 +85,13 @@ class Search:
 
     def __init__(
         self,
-        state: _core.GameState,
+        state: GameState,
         counted: int,
         maximisers: int,
     ) -> None:
         """``counted``: seat mask of the side whose tricks are counted; ``maximisers``:
         the seats that want that count high (everyone else wants it low)."""
-        h = _core.hand_block(state)  # ctx, nxt, active, misere, ends_early, contractor, t
+        h = hand_block(state)  # ctx, nxt, active, misere, ends_early, contractor, t
         ctx = h.ctx
         assert ctx is not None
         t = h.t
@@ -99,7 +107,7 @@ class Search:
         self.name_any: bool = t.name_any
         self.counted = counted
         self.maximisers = maximisers
-        self.hands: list[int] = list(_core.hands_of(state))
+        self.hands: list[int] = list(hands_of(state))
         self.size: int = t.size
         #: The seat holding each card (cards never change hands; read only for live cards).
         owner = [-1] * t.size
@@ -108,18 +116,18 @@ class Search:
                 if (hand >> pos) & 1:
                     owner[pos] = seat
         self.owner: list[int] = owner
-        pairs = _core.trick_of(state)
+        pairs = trick_of(state)
         self.trick: list[int] = [pos for _, pos in pairs]
-        self.leader: int = pairs[0][0] if pairs else _core.to_act(state)
-        self.led: int = _core.led_of(state)
+        self.leader: int = pairs[0][0] if pairs else to_act(state)
+        self.led: int = led_of(state)
         #: The cards that take the trick from each card, for the suit led (see _over).
         self.over: list[int] = _over(ctx, t.size, self.led) if self.trick else []
         #: After each card of the trick, the place in it of the card winning so far.
         self.wins: list[int] = [
             ctx.winner(self.trick[: k + 1], self.led) for k in range(len(self.trick))
         ]
-        self.suits_led: int = _core.suits_led_of(state)  # the suits led so far (R7.4)
-        self.to_act: int = _core.to_act(state)
+        self.suits_led: int = suits_led_of(state)  # the suits led so far (R7.4)
+        self.to_act: int = to_act(state)
         self.order: list[list[int]] = _order_of(ctx, t.size)
         self.joker_bit: int = ctx.joker_bit
         live = 0

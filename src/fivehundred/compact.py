@@ -43,6 +43,7 @@ import attrs
 
 from fivehundred import _core
 from fivehundred._engine.hand import DISCARD, PARTNER, PLAY
+from fivehundred._engine.state import hand_block, hand_of
 from fivehundred._engine.table import table as _rules_table
 from fivehundred.actions import Action, Discard, Nominate
 from fivehundred.calls import Call
@@ -311,11 +312,11 @@ def compact_mask(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[bool
     """
     if type(state) is not GameState:
         legal_actions(state)  # raises the library's TypeError
-    h = _core.hand_block(state)
+    h = hand_block(state)
     tables = _tables(h.t.rules)
     phase = h.phase
     if phase == DISCARD:
-        pool = _core.hand_of(state, h.contractor) | h.kitty
+        pool = hand_of(state, h.contractor) | h.kitty
         position = tables.position
         for card in pending:
             pool &= ~(1 << position[card])
@@ -329,7 +330,7 @@ def compact_mask(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[bool
                 mask = (mask & ~joker) | (names << tables.deck_size)
         return tables.before_plays + _expand(mask, tables.deck_size + 4) + tables.after_plays
     if phase == PARTNER and not tables.partner_by_seat:
-        free = ~(_core.hand_of(state, h.contractor) | tables.joker_bit)
+        free = ~(hand_of(state, h.contractor) | tables.joker_bit)
         at = tables.joker_bit.bit_length() - 1
         free = (free & (tables.joker_bit - 1)) | ((free >> (at + 1)) << at)
         return tables.before_partners + _expand(free, tables.deck_size - 1) + tables.after_partners

@@ -25,8 +25,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from fivehundred import _core
-from fivehundred._core import GameState
 from fivehundred._engine.hand import BIDDING, PLAY
+from fivehundred._engine.state import GameState, hand_block
 from fivehundred._engine.table import Table, table
 from fivehundred._explain import explain
 from fivehundred.actions import Action, Play
@@ -255,7 +255,7 @@ def legal_bids(state: GameState) -> tuple[Call, ...]:
     Raises :class:`TypeError` for a non-state.
     """
     s = _state(state)
-    return _core.legal_calls(s) if _core.hand_block(s).phase == BIDDING else ()
+    return _core.legal_calls(s) if hand_block(s).phase == BIDDING else ()
 
 
 def legal_plays(state: GameState) -> tuple[Play, ...]:
@@ -264,7 +264,7 @@ def legal_plays(state: GameState) -> tuple[Play, ...]:
     Raises :class:`TypeError` for a non-state.
     """
     s = _state(state)
-    if _core.hand_block(s).phase != PLAY:
+    if hand_block(s).phase != PLAY:
         return ()
     return _core.legal_plays(s)
 

@@ -40,6 +40,7 @@ from typing import Final
 
 import attrs
 
+from fivehundred._engine.state import hand_records
 from fivehundred._options import MAX_OPTIONS, rules_from_options, rules_options
 from fivehundred._quoting import quote
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
@@ -126,13 +127,10 @@ def record(state: GameState) -> GameRecord:
 
     Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state.
     """
-    from fivehundred import _core
 
     if type(state) is not GameState:
         raise FiveHundredTypeError(f"a fivehundred GameState is needed, not {quote(state)}")
-    hands = [
-        HandRecord(dealer, deck, actions) for dealer, deck, actions in _core.hand_records(state)
-    ]
+    hands = [HandRecord(dealer, deck, actions) for dealer, deck, actions in hand_records(state)]
     first = hands[0].dealer if hands else state.dealer
     start = _starting_scores(state, hands)
     return GameRecord(state.rules, first, tuple(hands), None if not any(start) else start)

@@ -54,7 +54,7 @@ from collections.abc import Mapping
 
 import attrs
 
-from fivehundred import _core
+from fivehundred._engine.state import tricks_by_seat
 from fivehundred._solver import NAMES, Search
 from fivehundred.actions import Play
 from fivehundred.engine import legal_plays
@@ -200,7 +200,7 @@ def solve(state: GameState, seat: int | None = None, *, actions: bool = True) ->
     search, counted, minimising = _search(state, seat)
     remaining = search.remaining()
     taken = 0
-    won = _core.tricks_by_seat(state)
+    won = tricks_by_seat(state)
     for other in range(state.rules.players):
         if (counted >> other) & 1:
             taken += won[other]

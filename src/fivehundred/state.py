@@ -9,7 +9,7 @@ block shared by every state of the same phase of a hand (see
 
 from __future__ import annotations
 
-from fivehundred._core import GameState
+from fivehundred._engine.state import GameState
 from fivehundred._types import Phase, Trick
 
 __all__ = ["GameState", "Phase", "Trick"]

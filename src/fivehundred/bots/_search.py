@@ -14,6 +14,15 @@ from typing import Final
 import attrs
 
 from fivehundred import _core
+from fivehundred._engine.state import (
+    GameState,
+    active_seats,
+    hands_of,
+    led_of,
+    to_act,
+    trick_of,
+    tricks_by_seat,
+)
 from fivehundred._engine.table import Table
 from fivehundred._engine.table import positions_context as _positions_context
 from fivehundred._engine.table import table as _rules_table
@@ -133,7 +142,7 @@ def _sim(
     led: int = -1,
     suits_led: int = 0,
     done: int = 0,
-) -> _core.GameState:
+) -> GameState:
     """The engine core's private play-out state for card-index hands and a trick so far."""
     t = s.table
     cards = tuple(t.pos_of[card.index] for _, card in trick)
@@ -330,7 +339,7 @@ def _pick_misere(  # noqa: PLR0917 - the play-out hot path, as _pick
     return _highest(mask & ~free or mask, power)
 
 
-def _playout(s: _Setup, state: _core.GameState, first: Play | None = None) -> list[int]:
+def _playout(s: _Setup, state: GameState, first: Play | None = None) -> list[int]:
     """Play the hand to its end on the core's private ``state``; the tricks per side.
 
     ``first`` forces the first play. Every other card is the policy's choice among
@@ -341,18 +350,18 @@ def _playout(s: _Setup, state: _core.GameState, first: Play | None = None) -> li
     if first is not None:
         pos = t.pos_of[first.card.index]
         _core.play_card(state, pos, -1 if first.suit is None else int(first.suit))
-    active = _core.active_seats(state)
+    active = active_seats(state)
     while True:
-        seat = _core.to_act(state)
+        seat = to_act(state)
         if seat < 0:
             break
         mask = _core.play_mask(state)
         if mask & (mask - 1) == 0:
             pos = mask.bit_length() - 1
         else:
-            trick = _core.trick_of(state)
-            led = _core.led_of(state)
-            pos = _pick(s, _core.hands_of(state), trick, led, seat, mask, active)
+            trick = trick_of(state)
+            led = led_of(state)
+            pos = _pick(s, hands_of(state), trick, led, seat, mask, active)
         name = -1
         if pos == s.joker and mask & jb:
             names = _core.play_names(state)
@@ -360,7 +369,7 @@ def _playout(s: _Setup, state: _core.GameState, first: Play | None = None) -> li
                 name = (names & -names).bit_length() - 1
         _core.play_card(state, pos, name)
     won = [0] * len(s.table.rules.sides)
-    for seat, count in enumerate(_core.tricks_by_seat(state)):
+    for seat, count in enumerate(tricks_by_seat(state)):
         won[s.side_of[seat]] += count
     return won
 
