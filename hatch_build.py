@@ -2,7 +2,7 @@
 
 hatch-mypyc compiles in place (``setup.py build_ext --inplace``), so a compiled
 wheel built straight from a checkout (``HATCH_BUILD_HOOKS_ENABLE=1 python -m pip
-install .``) leaves ``src/fivehundred/_core.cpython-*.so`` and friends behind.
+install .``) leaves ``src/fivehundred/_engine/play.cpython-*.so`` and friends behind.
 Python's import system prefers an extension module to the ``.py`` beside it, so
 every later run with ``src`` on the path (the test helpers, ``PYTHONPATH=src``)
 would silently use the compiled, possibly stale, module. Once the wheel is

@@ -81,7 +81,7 @@ def extra(name: str) -> tuple[str, ...]:
 
 
 def compiled_modules() -> list[str]:
-    """The modules of the compiled build, as ``fivehundred._core``: the mypyc hook's ``include``."""
+    """The compiled modules, as ``fivehundred._engine.play``: the mypyc hook's ``include``."""
     paths = PYPROJECT["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["mypyc"]["include"]
     return [".".join(Path(path).relative_to("/src").with_suffix("").parts) for path in paths]
 

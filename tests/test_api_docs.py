@@ -70,7 +70,9 @@ def docstring(obj: object) -> str:
 
 def test_a_docstring_is_read_from_the_source_when_the_object_has_none() -> None:
     assert "Raises" in docstring(fh.observe)
-    compiled_like = type("GameState", (), {"__module__": "fivehundred._core", "__doc__": None})
+    compiled_like = type(
+        "GameState", (), {"__module__": "fivehundred._engine.state", "__doc__": None}
+    )
     assert "new_game" in docstring(compiled_like)
 
 

@@ -78,7 +78,7 @@ def test_no_compiled_module_sits_in_src() -> None:
 
 def test_the_compiled_module_list_is_not_empty() -> None:
     modules = compiled_modules()
-    assert "fivehundred._core" in modules
+    assert "fivehundred._engine.play" in modules
     assert all(name.startswith("fivehundred.") for name in modules), modules
 
 

@@ -98,7 +98,9 @@ def state_properties() -> list[str]:
     Read with ``ast`` rather than from the class, so that the compiled build
     (where mypyc turns properties into descriptors of its own) checks the same list.
     """
-    tree = ast.parse((ROOT / "src" / "fivehundred" / "_core.py").read_text(encoding="utf-8"))
+    tree = ast.parse(
+        (ROOT / "src" / "fivehundred" / "_engine" / "state.py").read_text(encoding="utf-8")
+    )
     (cls,) = (n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "GameState")
     return sorted(
         item.name

@@ -20,7 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fivehundred as fh
-from fivehundred import _core, solver
+from fivehundred import solver
+from fivehundred._engine.simulate import simulation
 from fivehundred._engine.state import hands_of, to_act
 from fivehundred.bots import RandomPlayer
 
@@ -249,7 +250,7 @@ def upgraded(state: fh.GameState, rng: random.Random) -> tuple[fh.GameState, int
     hands[mine] ^= (1 << low) | (1 << high)
     hands[other] ^= (1 << low) | (1 << high)
     done = sum(state.tricks_won_by_seat)
-    twin = _core.simulation(
+    twin = simulation(
         h.t,
         h.contract,
         h.contractor,

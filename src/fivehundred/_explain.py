@@ -1,6 +1,6 @@
 """Sentences for refused actions: the engine core decides, this module words it.
 
-:func:`explain` turns the core's :class:`~fivehundred._core.Verdict` (the reason
+:func:`explain` turns the core's :class:`~fivehundred._engine.verdict.Verdict` (the reason
 and a detail found by the same evaluation that refused the action) into an
 :class:`~fivehundred.IllegalActionError` whose sentence names the seat, the card
 or call, and the rule.

@@ -9,8 +9,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from fivehundred import _core
+from fivehundred._engine.deal import deal_from
 from fivehundred._engine.hand import DEAL, PLAY
+from fivehundred._engine.simulate import random_play_hand, random_step
 from fivehundred._engine.state import hand_block
 from fivehundred.actions import Action
 from fivehundred.engine import apply
@@ -30,13 +31,13 @@ def run(
         if phase == DEAL:
             if until == "hand" and played:
                 break
-            state = _core.deal_from(state, source)
+            state = deal_from(state, source)
             continue
         played = True
         if policy is not None:
             state = apply(state, policy(state, source))
         elif phase == PLAY:
-            state = _core.random_play_hand(state, source)
+            state = random_play_hand(state, source)
         else:
-            state = _core.random_step(state, source)
+            state = random_step(state, source)
     return state

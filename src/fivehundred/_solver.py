@@ -5,8 +5,8 @@ alpha-beta (each search answers "can the maximising seats make the counted
 side take at least ``need`` of the remaining tricks?") with a transposition
 table of bounds kept at trick boundaries, equivalent-card reduction and move
 ordering. It decides no rule itself: what may be played and what a Joker lead
-may name come from :func:`fivehundred._engine.table.playable` and
-:func:`~fivehundred._engine.table.nameable` (R5.3, R7), the winner of a trick from
+may name come from :func:`fivehundred._engine.play.playable` and
+:func:`~fivehundred._engine.play.nameable` (R5.3, R7), the winner of a trick from
 :meth:`fivehundred._engine.order.Ctx.winner` (R5.4), and the seat order (sitting-out
 partners, R4.2) from the core's ``Hand.nxt``. Nothing here is public API.
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Final, final
 
 from fivehundred._engine.order import Ctx
+from fivehundred._engine.play import nameable, playable
 from fivehundred._engine.state import (
     GameState,
     hand_block,
@@ -25,7 +26,6 @@ from fivehundred._engine.state import (
     to_act,
     trick_of,
 )
-from fivehundred._engine.table import nameable, playable
 
 #: A move is ``position * NAMES + named + 1`` (``named`` is -1 or the suit a Joker lead names).
 NAMES: Final = 5

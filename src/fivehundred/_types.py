@@ -1,6 +1,6 @@
 """Small public value types the rule engine returns: :class:`Phase` and :class:`Trick`.
 
-They live apart from the compiled engine (``fivehundred._core``) because they are
+They live apart from the compiled engine (``fivehundred._engine``) because they are
 attrs and enum classes, which stay plain Python in both builds.
 """
 

@@ -41,8 +41,8 @@ from typing import Final, TypeAlias
 
 import attrs
 
-from fivehundred import _core
 from fivehundred._engine.hand import DISCARD, PARTNER, PLAY
+from fivehundred._engine.play import play_mask, play_names
 from fivehundred._engine.state import hand_block, hand_of
 from fivehundred._engine.table import table as _rules_table
 from fivehundred.actions import Action, Discard, Nominate
@@ -322,10 +322,10 @@ def compact_mask(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[bool
             pool &= ~(1 << position[card])
         return tables.before_discards + _expand(pool, tables.deck_size)
     if phase == PLAY:
-        mask = _core.play_mask(state)
+        mask = play_mask(state)
         joker = tables.joker_bit
         if mask & joker:
-            names = _core.play_names(state)
+            names = play_names(state)
             if names >= 0:
                 mask = (mask & ~joker) | (names << tables.deck_size)
         return tables.before_plays + _expand(mask, tables.deck_size + 4) + tables.after_plays

@@ -1,6 +1,6 @@
 """Game flow as pure functions: new game, deal, legal actions, apply.
 
-The rules themselves live in the engine core (``fivehundred._core``); this module
+The rules themselves live in the engine (the package ``fivehundred._engine``); this module
 checks arguments, turns the core's verdicts into errors (``fivehundred._explain``)
 and is the public face of the game.
 
@@ -24,7 +24,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from fivehundred import _core
+from fivehundred._engine import deal as dealing
+from fivehundred._engine import judge as judging
+from fivehundred._engine import play as card_play
+from fivehundred._engine.auction import legal_calls
 from fivehundred._engine.hand import BIDDING, PLAY
 from fivehundred._engine.state import GameState, hand_block
 from fivehundred._engine.table import Table, table
@@ -51,15 +54,15 @@ _DEFAULT_RULES: Final = Rules()
 if TYPE_CHECKING:  # the signatures users type-check against
 
     def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameState:
-        """See :func:`fivehundred._core.apply`."""
+        """See :func:`fivehundred._engine.judge.apply`."""
 
     def legal_actions(state: GameState) -> tuple[Action, ...]:
-        """See :func:`fivehundred._core.legal_actions`."""
+        """See :func:`fivehundred._engine.judge.legal_actions`."""
 
 else:  # the engine core's functions themselves (compiled in the compiled build): they check
     # their arguments at run time, so a wrong type gets the library's TypeError
-    apply = _core.apply
-    legal_actions = _core.legal_actions
+    apply = judging.apply
+    legal_actions = judging.legal_actions
 #: Starting scores lie strictly within ±MAX_START_SCORE.
 MAX_START_SCORE: Final = 10**6
 
@@ -121,7 +124,7 @@ def new_game(
     ):
         raise InvalidStateError([f"dealer {dealer!r} is not a seat: seats are 0 to {players - 1}"])
     start = None if scores is None else _start_scores(scores, rules)
-    return _core.new_game(rules, -1 if dealer is None else dealer, start)
+    return dealing.new_game(rules, -1 if dealer is None else dealer, start)
 
 
 def _start_scores(scores: object, rules: Rules) -> tuple[int, ...]:
@@ -195,7 +198,7 @@ def deal(
     if rng is not None and not isinstance(rng, random.Random):
         raise FiveHundredTypeError(f"rng must be a random.Random, not {rng!r}")
     if cards is None:
-        return _core.deal_from(s, rng if rng is not None else random.Random(seed))
+        return dealing.deal_from(s, rng if rng is not None else random.Random(seed))
     rules = s.rules
     order = _deck_order(cards, rules, table(rules))
     dealer = s.dealer
@@ -205,7 +208,7 @@ def deal(
             "the first dealer was left to the random source, but cards= gives none: "
             "pass dealer= to new_game() (R2.1)",
         )
-    return _core.deal(s, order, dealer)
+    return dealing.deal(s, order, dealer)
 
 
 def _deck_order(cards: Sequence[Card | str] | str, rules: Rules, t: Table) -> list[int]:
@@ -255,7 +258,7 @@ def legal_bids(state: GameState) -> tuple[Call, ...]:
     Raises :class:`TypeError` for a non-state.
     """
     s = _state(state)
-    return _core.legal_calls(s) if hand_block(s).phase == BIDDING else ()
+    return legal_calls(s) if hand_block(s).phase == BIDDING else ()
 
 
 def legal_plays(state: GameState) -> tuple[Play, ...]:
@@ -266,7 +269,7 @@ def legal_plays(state: GameState) -> tuple[Play, ...]:
     s = _state(state)
     if hand_block(s).phase != PLAY:
         return ()
-    return _core.legal_plays(s)
+    return card_play.legal_plays(s)
 
 
 def is_legal(state: GameState, action: object, *, seat: int | None = None) -> bool:
@@ -274,7 +277,7 @@ def is_legal(state: GameState, action: object, *, seat: int | None = None) -> bo
     if type(state) is not GameState:
         return False
     try:
-        return _core.judge(state, action, seat).reason is None
+        return judging.judge(state, action, seat).reason is None
     except Exception:  # pragma: no cover - judge answers every input; this is the promise
         return False
 
@@ -293,6 +296,6 @@ def check_action(state: GameState, action: object, *, seat: int | None = None) -
     MISERE_NEEDS_SEVEN
     """
     s = _state(state)
-    verdict = _core.judge(s, action, seat)
+    verdict = judging.judge(s, action, seat)
     if verdict.reason is not None:
         raise explain(s, action, verdict)

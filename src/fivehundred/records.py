@@ -40,6 +40,7 @@ from typing import Final
 
 import attrs
 
+from fivehundred._engine.deal import start_scores
 from fivehundred._engine.state import hand_records
 from fivehundred._options import MAX_OPTIONS, rules_from_options, rules_options
 from fivehundred._quoting import quote
@@ -138,9 +139,8 @@ def record(state: GameState) -> GameRecord:
 
 def _starting_scores(state: GameState, hands: Sequence[HandRecord]) -> tuple[int, ...]:
     """The scores ``state``'s game started from (``new_game(scores=...)``)."""
-    from fivehundred import _core
 
-    return _core.start_scores(state)
+    return start_scores(state)
 
 
 def _is_seat(value: object) -> bool:

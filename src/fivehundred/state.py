@@ -4,7 +4,7 @@ A :class:`GameState` is created by :func:`~fivehundred.new_game`, dealt by
 :func:`~fivehundred.deal` and advanced by :func:`~fivehundred.apply`; it never
 changes. Inside it is a handful of small integers and bit masks that point to a
 block shared by every state of the same phase of a hand (see
-``fivehundred._core``); the properties turn that into cards, calls and tricks.
+``fivehundred._engine``); the properties turn that into cards, calls and tricks.
 """
 
 from __future__ import annotations

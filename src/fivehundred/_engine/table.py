@@ -17,7 +17,6 @@ from fivehundred.calls import Call, CallKind
 from fivehundred.cards import CARDS, JOKER, JOKER_INDEX, RANKS_PER_SUIT, Card, Suit
 from fivehundred.rules import Rules
 
-ALL_SUITS: Final = 0b1111
 SUITS: Final = (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS)
 NOMINATIONS: Final = (*(Nominate(suit) for suit in SUITS), DECLINE)
 _ONLY_DECLINE: Final = (DECLINE,)
@@ -71,56 +70,6 @@ def positions_context(t: Table, trump: int, joker_suit: int) -> Ctx:
 
 
 # -- what may be played (R5.3, R7.3-R7.5) -----------------------------------------
-
-
-def playable(
-    ctx: Ctx,
-    hand: int,
-    leading: bool,
-    led: int,
-    suits_led: int,
-    misere: bool,
-    lead_last: bool,
-    name_any: bool,
-) -> int:
-    """The playable cards of a hand, as a mask: the one place R5.3 and R7 decide it.
-
-    ``led`` is the led suit (``-1`` when a suitless Joker was led to the last
-    trick), ``suits_led`` the mask of suits led so far (R7.4), ``misere`` whether
-    the contract is a misère (R7.3), ``lead_last`` V-JOKER-LEAD-LAST and
-    ``name_any`` V-JOKER-NAME-ANY.
-    """
-    jb = ctx.joker_bit
-    if leading:
-        if hand & jb and ctx.free_joker:
-            if hand == jb:  # the last trick: led with no suit named (R7.5)
-                return hand
-            if lead_last:  # V-JOKER-LEAD-LAST
-                return hand & ~jb
-            if name_any or ALL_SUITS & ~suits_led:  # V-JOKER-NAME-ANY, R7.4
-                return hand
-            return hand & ~jb  # every suit has been led (R7.5)
-        return hand
-    if led < 0:
-        return hand
-    follow = hand & ctx.suit_masks[led]
-    if follow:
-        return follow
-    if misere and hand & jb and ctx.trump_mask == jb:
-        return jb  # R7.3: the void misère player must play the Joker
-    return hand
-
-
-def nameable(ctx: Ctx, hand: int, leading: bool, suits_led: int, name_any: bool) -> int:
-    """The suits a Joker lead may name (R7.4), or ``-1`` when the Joker names no suit.
-
-    Meaningful when the Joker is playable: it names a suit exactly when it is led,
-    suitless (R7.2), and not the last card in hand (R7.5).
-    """
-    jb = ctx.joker_bit
-    if not leading or not ctx.free_joker or not hand & jb or hand == jb:
-        return -1
-    return ALL_SUITS if name_any else ALL_SUITS & ~suits_led
 
 
 # -- one table's constants ----------------------------------------------------------
@@ -199,7 +148,7 @@ class Table:
         self.call_cache: dict[int, tuple[tuple[Call, ...], tuple[int, ...]]] = {}
         self.contexts: dict[int, Ctx] = {}
         self.discard_cache: dict[int, Discard] = shared.discard_cache
-        #: Three-card discards by ``(a * size + b) * size + c`` (see ``_core.legal_discards``),
+        #: Three-card discards by ``(a * size + b) * size + c`` (see ``kitty.legal_discards``),
         #: made on first use.
         self.discards3: list[Discard] = shared.discards3
         #: Each suit's block of positions: where it starts, and its mask from there.
@@ -213,7 +162,7 @@ class Table:
         self.suit_start: tuple[int, ...] = tuple(starts)
         self.suit_chunk: tuple[int, ...] = tuple(chunks)
         #: The plays of each suit's block of positions, and their codes (see
-        #: ``_core._legal_pair``), by ``chunk << 2 | suit``.
+        #: ``play.legal_pair``), by ``chunk << 2 | suit``.
         self.chunk_plays: dict[int, tuple[tuple[Play, ...], tuple[int, ...]]] = shared.chunk_plays
         # options read on the hot paths
         self.single_round = rules.single_round

@@ -12,7 +12,7 @@ from typing import Final
 
 import attrs
 
-from fivehundred import _core
+from fivehundred._engine.deal import with_scores
 from fivehundred._sight import JOKER_BIT, Sight, read_sight
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
 from fivehundred.bots._heuristic import PARTNER_SHARE, mask_danger, mask_tricks
@@ -296,7 +296,7 @@ def sample_deal(view: PlayerView, rng: random.Random) -> GameState:
 
 def _with_scores(state: GameState, view: PlayerView) -> GameState:
     """``state`` with the view's scores, hand number and last hand."""
-    return _core.with_scores(state, view.scores, view.hand_number, view.last_hand)
+    return with_scores(state, view.scores, view.hand_number, view.last_hand)
 
 
 def _uniform_assign(problem: SamplingProblem, rng: random.Random) -> list[int]:

@@ -13,7 +13,8 @@ from typing import Final
 
 import attrs
 
-from fivehundred import _core
+from fivehundred._engine.play import play_card, play_mask, play_names
+from fivehundred._engine.simulate import simulation
 from fivehundred._engine.state import (
     GameState,
     active_seats,
@@ -57,7 +58,7 @@ class _Setup:
     """One hand's card play for the play-out policy, over the table's deck positions.
 
     The rules of play are not here: a play-out drives the engine core's own
-    state (:func:`fivehundred._core.simulation`), which decides what may be
+    state (:func:`fivehundred._engine.simulate.simulation`), which decides what may be
     played, who wins each trick, who plays next and when the hand ends.
     """
 
@@ -148,7 +149,7 @@ def _sim(
     cards = tuple(t.pos_of[card.index] for _, card in trick)
     leader = trick[0][0] if trick else -1
     positions = tuple(_positions(t, hand) for hand in hands)
-    return _core.simulation(
+    return simulation(
         t,
         s.contract,
         s.contractor,
@@ -349,13 +350,13 @@ def _playout(s: _Setup, state: GameState, first: Play | None = None) -> list[int
     jb = 1 << s.joker
     if first is not None:
         pos = t.pos_of[first.card.index]
-        _core.play_card(state, pos, -1 if first.suit is None else int(first.suit))
+        play_card(state, pos, -1 if first.suit is None else int(first.suit))
     active = active_seats(state)
     while True:
         seat = to_act(state)
         if seat < 0:
             break
-        mask = _core.play_mask(state)
+        mask = play_mask(state)
         if mask & (mask - 1) == 0:
             pos = mask.bit_length() - 1
         else:
@@ -364,10 +365,10 @@ def _playout(s: _Setup, state: GameState, first: Play | None = None) -> list[int
             pos = _pick(s, hands_of(state), trick, led, seat, mask, active)
         name = -1
         if pos == s.joker and mask & jb:
-            names = _core.play_names(state)
+            names = play_names(state)
             if names > 0:  # pragma: no cover - the policy leads a suitless Joker only last
                 name = (names & -names).bit_length() - 1
-        _core.play_card(state, pos, name)
+        play_card(state, pos, name)
     won = [0] * len(s.table.rules.sides)
     for seat, count in enumerate(tricks_by_seat(state)):
         won[s.side_of[seat]] += count
