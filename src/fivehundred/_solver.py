@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Final, final
 
 from fivehundred._engine.order import Ctx
-from fivehundred._engine.play import nameable, playable
+from fivehundred._engine.play import misere_lost, nameable, playable, seat_at
 from fivehundred._engine.state import (
     GameState,
     hand_block,
@@ -226,9 +226,7 @@ class Search:
             return out
         # following: is the trick going the way this seat wants?
         at = self.wins[-1]
-        winner = self.leader
-        for _ in range(at):
-            winner = self.nxt[winner]
+        winner = seat_at(self.nxt, self.leader, at)
         wants = (self.maximisers >> seat) & 1
         good = ((self.counted >> winner) & 1) == wants
         _by_power(cards, power, False)
@@ -410,7 +408,7 @@ class Search:
             old_suits = self.suits_led
             old_over = self.over
             self.leader = seat
-            led = named if named >= 0 else self.ctx.suits[pos]
+            led = self.ctx.led_suit(pos, named)
             self.led = led
             self.over = _over(self.ctx, self.size, led)
             if led >= 0:
@@ -444,12 +442,9 @@ class Search:
     def _close(self, need: int) -> bool:
         """The trick is complete: score it (R5.4) and search the next one."""
         trick = self.trick
-        at = self.wins[-1]
-        winner = self.leader
-        for _ in range(at):
-            winner = self.nxt[winner]
+        winner = seat_at(self.nxt, self.leader, self.wins[-1])
         won = (self.counted >> winner) & 1
-        if self.ends_early and winner == self.contractor:  # the misère is lost: the hand ends
+        if misere_lost(self.ends_early, self.contractor, winner):  # the hand ends
             return won >= need
         saved = trick[:]
         wins = self.wins

@@ -65,13 +65,22 @@ class Ctx:
             packed |= cards[at] << (3 + 7 * at)
         return self.best(packed, led)
 
+    def led_suit(self, card: int, named: int) -> int:
+        """The suit a card leads to a trick (R5.2, R7.4): the suit a Joker lead names
+        (``named``, or -1), else the card's effective suit; -1 for a suitless lead (R7.5)."""
+        return named if named >= 0 else self.suits[card]
+
+    def eligible(self, led: int) -> int:
+        """The cards that can win a trick led in ``led`` (R5.4): the trumps and the led suit."""
+        return self.trump_mask | (self.suit_masks[led] if led >= 0 else 0)
+
     def best(self, trick: int, led: int) -> int:
         """:meth:`winner` of a packed trick: three bits of count, then seven bits a card.
 
         The one place R5.4 is decided: the highest trump wins; without one, the
         highest card of the led suit; other suits never win.
         """
-        eligible = self.trump_mask | (self.suit_masks[led] if led >= 0 else 0)
+        eligible = self.eligible(led)
         power = self.power
         best = -1
         best_at = 0

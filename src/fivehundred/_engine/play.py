@@ -233,7 +233,7 @@ def play_card(s: GameState, pos: int, named: int) -> None:
         led = s._led
     else:
         s._leader = seat
-        led = named if named >= 0 else ctx.suits[pos]
+        led = ctx.led_suit(pos, named)
         s._led = led
         if led >= 0:
             s._suits_led |= 1 << led
@@ -243,10 +243,7 @@ def play_card(s: GameState, pos: int, named: int) -> None:
         s._trick = trick
         s._to_act = h.nxt[seat]
         return
-    at = ctx.best(trick, led)
-    winner = s._leader
-    for _ in range(at):
-        winner = h.nxt[winner]
+    winner = seat_at(h.nxt, s._leader, ctx.best(trick, led))
     s._won += 1 << (4 * winner)
     count = 1 if s._tricks is None else s._tricks.count + 1
     s._tricks = TrickNode(s._tricks, trick, s._leader, winner, led, count)
@@ -254,11 +251,26 @@ def play_card(s: GameState, pos: int, named: int) -> None:
     s._led = -1
     s._to_act = winner
     s._leader = winner
-    if count == h.t.hand_size or (h.ends_early and winner == h.contractor):
+    if count == h.t.hand_size or misere_lost(h.ends_early, h.contractor, winner):
         if h.scored:
             finish_hand(s)
         else:
             s._to_act = -1
+
+
+def seat_at(nxt: tuple[int, ...], leader: int, at: int) -> int:
+    """The seat that played the ``at``-th card of a trick led by ``leader`` (R5.1):
+    the trick goes round the active seats, ``nxt`` being each one's next."""
+    seat = leader
+    for _ in range(at):
+        seat = nxt[seat]
+    return seat
+
+
+def misere_lost(ends_early: bool, contractor: int, winner: int) -> bool:
+    """Whether a trick won by ``winner`` ends the hand at once (R6.2): a misère is lost
+    with its contractor's first trick, unless the hand is played out (V-MISERE-PLAYOUT)."""
+    return ends_early and winner == contractor
 
 
 def finish_hand(s: GameState) -> None:

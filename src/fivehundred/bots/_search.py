@@ -245,7 +245,7 @@ def _pick(  # noqa: PLR0917 - the play-out hot path: positional arguments are th
     if s.team[trick[at][0]] == team or led < 0:
         return _lowest(mask, power)
     top = power[cards[at]]
-    beats = mask & (s.trump_mask | s.suit_masks[led])
+    beats = mask & s.ctx.eligible(led)
     best = -1
     best_power = 1 << 30
     while beats:
@@ -262,7 +262,7 @@ def _duck(s: _Setup, trick: list[tuple[int, int]], led: int, mask: int) -> int:
     power = s.power
     cards = [c for _, c in trick]
     top = power[cards[s.ctx.winner(cards, led)]]
-    eligible = s.trump_mask | (s.suit_masks[led] if led >= 0 else 0)
+    eligible = s.ctx.eligible(led)
     best = -1
     best_power = -1
     while mask:
