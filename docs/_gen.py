@@ -28,6 +28,7 @@ import attrs
 
 import fivehundred as fh
 from fivehundred import _tables
+from fivehundred.cards import CARDS
 from fivehundred.scoring import MISERE_VALUES, SCORE_TABLE
 
 OUT = Path(__file__).resolve().parent / "_generated"
@@ -267,8 +268,35 @@ def options() -> str:
     return NOTICE + "\n" + _table(("option", "default", "meaning (rule ID)"), rows)
 
 
+def card_order() -> str:
+    """The card order under each kind of contract, from the engine's order rows."""
+    from fivehundred._engine.order import order_rows
+
+    def row(cards: Iterable[int]) -> str:
+        return " ".join(str(CARDS[index]) for index in cards if index in deck)
+
+    deck = {card.index for card in fh.Rules().deck}
+    contracts = (
+        ("hearts trumps (R1.3)", int(fh.Suit.HEARTS), -1),
+        ("No Trumps or misère, the Joker not nominated (R1.4, R7.2)", -1, -1),
+        ("No Trumps or misère, the Joker nominated a spade (R7.1)", -1, int(fh.Suit.SPADES)),
+    )
+    rows = []
+    for name, trump, joker_suit in contracts:
+        order = order_rows(trump, joker_suit)
+        groups = [
+            f"{suit.symbol}: {row((*ranks, *top))}"
+            for suit, (ranks, top) in zip(fh.Suit, order, strict=False)
+        ]
+        if order[4][1]:
+            groups.append(f"no suit: {row(order[4][1])}")
+        rows.append((name, "<br>".join(groups)))
+    return NOTICE + "\n" + _table(("contract", "each effective suit, lowest first"), rows)
+
+
 #: Each generated file and the function that writes it.
 FILES: dict[str, Callable[[], str]] = {
+    "card-order.md": card_order,
     "ladder.md": ladder,
     "ladder-variants.md": ladder_variants,
     "misere-places.md": misere_places,

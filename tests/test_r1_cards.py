@@ -7,6 +7,8 @@ from itertools import pairwise
 import pytest
 
 import fivehundred as fh
+from fivehundred._engine.order import context, order_rows
+from fivehundred.cards import CARDS
 from helpers import BOWERS, JOKER_VOID, cards, dealt, in_play, legal, run
 
 H = fh.Suit.HEARTS
@@ -235,3 +237,44 @@ def test_joker_in_trump_contract_is_not_nominated_R1_4() -> None:
     state = run(state, "discard 10S JS QS")
     assert state.phase is fh.Phase.PLAY
     assert state.joker_suit is None
+
+
+def _row_cards(trump: int, joker_suit: int, row: int) -> list[str]:
+    ranks, top = order_rows(trump, joker_suit)[row]
+    return [str(CARDS[index]) for index in (*ranks, *top) if CARDS[index] in fh.Rules().deck]
+
+
+def test_the_trump_row_ends_left_bower_right_bower_joker_R1_3() -> None:
+    hearts = int(fh.Suit.HEARTS)
+    trumps = _row_cards(hearts, -1, hearts)
+    assert trumps[-4:] == ["AH", "JD", "JH", "Jo"]
+    assert "JD" not in _row_cards(hearts, -1, int(fh.Suit.DIAMONDS))  # R1.3: a heart now
+    assert order_rows(hearts, -1)[4] == ((), ())  # no suitless trump under a trump suit
+
+
+def test_without_trumps_the_joker_is_the_only_trump_R1_4_R7_2() -> None:
+    rows = order_rows(-1, -1)
+    assert [str(CARDS[index]) for index in rows[4][1]] == ["Jo"]
+    assert all(row[1] == () for row in rows[:4])  # no bowers: every Jack keeps its suit
+    assert _row_cards(-1, -1, int(fh.Suit.SPADES))[-4:] == ["JS", "QS", "KS", "AS"]
+
+
+def test_a_nominated_joker_tops_its_suit_R7_1() -> None:
+    spades = int(fh.Suit.SPADES)
+    assert _row_cards(-1, spades, spades)[-2:] == ["AS", "Jo"]
+    assert order_rows(-1, spades)[4] == ((), ())
+
+
+@pytest.mark.parametrize("trump", [*range(4), -1])
+def test_every_card_is_placed_once_and_powers_follow_the_rows_R1_3(trump: int) -> None:
+    nominations = range(-1, 4) if trump < 0 else [-1]
+    for joker_suit in nominations:
+        rows = order_rows(trump, joker_suit)
+        placed = [card for ranks, top in rows for card in (*ranks, *top)]
+        assert sorted(placed) == list(range(len(CARDS)))
+        ctx = context(
+            None if trump < 0 else fh.Suit(trump), None if joker_suit < 0 else fh.Suit(joker_suit)
+        )
+        for ranks, top in rows:
+            row = [*ranks, *top]
+            assert [ctx.power[card] for card in row] == sorted(ctx.power[card] for card in row)

@@ -8,13 +8,15 @@ misère, with or without a nominated Joker. Internal; compiled by mypyc.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, final
+from typing import Final, TypeAlias, final
 
 from fivehundred.cards import JOKER_INDEX, RANKS_PER_SUIT, Rank, Suit
 from fivehundred.errors import FiveHundredError
 
 #: Power of a trump above every plain card.
 TRUMP_BASE: Final = 100
+#: Power of the first card above a row's ranks (a bower, the Joker): above the Ace.
+TOP_BASE: Final = Rank.ACE + 1
 
 
 @final
@@ -97,18 +99,79 @@ class Ctx:
         return f"<Ctx {trump}{joker}>"
 
 
+#: Stand-ins for the cards whose place depends on the contract, in the order rows below.
+LEFT_BOWER: Final = -1
+RIGHT_BOWER: Final = -2
+THE_JOKER: Final = -3
+#: The trump suit above its own ranks, lowest first (R1.3): the left bower (the Jack of
+#: the other suit of the trump colour), the right bower (the Jack of trumps), the Joker.
+#: Both Jacks leave their own place in their suit.
+TRUMP_TOP: Final = (LEFT_BOWER, RIGHT_BOWER, THE_JOKER)
+#: A suit the Joker is nominated into, above its own ranks (R7.1): the Joker.
+NOMINATED_TOP: Final = (THE_JOKER,)
+#: The trumps of a contract without a trump suit and with the Joker not nominated (No
+#: Trumps, misère; R1.4, R7.2): the Joker alone, which beats every card.
+FREE_JOKER_TRUMPS: Final = (THE_JOKER,)
+
+
 def _jack(suit: int) -> int:
     return suit * RANKS_PER_SUIT + Rank.JACK - Rank.TWO
+
+
+def _resolve(place: int, trump: int) -> int:
+    """The card index of a place in an order row: a card index, or a stand-in."""
+    if place == THE_JOKER:
+        return JOKER_INDEX
+    if place == RIGHT_BOWER:
+        return _jack(trump)
+    if place == LEFT_BOWER:
+        return _jack(trump ^ 1)  # the other suit of the same colour (suits pair 0-1, 2-3)
+    return place
+
+
+#: One row of a contract's card order: the cards in their rank order, then the cards
+#: placed above every rank (a trump suit's bowers and Joker, a nominated Joker).
+Row: TypeAlias = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+def order_rows(trump: int, joker_suit: int) -> tuple[Row, ...]:
+    """The card order of a contract as rows, lowest card first (R1.3, R1.4, R7.1, R7.2).
+
+    Row ``s`` (0-3) holds the cards whose effective suit is ``s``; row 4 the trumps
+    with no suit of their own (the free Joker of No Trumps and misère). Each row is
+    its cards in rank order (R1.2), then its top: :data:`TRUMP_TOP` for the trump
+    suit, :data:`NOMINATED_TOP` for the suit the Joker is nominated into. ``trump``
+    and ``joker_suit`` are suit numbers, or -1. Every card index is placed once.
+    """
+    moved = (_jack(trump), _jack(trump ^ 1)) if trump >= 0 else ()
+    rows: list[Row] = []
+    for suit in range(4):
+        ranks = tuple(
+            card
+            for card in range(suit * RANKS_PER_SUIT, (suit + 1) * RANKS_PER_SUIT)
+            if card not in moved
+        )
+        top: tuple[int, ...] = ()
+        if suit == trump:
+            top = TRUMP_TOP
+        elif suit == joker_suit:
+            top = NOMINATED_TOP
+        rows.append((ranks, tuple(_resolve(place, trump) for place in top)))
+    free = () if trump >= 0 or joker_suit >= 0 else FREE_JOKER_TRUMPS
+    rows.append(((), tuple(_resolve(place, trump) for place in free)))
+    return tuple(rows)
 
 
 _CONTEXTS: Final[dict[int, Ctx]] = {}
 
 
 def context(trump: Suit | None, joker_suit: Suit | None = None) -> Ctx:
-    """The card order of a contract in the card index space (R1.3, R1.4, R7.1, R7.2).
+    """The card order of a contract in the card index space, built from :func:`order_rows`.
 
     ``trump`` is the trump suit, or ``None`` for No Trumps and misère;
-    ``joker_suit`` the nominated suit of the Joker in those contracts.
+    ``joker_suit`` the nominated suit of the Joker in those contracts (R7.1).
+    A card's power is its rank, or its place above the ranks for a row's top; the
+    trumps' rows are above every other row.
     """
     key = (-1 if trump is None else int(trump)) * 8 + (
         -1 if joker_suit is None else int(joker_suit)
@@ -120,38 +183,23 @@ def context(trump: Suit | None, joker_suit: Suit | None = None) -> Ctx:
         raise FiveHundredError(
             "the Joker is nominated only in No Trumps and misère contracts (R7.1)"
         )
-    chunk = (1 << RANKS_PER_SUIT) - 1
-    masks = [chunk << (s * RANKS_PER_SUIT) for s in range(4)]
-    joker_bit = 1 << JOKER_INDEX
+    t = -1 if trump is None else int(trump)
+    rows = order_rows(t, -1 if joker_suit is None else int(joker_suit))
+    masks = [0, 0, 0, 0, 0]
     power = [0] * (JOKER_INDEX + 1)
-    for s in range(4):
-        for offset in range(RANKS_PER_SUIT):
-            power[s * RANKS_PER_SUIT + offset] = offset + Rank.TWO
-    if trump is not None:
-        t = int(trump)
-        left = _jack(t ^ 1)
-        right = _jack(t)
-        masks[t ^ 1] &= ~(1 << left)
-        masks[t] |= (1 << left) | joker_bit
-        trump_mask = masks[t]
-        for index in range(JOKER_INDEX):
-            if (trump_mask >> index) & 1:
-                power[index] += TRUMP_BASE
-        power[left] = TRUMP_BASE + 50
-        power[right] = TRUMP_BASE + 51
-        power[JOKER_INDEX] = TRUMP_BASE + 52
-    elif joker_suit is not None:
-        masks[int(joker_suit)] |= joker_bit
-        trump_mask = 0
-        power[JOKER_INDEX] = Rank.ACE + 1
-    else:
-        trump_mask = joker_bit
-        power[JOKER_INDEX] = TRUMP_BASE + 52
     suits = [-1] * (JOKER_INDEX + 1)
-    for s in range(4):
-        for index in range(JOKER_INDEX + 1):
-            if (masks[s] >> index) & 1:
-                suits[index] = s
+    for row_at in range(len(rows)):
+        ranks, top = rows[row_at]
+        base = TRUMP_BASE if row_at in {t, 4} else 0
+        for card in ranks:
+            power[card] = base + card % RANKS_PER_SUIT + Rank.TWO  # the card's rank (R1.2)
+        for place in range(len(top)):
+            power[top[place]] = base + TOP_BASE + place
+        for card in (*ranks, *top):
+            masks[row_at] |= 1 << card
+            if row_at < 4:
+                suits[card] = row_at
+    trump_mask = masks[4] | (masks[t] if t >= 0 else 0)
     ctx = Ctx(
         trump,
         joker_suit,
