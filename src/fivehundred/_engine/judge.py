@@ -20,7 +20,7 @@ from fivehundred._engine.partner import apply_partner, legal_partners
 from fivehundred._engine.play import apply_play, legal_plays, play_mask, play_names
 from fivehundred._engine.state import GameState, find, hand_of
 from fivehundred._engine.table import K_BLIND, K_MISERE, SUITS
-from fivehundred._engine.verdict import Refused, Verdict
+from fivehundred._engine.verdict import Verdict
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call
 from fivehundred.cards import Card, Suit
@@ -169,40 +169,6 @@ def judge_play(s: GameState, card: object, suit: object, seat: int) -> Verdict:
     return Verdict(Reason.MUST_PLAY_JOKER, seat, led)
 
 
-def _apply_checked(s: GameState, action: object, seat: object) -> GameState:
-    """The state after ``action``; raises :class:`Refused` with the verdict when illegal.
-
-    The fast paths below accept only what :func:`judge` accepts; anything they do not
-    take is judged, so the refusal and its reason come from the one evaluation.
-    """
-    h = s._h
-    phase = h.phase
-    if seat is None or (type(seat) is int and seat == s._to_act):
-        if phase == PLAY and type(action) is Play:
-            applied = _fast_play(s, action)
-            if applied is not None:
-                return applied
-        elif phase == BIDDING and type(action) is Call:
-            at = find(calls_for(h.t, h.high_bid, not (h.called >> s._to_act) & 1)[0], action)
-            if at >= 0:
-                return apply_call(s, at)
-        elif phase == DISCARD and type(action) is Discard:
-            mask = discard_mask(s, action)
-            if mask >= 0:
-                return apply_discard(s, action, mask)
-        elif phase == NOMINATE and type(action) is Nominate:
-            if _judge_nomination(s, action, s._to_act).reason is None:
-                suit = action.suit
-                return apply_nomination(s, -1 if suit is None else SUITS.index(suit), action)
-        elif (
-            phase == PARTNER
-            and type(action) is CallPartner
-            and find(legal_partners(s), action) >= 0
-        ):
-            return apply_partner(s, action)
-    raise Refused(judge(s, action, seat))
-
-
 def _fast_play(s: GameState, play: Play) -> GameState | None:
     """A legal play applied, or ``None`` for :func:`judge` to look at."""
     card = play.card
@@ -277,25 +243,50 @@ def apply(state: object, action: object, *, seat: object = None) -> GameState:
     """
     if type(state) is not GameState:
         raise _not_a_state(state)
-    if seat is None or (type(seat) is int and seat == state._to_act):
-        legal = state._legal
+    s = state
+    if seat is None or (type(seat) is int and seat == s._to_act):
+        h = s._h
+        phase = h.phase
+        # 1. an action handed out by legal_actions: found by identity in the cache
+        legal = s._legal
         if legal is not None:
             for at in range(len(legal)):
                 if legal[at] is action:
-                    phase = state._h.phase
-                    codes = state._codes
+                    codes = s._codes
                     if phase == PLAY and codes is not None:
                         code = codes[at]
-                        return apply_play(state, action, code & 63, (code >> 6) - 1)  # type: ignore[arg-type]  # a listed play
+                        return apply_play(s, action, code & 63, (code >> 6) - 1)  # type: ignore[arg-type]  # a listed play
                     if phase == BIDDING:
-                        return apply_call(state, at)
+                        return apply_call(s, at)
                     break
-    try:
-        return _apply_checked(state, action, seat)
-    except Refused as refused:
-        from fivehundred._explain import explain
+        # 2. any other action of the phase, checked by the phase's own fast test; those
+        # tests accept only what judge() accepts
+        if phase == PLAY and type(action) is Play:
+            applied = _fast_play(s, action)
+            if applied is not None:
+                return applied
+        elif phase == BIDDING and type(action) is Call:
+            at = find(calls_for(h.t, h.high_bid, not (h.called >> s._to_act) & 1)[0], action)
+            if at >= 0:
+                return apply_call(s, at)
+        elif phase == DISCARD and type(action) is Discard:
+            mask = discard_mask(s, action)
+            if mask >= 0:
+                return apply_discard(s, action, mask)
+        elif phase == NOMINATE and type(action) is Nominate:
+            if _judge_nomination(s, action, s._to_act).reason is None:
+                suit = action.suit
+                return apply_nomination(s, -1 if suit is None else SUITS.index(suit), action)
+        elif (
+            phase == PARTNER
+            and type(action) is CallPartner
+            and find(legal_partners(s), action) >= 0
+        ):
+            return apply_partner(s, action)
+    # 3. refused: the reason comes from the one evaluation behind is_legal and check_action
+    from fivehundred._explain import explain
 
-        raise explain(state, action, refused.verdict) from None
+    raise explain(s, action, judge(s, action, seat))
 
 
 def legal_actions(state: object) -> tuple[Action, ...]:

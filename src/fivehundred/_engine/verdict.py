@@ -20,11 +20,3 @@ class Verdict:
         self.seat = seat
         #: A value that explains the refusal (a position, a suit or a mask), or -1.
         self.detail = detail
-
-
-class Refused(Exception):
-    """Raised inside the engine with the :class:`Verdict` of an illegal action."""
-
-    def __init__(self, verdict: Verdict) -> None:
-        super().__init__(verdict.reason)
-        self.verdict = verdict
