@@ -8,6 +8,8 @@ own: these tests check the answer against the rules, and the script for a rank l
 
 from __future__ import annotations
 
+import re
+from importlib import resources
 from typing import Any
 
 import fivehundred as fh
@@ -112,3 +114,15 @@ def test_an_exposed_open_misere_hand_is_sent_in_order_R6_3() -> None:
     assert display(state, 0)["exposed_hand"] is None
     state = run(state, "KD")  # trick 1 is complete (seat 3 sits out): seat 1's hand is shown
     assert shown(display(state, 0)["exposed_hand"]) == ["7S 6S 5S", "6C 5C", "5D", "6H 5H 4H"]
+
+
+# -- the page's script -------------------------------------------------------------------
+
+
+def test_the_pages_script_holds_no_card_order_of_its_own() -> None:
+    script = (resources.files("fivehundred.server") / "static" / "table.js").read_text()
+    assert "answer.display" in script
+    ranks = re.compile(r'\[[^\]]*"(?:10|J|Q|K|A|Jo)"')  # e.g. ["4", ..., "10", "J", "Q"]
+    assert not ranks.search(script)
+    for name in ("RANKS", "sortHand", "isTrump", "SAME_COLOUR", "trumpSuit"):
+        assert name not in script
