@@ -114,7 +114,8 @@ def test_play_discard_nominate_and_joker_lead_prompts() -> None:
         table._read_action("1 2 30", state, view)
     discard = table._read_action("discard 9H 10H JH", state, view)
     assert discard == fh.Discard(fh.parse_cards("9H 10H JH"))
-    assert table._read_action("7 8 9", state, view) == fh.Discard(fh.parse_cards("9H 10H JH"))
+    # by number in the order shown: Jo AS KS AC KC AD KD AH KH QH JH 10H 9H
+    assert table._read_action("11 12 13", state, view) == fh.Discard(fh.parse_cards("9H 10H JH"))
     state = fh.apply(state, discard)
     view = fh.observe(state, 0)
     assert table._read_action("decline", state, view) == fh.DECLINE
@@ -514,7 +515,7 @@ def test_open_misere_hand_is_shown_to_the_person_R6_3() -> None:
         for line in render.hand_events(style, before, after)
     )
     status = table._status(style, after, fh.observe(after, 0))
-    assert any(line.startswith("Open misère, seat 1 shows: 5S 6S 7S") for line in status)
+    assert "Open misère, seat 1 shows: 7S 6S 5S  6C 5C  5D  6H 5H 4H" in status
     assert any("sits out" in line for line in render.hand_events(style, *_auction_end()))
 
 
@@ -571,13 +572,13 @@ def test_play_a_joker_lead_offers_every_suit_spades_included_R7_4(
     ``Suit.SPADES`` is 0; the hint once filtered suits with ``if p.suit`` and so
     offered only "C, D, H" while the engine accepted ``Jo S`` (R7.4).
     """
-    script = ["10NT", "1 2 3", "decline", "Jo", "Jo S", "quit"]
+    script = ["10NT", "11 12 13", "decline", "Jo", "Jo S", "quit"]
     session = run_cli(
         monkeypatch, capsys, "play", "--seed", "4", "--ascii", stdin="\n".join(script) + "\n"
     )
     no_traceback(session)
     assert session.status == 0
-    assert "10) Jo naming S" in session.out  # the choices follow the hand: the Joker last
+    assert "1) Jo naming S" in session.out  # the choices follow the hand: the Joker first
     assert "names a suit not yet led: 'Jo S' — you may name S, C, D, H" in session.out
     assert "You led Jo naming S" in session.out
     assert re.search(r"trick  1: you Jo, seat 1 \w+S, seat 2 \w+S, seat 3 \w+S", session.out)
@@ -658,14 +659,14 @@ def test_play_why_last_and_final_scores(
     )
     out = session.out
     assert "Nothing was refused: every choice listed is legal" in out
-    assert "Why not 8C: You hold hearts (4H 8H 9H JH), so you must follow hearts" in out
+    assert "Why not AC: You hold hearts (4H 8H 9H JH), so you must follow hearts" in out
     assert "No trick has been played yet." in out
     # the refusal names no rule; 'why' does (R5.3)
     assert "but played 8C ('why' for the rule)" in out
     assert (
         "Why: You hold hearts (4H 8H 9H JH), so you must follow hearts but played 8C (R5.3)" in out
     )
-    assert "\ntrick  1: seat 3 6H, you 4H, seat 1 5H, seat 2 10H -> seat 2\n" in out  # 'last'
+    assert "\ntrick  1: seat 3 6H, you JH, seat 1 5H, seat 2 10H -> you\n" in out  # 'last'
     assert out.endswith("Final scores: you & seat 2 0, seats 1 & 3 0\nGoodbye.\n")
     assert "seat 0" not in out.split("\n", 1)[1]  # after the greeting, the player is "you"
 
@@ -678,8 +679,8 @@ def test_play_marks_trumps_and_numbers_choices_in_hand_order(
         monkeypatch, capsys, "play", "--seed", "3", "--ascii", stdin="\n".join(script) + "\n"
     )
     out = session.out
-    assert "Your hand: 8C 9C JC AC  6D 7D  trumps: 8H 9H JH" in out
-    assert "1) 8C 2) 9C 3) JC 4) AC" in out  # the hand's order, trumps last
+    assert "Your hand: trumps: 9H 8H 4H  AC JC 9C 8C  7D 6D" in out  # the library's order
+    assert "1) 9H 2) 8H 3) 4H 4) AC 5) JC 6) 9C 7) 8C" in out  # the hand's order, trumps first
 
 
 def test_colour_only_on_a_terminal_and_never_with_no_color(

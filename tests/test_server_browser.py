@@ -154,6 +154,7 @@ def test_a_person_plays_a_whole_hand_in_chromium(
         for e in browser.find_elements(By.CSS_SELECTOR, "#hand .card")
     ]
     assert sorted(hand) == sorted(first["view"]["view"]["hand"])
+    assert hand == [card for group in first["display"]["hand"] for card in group]  # its order
 
     # a refusal is shown with the server's code and sentence
     browser.execute_script("shown.version = -1; act('pass')")
@@ -189,6 +190,9 @@ def test_a_person_plays_a_whole_hand_in_chromium(
             clickable = sorted(c.get_attribute("data-card") or "" for c in cards)
             assert (clickable, shown_buttons(buttons)) == expected_play_moves(legal)
             trumps = browser.find_elements(By.CSS_SELECTOR, "#hand .card.trump")
+            marked = {c.get_attribute("data-card") for c in trumps}
+            held = {card for group in state["display"]["hand"] for card in group}
+            assert marked == held & set(state["display"]["trumps"])  # the server's trumps
             if v["trick"] and (trumps or len(v["tricks"]) >= 5) and not screenshot.exists():
                 browser.save_screenshot(str(screenshot))  # mid-hand, trumps marked if any
             (cards or buttons)[0].click()
@@ -250,6 +254,8 @@ def test_a_joker_lead_that_names_a_suit_is_one_button_a_suit(
         Object.assign(v, {phase: "play", contract: "7NT", contractor: answer.seat,
                           to_act: answer.seat, trick: [], kitty: null,
                           hand: ["AS", "5D", "Jo", "KH"]});
+        answer.display = {hand: [["Jo"], ["AS"], ["5D"], ["KH"]], kitty: null,
+                          exposed_hand: null, trumps: ["Jo"]};
         answer.legal_actions = arguments[0];
         render(answer);
         """,

@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TypeAlias
 
 from fivehundred._engine import order
@@ -32,7 +32,9 @@ __all__ = [
     "ContractLike",
     "context",
     "contract_context",
+    "display_groups",
     "effective_suit",
+    "is_trump",
     "trick_winner",
 ]
 
@@ -131,3 +133,69 @@ def trick_winner(
     indices = [card.index for card in cards]
     led = int(led_suit) if led_suit is not None else ctx.suit_of(indices[0])
     return ctx.winner(indices, led)
+
+
+def is_trump(card: Card, contract: ContractLike, *, joker_suit: Suit | None = None) -> bool:
+    """Whether a card is a trump under a contract (R1.3, R1.4, R7.1).
+
+    In a trump contract the trumps are the cards of the trump suit, the left
+    bower and the Joker. In No Trumps and misère the only trump is the Joker,
+    and only while it is not nominated into ``joker_suit``.
+
+    >>> import fivehundred as fh
+    >>> is_trump(fh.parse_card("JD"), fh.parse_call("7H"))  # the left bower
+    True
+    >>> is_trump(fh.parse_card("AS"), fh.Suit.HEARTS)
+    False
+    >>> is_trump(fh.JOKER, fh.MISERE), is_trump(fh.JOKER, fh.MISERE, joker_suit=fh.Suit.CLUBS)
+    (True, False)
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for a non-card, or a contract that is not
+    a :class:`~fivehundred.Call`, :class:`~fivehundred.Strain`, :class:`~fivehundred.Suit` or
+    ``None``.
+    """
+    if not isinstance(card, Card):
+        raise FiveHundredTypeError(f"a Card is needed, not {card!r}")
+    return bool(contract_context(contract, joker_suit).trump_mask >> card.index & 1)
+
+
+def display_groups(
+    cards: Iterable[Card], contract: ContractLike, *, joker_suit: Suit | None = None
+) -> tuple[tuple[Card, ...], ...]:
+    """Cards as a player sorts them in hand under a contract, in groups (R1.2-R1.4, R5.2, R7).
+
+    The trumps come first, then each effective suit in strain order (spades,
+    clubs, diamonds, hearts; R1.2); a suit the cards do not hold has no group.
+    Each group runs from its highest card to its lowest in the contract's card
+    order, the one the engine plays by: the Joker and both bowers head the
+    trumps (R1.3); in No Trumps and misère the jacks sit between the queens and
+    the tens, the un-nominated Joker is the one trump (R1.4), and a nominated
+    Joker heads its suit (R7.1). Concatenated, the groups are the display order.
+
+    >>> import fivehundred as fh
+    >>> hand = fh.parse_cards("AS JD 9C Jo 10H JH QD")
+    >>> [" ".join(map(str, group)) for group in display_groups(hand, fh.parse_call("7H"))]
+    ['Jo JH JD 10H', 'AS', '9C', 'QD']
+    >>> [" ".join(map(str, group)) for group in display_groups(hand, fh.MISERE)]
+    ['Jo', 'AS', '9C', 'QD JD', 'JH 10H']
+    >>> display_groups(hand, None, joker_suit=fh.Suit.CLUBS)[1]
+    (Card.parse('Jo'), Card.parse('9C'))
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for anything but an iterable of cards,
+    or a contract that is not a :class:`~fivehundred.Call`, :class:`~fivehundred.Strain`,
+    :class:`~fivehundred.Suit` or ``None``.
+    """
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise FiveHundredTypeError(f"cards are an iterable of Cards, not {cards!r}")
+    hand = tuple(cards)
+    if not all(isinstance(card, Card) for card in hand):
+        raise FiveHundredTypeError(f"cards are an iterable of Cards, not {hand!r}")
+    ctx = contract_context(contract, joker_suit)
+    groups: list[list[Card]] = [[] for _ in range(5)]  # the trumps, then S C D H
+    for card in hand:
+        index = card.index
+        groups[0 if ctx.trump_mask >> index & 1 else 1 + ctx.suits[index]].append(card)
+    power = ctx.power
+    return tuple(
+        tuple(sorted(group, key=lambda card: -power[card.index])) for group in groups if group
+    )

@@ -10,7 +10,7 @@ from typing import Final, TextIO
 import fivehundred as fh
 from fivehundred._tables import BID_TRICKS
 from fivehundred.notation import format_call, format_card, format_suit
-from fivehundred.tricks import contract_context
+from fivehundred.tricks import display_groups, is_trump
 
 # -- showing cards ----------------------------------------------------------------
 
@@ -87,7 +87,7 @@ class Style:
     def hand(
         self, cards: Sequence[fh.Card], contract: fh.Call | None, joker: fh.Suit | None
     ) -> str:
-        """A hand sorted for reading: by suit, trumps last (in order of strength) and marked."""
+        """A hand sorted for reading: the trumps first and marked, then by suit, high to low."""
         parts = []
         for trump, group in hand_groups(cards, contract, joker):
             text = " ".join(self.card(c, trump) for c in group)
@@ -98,26 +98,13 @@ class Style:
 def hand_groups(
     cards: Sequence[fh.Card], contract: fh.Call | None, joker: fh.Suit | None
 ) -> list[tuple[bool, list[fh.Card]]]:
-    """A hand in reading order: suit by suit, low to high, then the trumps (marked ``True``)."""
-    ctx = contract_context(contract, joker) if contract is not None else None
-
-    def key(card: fh.Card) -> tuple[int, int]:
-        if ctx is None:
-            group = 9 if card.is_joker else int(card.suit or 0)
-            return (group, card.index)
-        suit = ctx.suit_of(card.index)
-        group = 8 if ctx.trump_mask >> card.index & 1 else suit
-        return (group if group >= 0 else 9, ctx.power[card.index])
-
-    groups: list[tuple[bool, list[fh.Card]]] = []
-    last = None
-    for card in sorted(cards, key=key):
-        group = key(card)[0]
-        if group != last:
-            groups.append((group == 8, []))
-            last = group
-        groups[-1][1].append(card)
-    return groups
+    """A hand in reading order, the library's (:func:`~fivehundred.tricks.display_groups`):
+    the trumps (marked ``True``), then suit by suit, high to low. Before there is a
+    contract the hand is in No Trumps order, and nothing is marked."""
+    return [
+        (contract is not None and is_trump(group[0], contract, joker_suit=joker), list(group))
+        for group in display_groups(cards, contract, joker_suit=joker)
+    ]
 
 
 def describe(style: Style, state: fh.GameState, action: fh.Action, *, watch: bool) -> str:

@@ -26,6 +26,7 @@ import attrs
 
 import fivehundred as fh
 from fivehundred.tournament import DEFAULT_BUDGET, PLAYER_TYPES, make_player
+from fivehundred.tricks import display_groups, is_trump
 
 __all__ = [
     "HUMAN",
@@ -106,6 +107,36 @@ def _read_action(text: str, state: fh.GameState) -> fh.Action:
         raise
 
 
+def _display(view: fh.PlayerView) -> dict[str, Any]:
+    """How the browser table shows a view's cards, sorted and marked by the library.
+
+    ``hand`` is the seat's cards (with the kitty while the seat discards from it)
+    and ``exposed_hand`` an open misère hand, each as groups in the order of
+    :func:`~fivehundred.tricks.display_groups`; ``kitty`` is in that order too.
+    ``trumps`` is every card of the deck that is a trump under the contract,
+    highest first (none before there is a contract), so that the page marks
+    them wherever they are shown: in the hand, the kitty or the trick.
+    """
+    contract, joker = view.contract, view.joker_suit
+
+    def groups(cards: Sequence[fh.Card]) -> list[list[str]]:
+        return [
+            [str(c) for c in group] for group in display_groups(cards, contract, joker_suit=joker)
+        ]
+
+    trumps: list[str] = []
+    if contract is not None:  # the trumps of the deck are its first group, if it has any
+        first = display_groups(view.rules.deck, contract, joker_suit=joker)[0]
+        trumps = [str(c) for c in first] if is_trump(first[0], contract, joker_suit=joker) else []
+    kitty = view.kitty
+    return {
+        "hand": groups([*view.hand, *(kitty or ())]),
+        "kitty": None if kitty is None else [card for group in groups(kitty) for card in group],
+        "exposed_hand": None if view.exposed_hand is None else groups(view.exposed_hand),
+        "trumps": trumps,
+    }
+
+
 @attrs.define(eq=False)
 class Table:
     """One game: its seats (a person or a computer player kind) and its state.
@@ -142,7 +173,8 @@ class Table:
         return found
 
     def view(self, seat: int) -> dict[str, Any]:
-        """The seat's answer to ``GET /tables/{id}``: view, legal actions, version."""
+        """The seat's answer to ``GET /tables/{id}``: view, legal actions, version, and the
+        cards as the page shows them (sorted, trumps marked)."""
         state = self.state
         view = fh.observe(state, seat)
         return {
@@ -153,6 +185,7 @@ class Table:
             "version": self.version,
             "legal_actions": [fh.format_action(a) for a in view.legal_actions],
             "view": fh.view_to_dict(view),
+            "display": _display(view),
         }
 
     def answer(self, seat: int) -> bytes:

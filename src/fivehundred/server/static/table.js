@@ -5,7 +5,6 @@
 
 const SUITS = { S: "\u2660", C: "\u2663", D: "\u2666", H: "\u2665" };
 const RED = new Set(["D", "H"]);
-const SAME_COLOUR = { S: "C", C: "S", D: "H", H: "D" };
 const KINDS = ["human", "random", "heuristic", "search"];
 const $ = (id) => document.getElementById(id);
 let here = null;     // {table, token}
@@ -30,40 +29,19 @@ async function call(method, path, body) {
   return { ok: answer.ok, status: answer.status, data };
 }
 
+// Card order and trumps come from the server (answer.display, made by the library's
+// fivehundred.tricks.display_groups and is_trump): this script only draws them.
 function suitOf(card) { return card === "Jo" ? null : card.slice(-1); }
 function rankOf(card) { return card === "Jo" ? "Jo" : card.slice(0, -1); }
-function trumpSuit(contract) {
-  if (!contract) return null;
-  const suit = contract.slice(-1);
-  return suit in SUITS ? suit : null;
-}
-function isTrump(card, trump, contract) {
-  if (card === "Jo") return Boolean(contract) && !/M$/.test(contract);
-  if (!trump) return false;
-  return suitOf(card) === trump || card === `J${SAME_COLOUR[trump]}`;
-}
-const RANKS = ["4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "Jo"];
-function sortHand(cards, trump, contract) {
-  const order = trump ? [trump, ...["S", "C", "D", "H"].filter((s) => s !== trump)]
-    : ["S", "C", "D", "H"];
-  const group = (c) => (isTrump(c, trump, contract) ? 0 : c === "Jo" ? 4 : order.indexOf(suitOf(c)));
-  const power = (c) => {
-    if (c === "Jo") return 99;
-    if (trump && c === `J${trump}`) return 98;
-    if (trump && c === `J${SAME_COLOUR[trump]}`) return 97;
-    return RANKS.indexOf(rankOf(c));
-  };
-  return [...cards].sort((a, b) => group(a) - group(b) || power(b) - power(a));
-}
 
-function cardButton(card, { trump, contract, who, onClick, legal } = {}) {
+function cardButton(card, { trumps, who, onClick, legal } = {}) {
   const el = document.createElement("button");
   el.type = "button";
   el.className = "card";
   el.dataset.card = card;
   const suit = suitOf(card);
   if (suit && RED.has(suit)) el.classList.add("red");
-  if (isTrump(card, trump, contract)) el.classList.add("trump");
+  if (trumps && trumps.has(card)) el.classList.add("trump");
   el.append(card === "Jo" ? "\u{1F0CF}" : `${rankOf(card)}${SUITS[suit]}`);
   el.setAttribute("aria-label", card);
   if (who !== undefined) {
@@ -104,7 +82,8 @@ async function act(action) {
 function render(answer) {
   shown = answer;
   const v = answer.view.view;
-  const trump = trumpSuit(v.contract);
+  const display = answer.display;  // the cards in the order shown, and the trumps
+  const trumps = new Set(display.trumps);
   const legal = answer.legal_actions;
   const sides = answer.sides;
   const mySide = sides.findIndex((s) => s.includes(answer.seat));
@@ -133,45 +112,43 @@ function render(answer) {
   $("trick").innerHTML = "";
   for (const [seat, card] of v.trick) {
     const who = seat === answer.seat ? "you" : `seat ${seat}`;
-    $("trick").append(cardButton(card.split(":")[0], { trump, contract: v.contract, who }));
+    $("trick").append(cardButton(card.split(":")[0], { trumps, who }));
   }
   $("exposed-box").hidden = !v.exposed_hand;
   $("exposed").innerHTML = "";
-  for (const card of sortHand(v.exposed_hand || [], trump, v.contract)) {
-    $("exposed").append(cardButton(card, { trump, contract: v.contract }));
+  for (const card of (display.exposed_hand || []).flat()) {
+    $("exposed").append(cardButton(card, { trumps }));
   }
 
   const discarding = legal.length > 0 && legal[0].startsWith("discard ");
   $("kitty-box").hidden = !v.kitty;
-  const pool = discarding ? [...v.hand, ...(v.kitty || [])] : v.hand;
   const discards = new Set(legal.filter((a) => a.startsWith("discard "))
     .map((a) => a.split(" ").slice(1).sort().join(" ")));
   const plays = v.phase === "play" ? legal : [];
   $("hand").innerHTML = "";
   $("kitty").innerHTML = "";
-  let previous = null;
-  for (const card of sortHand(pool, trump, v.contract)) {
-    const group = isTrump(card, trump, v.contract) ? "T" : suitOf(card);
-    if (previous !== null && group !== previous) {
+  for (const [n, group] of display.hand.entries()) {
+    if (n > 0) {  // a gap between the trumps and each suit
       const gap = document.createElement("span");
       gap.className = "suit-gap";
       $("hand").append(gap);
     }
-    previous = group;
-    const jokerPlays = plays.filter((a) => a.startsWith(`${card}:`));
-    let onClick = v.to_act === answer.seat ? null : undefined;
-    if (discarding) onClick = () => {
-      chosen.has(card) ? chosen.delete(card) : chosen.add(card);
-      render(shown);
-    };
-    else if (plays.includes(card)) onClick = () => act(card);
-    else if (jokerPlays.length === 1) onClick = () => act(jokerPlays[0]);
-    const el = cardButton(card, { trump, contract: v.contract, onClick, legal: Boolean(onClick) });
-    if (chosen.has(card)) el.classList.add("selected");
-    if (discarding && (v.kitty || []).includes(card)) el.title = "from the kitty";
-    $("hand").append(el);
+    for (const card of group) {
+      const jokerPlays = plays.filter((a) => a.startsWith(`${card}:`));
+      let onClick = v.to_act === answer.seat ? null : undefined;
+      if (discarding) onClick = () => {
+        chosen.has(card) ? chosen.delete(card) : chosen.add(card);
+        render(shown);
+      };
+      else if (plays.includes(card)) onClick = () => act(card);
+      else if (jokerPlays.length === 1) onClick = () => act(jokerPlays[0]);
+      const el = cardButton(card, { trumps, onClick, legal: Boolean(onClick) });
+      if (chosen.has(card)) el.classList.add("selected");
+      if (discarding && (v.kitty || []).includes(card)) el.title = "from the kitty";
+      $("hand").append(el);
+    }
   }
-  for (const card of v.kitty || []) $("kitty").append(cardButton(card, { trump, contract: v.contract }));
+  for (const card of display.kitty || []) $("kitty").append(cardButton(card, { trumps }));
 
   $("moves").innerHTML = "";
   if (discarding) {
