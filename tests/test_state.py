@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import ast
 import copy
 import pickle
+from pathlib import Path
 
 import pytest
 
 import fivehundred as fh
+import fivehundred._engine.hand
+from fivehundred._engine.hand import KEY_FIELDS
+from fivehundred._engine.state import hand_block
 
 
 def _state() -> fh.GameState:
@@ -48,3 +53,41 @@ def test_repr_names_the_phase_the_contract_and_the_seat_to_act() -> None:
     assert repr(state) == "<GameState hand 1: phase=bidding, dealer=3, scores=(0, 0), to_act=1>"
     assert "contract" not in repr(state)
     assert state != "not a state"
+
+
+def _hand_source() -> ast.ClassDef:
+    path = Path(fivehundred._engine.hand.__file__).parent / "hand.py"  # the compiled build ships it
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Hand")
+
+
+def _assigned(method: ast.FunctionDef, target: str) -> set[str]:
+    return {
+        node.attr
+        for node in ast.walk(method)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Store)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == target
+    }
+
+
+def test_the_hand_block_fields_are_listed_once_and_copy_keeps_every_one() -> None:
+    """KEY_FIELDS is the one list of the hand block's value; copy() keeps every field."""
+    methods = {n.name: n for n in _hand_source().body if isinstance(n, ast.FunctionDef)}
+    fields = _assigned(methods["__init__"], "self")
+    assert set(KEY_FIELDS) <= fields
+    assert _assigned(methods["copy"], "new") == fields - {"t"}  # the table is passed in
+    assert len(set(KEY_FIELDS)) == len(KEY_FIELDS)
+
+
+def test_the_hand_block_key_and_pickle_follow_the_field_list() -> None:
+    state = fh.deal(fh.new_game(dealer=0), seed=3)
+    for action in ("7H", "pass", "pass", "pass"):
+        state = fh.apply(state, fh.parse_call(action))
+    block = hand_block(state)
+    assert block.key() == (block.t.rules, *(getattr(block, name) for name in KEY_FIELDS))
+    again = pickle.loads(pickle.dumps(block))
+    assert again == block and again.key() == block.key()
+    assert again.ctx is block.ctx and again.nxt == block.nxt  # derived from the contract
+    assert block.copy() == block

@@ -8,7 +8,7 @@ Internal; compiled by mypyc.
 
 from __future__ import annotations
 
-from typing import Final, TypeAlias, final
+from typing import Final, TypeAlias, cast, final
 
 from fivehundred._engine.order import Ctx
 from fivehundred._engine.table import Table, positions_context, table
@@ -22,26 +22,12 @@ from fivehundred.scoring import GameResult, HandResult
 
 
 DEAL: Final = 0
-
-
 BIDDING: Final = 1
-
-
 DISCARD: Final = 2
-
-
 NOMINATE: Final = 3
-
-
 PARTNER: Final = 4
-
-
 PLAY: Final = 5
-
-
 OVER: Final = 6
-
-
 PHASES: Final = (
     Phase.DEAL,
     Phase.BIDDING,
@@ -51,9 +37,41 @@ PHASES: Final = (
     Phase.PLAY,
     Phase.GAME_OVER,
 )
-
-
 PHASE_CODES: Final = {phase: code for code, phase in enumerate(PHASES)}
+
+#: The fields of a :class:`Hand` that make its value, in order, after the rules: what
+#: :meth:`Hand.key` compares and hashes and what pickling stores. The other fields
+#: (the card order, the active seats, caches) follow from these. ``tests/test_state.py``
+#: checks that ``__init__`` and :meth:`Hand.copy` handle exactly this list and those.
+KEY_FIELDS: Final = (
+    "phase",
+    "dealer",
+    "number",
+    "scores",
+    "start",
+    "order",
+    "kitty",
+    "dead",
+    "discards",
+    "auction",
+    "passed",
+    "called",
+    "passes",
+    "raised",
+    "high",
+    "high_bid",
+    "contract",
+    "contractor",
+    "partner",
+    "partner_card",
+    "joker_suit",
+    "out",
+    "last_raw",
+    "result",
+    "history",
+)
+#: Key fields that :func:`set_contract` and :func:`set_seats` set when a hand is rebuilt.
+DERIVED_FROM: Final = frozenset({"contractor", "joker_suit", "out"})
 
 
 @final
@@ -147,6 +165,7 @@ class Hand:
         new.out = self.out
         new.nxt = self.nxt
         new.active = self.active
+        new.scored = self.scored
         new.last_raw = self.last_raw
         new.last_obj = self.last_obj
         new.result = self.result
@@ -167,93 +186,22 @@ class Hand:
         return hash(self.key())
 
     def key(self) -> tuple[object, ...]:
-        """Every field that makes the value (the table and context follow from them)."""
-        return (
-            self.t.rules,
-            self.phase,
-            self.dealer,
-            self.number,
-            self.scores,
-            self.start,
-            self.order,
-            self.kitty,
-            self.dead,
-            self.discards,
-            self.auction,
-            self.passed,
-            self.called,
-            self.passes,
-            self.raised,
-            self.high,
-            self.high_bid,
-            self.contract,
-            self.contractor,
-            self.partner,
-            self.partner_card,
-            self.joker_suit,
-            self.out,
-            self.last_raw,
-            self.result,
-            self.history,
-        )
+        """Every field that makes the value: the rules, then :data:`KEY_FIELDS`."""
+        return (self.t.rules, *[getattr(self, name) for name in KEY_FIELDS])
 
 
-def make_hand(
-    rules: Rules,
-    phase: int,
-    dealer: int,
-    number: int,
-    scores: tuple[int, ...],
-    start: tuple[int, ...],
-    order: tuple[int, ...],
-    kitty: int,
-    dead: int,
-    discards: int,
-    auction: tuple[tuple[int, Call], ...],
-    passed: int,
-    called: int,
-    passes: int,
-    raised: int,
-    high: int,
-    high_bid: int,
-    contract: Call | None,
-    contractor: int,
-    partner: int,
-    partner_card: int,
-    joker_suit: int,
-    out: int,
-    last_raw: RawResult | None,
-    result: GameResult | None,
-    history: tuple[tuple[int, tuple[int, ...], tuple[Action, ...]], ...],
-) -> Hand:
-    """Rebuild a :class:`Hand` from the fields of :meth:`Hand.key` (unpickling)."""
+def make_hand(rules: Rules, *values: object) -> Hand:
+    """Rebuild a :class:`Hand` from :meth:`Hand.key` (unpickling): the rules, then the
+    values of :data:`KEY_FIELDS`; the card order and the seats follow from them."""
     h = Hand(table(rules))
-    h.phase = phase
-    h.dealer = dealer
-    h.number = number
-    h.scores = scores
-    h.start = start
+    fields = dict(zip(KEY_FIELDS, values, strict=True))
+    for name in KEY_FIELDS:
+        if name not in DERIVED_FROM:
+            setattr(h, name, fields[name])
     h.rules = rules
-    h.order = order
-    h.kitty = kitty
-    h.dead = dead
-    h.discards = discards
-    h.auction = auction
-    h.passed = passed
-    h.called = called
-    h.passes = passes
-    h.raised = raised
-    h.high = high
-    h.high_bid = high_bid
-    h.contract = contract
-    h.partner = partner
-    h.partner_card = partner_card
-    h.last_raw = last_raw
-    h.result = result
-    h.history = history
-    if contract is not None or phase == PLAY:
-        set_contract(h, contractor, joker_suit)
-    h.out = out
+    if h.contract is not None or h.phase == PLAY:
+        set_contract(h, cast("int", fields["contractor"]), cast("int", fields["joker_suit"]))
+    h.out = cast("int", fields["out"])
     set_seats(h)
     return h
 
