@@ -12,7 +12,7 @@ from typing import Final
 
 from fivehundred._engine.hand import BIDDING, DEAL, DISCARD, NOMINATE, PARTNER, PLAY
 from fivehundred._engine.state import GameState, hand_block, hand_of, to_act
-from fivehundred._engine.verdict import Verdict
+from fivehundred._engine.verdict import LAST_TRICK, NOT_A_CARD, SAME_RUNG, SANS_KITTY_OFF, Verdict
 from fivehundred.actions import CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call
 from fivehundred.cards import Card, Rank, Suit
@@ -101,7 +101,7 @@ def _describe(action: object) -> str:
 def _call_sentence(state: GameState, call: Call, verdict: Verdict, reason: Reason) -> str:
     seat = verdict.seat
     if reason is Reason.CALL_NOT_ALLOWED:
-        if verdict.detail == 1:
+        if verdict.detail == SANS_KITTY_OFF:
             return (
                 f"seat {seat} called {call}: sans-kitty bids are not allowed by these rules "
                 "(V-SANS-KITTY)"
@@ -115,7 +115,7 @@ def _call_sentence(state: GameState, call: Call, verdict: Verdict, reason: Reaso
     high = state.high_bid
     if reason is Reason.BID_TOO_LOW:
         bidder = state.high_bidder
-        why = "is on the same rung as" if verdict.detail == 1 else "is not higher than"
+        why = "is on the same rung as" if verdict.detail == SAME_RUNG else "is not higher than"
         return (
             f"seat {seat} called {call}, which {why} the standing bid {high} by seat {bidder}; "
             "a bid must be higher on the ladder (R3.1, R3.3)"
@@ -162,13 +162,13 @@ def _play_sentence(state: GameState, action: Play, verdict: Verdict, reason: Rea
     seat = verdict.seat
     card = action.card
     if reason is Reason.NOT_AN_ACTION:
-        if verdict.detail == 0:
+        if verdict.detail == NOT_A_CARD:
             return f"{card!r} is not a Card"
         return f"{action.suit!r} is not a suit"
     if reason is Reason.CARD_NOT_IN_HAND:
         return f"seat {seat} does not hold {card}"
     if reason is Reason.JOKER_SUIT_NOT_ALLOWED:
-        if verdict.detail == 0:
+        if verdict.detail == LAST_TRICK:
             return f"seat {seat} leads the Joker to the last trick: no suit is named (R7.5)"
         named = SUIT_NAMES[action.suit] if action.suit is not None else "a suit"
         if not card.is_joker:

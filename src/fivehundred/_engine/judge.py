@@ -20,7 +20,16 @@ from fivehundred._engine.partner import apply_partner, legal_partners
 from fivehundred._engine.play import apply_play, legal_plays, play_mask, play_names
 from fivehundred._engine.state import GameState, find, hand_of
 from fivehundred._engine.table import K_BLIND, K_MISERE, SUITS
-from fivehundred._engine.verdict import Verdict
+from fivehundred._engine.verdict import (
+    LAST_TRICK,
+    NO_SUIT_TO_NAME,
+    NOT_A_CARD,
+    NOT_A_SUIT,
+    NOT_ON_LADDER,
+    SAME_RUNG,
+    SANS_KITTY_OFF,
+    Verdict,
+)
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call
 from fivehundred.cards import Card, Suit
@@ -80,19 +89,18 @@ def _judge_call(s: GameState, call: Call, seat: int) -> Verdict:
     if find(calls_for(t, h.high_bid, first)[0], call) >= 0:
         return _LEGAL
     if call.sans_kitty and not t.rules.sans_kitty:
-        return Verdict(Reason.CALL_NOT_ALLOWED, seat, 1)
+        return Verdict(Reason.CALL_NOT_ALLOWED, seat, SANS_KITTY_OFF)
     at = find(t.bids, call)
     if at < 0:
-        return Verdict(Reason.CALL_NOT_ALLOWED, seat, 2)
+        return Verdict(Reason.CALL_NOT_ALLOWED, seat, NOT_ON_LADDER)
     if t.bid_kind[at] == K_BLIND and not first:
         return Verdict(Reason.BLIND_MISERE_NOT_FIRST_CALL, seat)
     if h.high_bid >= 0 and t.bid_rung[at] <= t.bid_rung[h.high_bid]:
-        return Verdict(
-            Reason.BID_TOO_LOW, seat, 1 if t.bid_rung[at] == t.bid_rung[h.high_bid] else 0
-        )
+        same = t.bid_rung[at] == t.bid_rung[h.high_bid]
+        return Verdict(Reason.BID_TOO_LOW, seat, SAME_RUNG if same else -1)
     if t.bid_kind[at] == K_MISERE and t.misere_needs_seven:
         return Verdict(Reason.MISERE_NEEDS_SEVEN, seat)
-    return Verdict(Reason.CALL_NOT_ALLOWED, seat, 3)  # pragma: no cover - every refusal named
+    return Verdict(Reason.CALL_NOT_ALLOWED, seat)  # pragma: no cover - every refusal named
 
 
 def _judge_discard(s: GameState, action: Discard, seat: int) -> Verdict:
@@ -130,9 +138,9 @@ def _judge_partner(s: GameState, action: CallPartner, seat: int) -> Verdict:
 def judge_play(s: GameState, card: object, suit: object, seat: int) -> Verdict:
     """The play rules (R5.3, R7.3-R7.5) for ``card`` with the named ``suit``."""
     if type(card) is not Card:
-        return Verdict(Reason.NOT_AN_ACTION, seat, 0)
+        return Verdict(Reason.NOT_AN_ACTION, seat, NOT_A_CARD)
     if suit is not None and type(suit) is not Suit:
-        return Verdict(Reason.NOT_AN_ACTION, seat, 1)
+        return Verdict(Reason.NOT_AN_ACTION, seat, NOT_A_SUIT)
     h = s._h
     t = h.t
     ctx = h.ctx
@@ -149,7 +157,7 @@ def judge_play(s: GameState, card: object, suit: object, seat: int) -> Verdict:
         names = play_names(s)
         if names < 0 and mask & t.joker_bit:
             if suit is not None:
-                return Verdict(Reason.JOKER_SUIT_NOT_ALLOWED, seat, 0)  # R7.5
+                return Verdict(Reason.JOKER_SUIT_NOT_ALLOWED, seat, LAST_TRICK)  # R7.5
             return _LEGAL
         if not mask & t.joker_bit:
             return Verdict(Reason.JOKER_LEAD_TOO_EARLY, seat)
@@ -160,7 +168,7 @@ def judge_play(s: GameState, card: object, suit: object, seat: int) -> Verdict:
             return Verdict(Reason.JOKER_SUIT_ALREADY_LED, seat, named)
         return _LEGAL
     if suit is not None:
-        return Verdict(Reason.JOKER_SUIT_NOT_ALLOWED, seat, 1)
+        return Verdict(Reason.JOKER_SUIT_NOT_ALLOWED, seat, NO_SUIT_TO_NAME)
     if (mask >> pos) & 1:
         return _LEGAL
     led = s._led
