@@ -93,6 +93,27 @@ def test_play_a_whole_game_with_mistakes_and_undo(
     assert "Your hand:" in out and "Trick " in out and "scores:" in out
 
 
+def auction_line(out: str) -> str:
+    match = re.search(r"\n  auction: (.*)\n", out)
+    assert match is not None, out
+    return match.group(1)
+
+
+def test_undo_takes_the_call_out_of_the_auction_summary(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An undone call is gone: the auction reads as if it had never been made (R3)."""
+    plain = run_cli(monkeypatch, capsys, "play", "--seed", "3", "--ascii", stdin="pass\nquit\n")
+    undone = run_cli(
+        monkeypatch, capsys, "play", "--seed", "3", "--ascii", stdin="7h\nundo\npass\nquit\n"
+    )
+    assert "undone: back to before your 7H" in undone.out
+    summary = auction_line(undone.out)
+    assert summary.startswith("seat 2 6C, seat 3 6H, you pass, ")
+    assert "7H" not in summary.split("you pass")[0]
+    assert summary == auction_line(plain.out)
+
+
 def test_play_shows_unicode_suits_and_takes_typed_cards(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
