@@ -114,6 +114,54 @@ def test_undo_takes_the_call_out_of_the_auction_summary(
     assert summary == auction_line(plain.out)
 
 
+def test_undo_names_an_undone_discard_in_the_table_s_notation_R4(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = "10NT\n1 2 3\nundo\nquit\n"
+    session = run_cli(monkeypatch, capsys, "play", "--seed", "5", stdin=script)
+    assert "You took the kitty (A♦ 7♥ 9♥) and discarded 10♠ Q♠ K♣" in session.out
+    assert "undone: back to before your discard 10♠ Q♠ K♣\n" in session.out
+    # back at the exchange (R4.1): the kitty is offered again
+    assert session.out.split("undone: ")[1].count("Hand and kitty:") == 1
+
+
+RULE = "-" * 60  # the line that opens the table's status before each prompt
+
+
+@pytest.mark.parametrize(
+    ("seed", "moves"),
+    [
+        pytest.param(3, ["7h", "undo", "pass"], id="auction-R3_8"),
+        pytest.param(5, ["10NT", "1 2 3", "undo", "4 5 6", "decline"], id="kitty-R4_1"),
+        pytest.param(3, ["1", "1", "undo", "last", "1"], id="play-R5_1"),
+        pytest.param(3, [*["1"] * 9, "undo", "last", "1"], id="across-the-hand-boundary-R2_1"),
+    ],
+)
+def test_after_undo_the_game_reads_as_if_the_action_was_never_taken(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], seed: int, moves: list[str]
+) -> None:
+    """From the undo on, a session is word for word the one without the undone action.
+
+    The auction summary, ``last`` and the deal of the next hand come from what the
+    table keeps; an undo must rewind all of it, not only the game state.
+    """
+    at = moves.index("undo")
+    before, after = moves[: at - 1], moves[at + 1 :]  # without the undone move and the undo
+    play_on = ["1"] * 900  # the first choice every time, to the end of the game
+    argv = ("play", "--seed", str(seed), "--ascii")
+    plain = run_cli(monkeypatch, capsys, *argv, stdin="\n".join([*before, *after, *play_on]))
+    undoing = run_cli(monkeypatch, capsys, *argv, stdin="\n".join([*moves, *play_on]))
+    no_traceback(undoing)
+    assert "Game over:" in plain.out
+    assert undoing.out.count("undone: back to before your ") == 1
+    # the session goes on from the status the undone action was chosen at
+    tail = undoing.out.split("undone: ", 1)[1].split("\n", 1)[1]
+    expected = RULE + RULE.join(plain.out.split(RULE)[len(before) + 1 :])
+    # the Joker nomination is explained once a game, so only before the undo
+    note = table.NOMINATION_NOTE + "\n"
+    assert tail == expected.replace(note, "")
+
+
 def test_play_shows_unicode_suits_and_takes_typed_cards(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

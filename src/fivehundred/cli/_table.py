@@ -101,7 +101,7 @@ def _label(style: Style, action: fh.Action) -> str:
         return "decline" if action.suit is None else style.suit(action.suit)
     if isinstance(action, fh.CallPartner):
         return f"seat {action.seat}" if action.card is None else style.card(action.card)
-    return str(action)  # pragma: no cover - discards are not listed
+    return f"discard {style.cards(action.cards)}"  # not listed, but named by 'undo'
 
 
 def _numbered(labels: Sequence[str], width: int = 78) -> list[str]:
@@ -273,7 +273,8 @@ class _Table:
             for seat in range(rules.players)
             if seat != human
         }
-        self.history: list[tuple[fh.GameState, tuple[Any, ...], fh.Action]] = []
+        #: Before each of the person's actions: the state, the random sources, ``last``.
+        self.history: list[tuple[fh.GameState, tuple[Any, ...], str | None, fh.Action]] = []
         #: The last refusal, rule IDs and all, for ``why``.
         self.why: str | None = None
         #: The previous trick, for ``last``.
@@ -282,12 +283,12 @@ class _Table:
 
     def snapshot(self, action: fh.Action) -> None:
         saved = (self.deal_rng.getstate(), *(r.getstate() for r in self.rngs))
-        self.history.append((self.state, saved, action))
+        self.history.append((self.state, saved, self.last, action))
 
     def undo(self) -> fh.Action | None:
         if not self.history:
             return None
-        state, saved, action = self.history.pop()
+        state, saved, self.last, action = self.history.pop()
         self.state = state
         self.deal_rng.setstate(saved[0])
         for source, value in zip(self.rngs, saved[1:], strict=True):
