@@ -734,6 +734,8 @@ def test_play_why_last_and_final_scores(
     assert (
         "Why: You hold hearts (4H 8H 9H JH), so you must follow hearts but played 8C (R5.3)" in out
     )
+    # 'why' says the rule itself, not only its ID, once for each 'why' above
+    assert out.count("\n  R5.3: follow the led suit if able\n") == 2
     assert "\ntrick  1: seat 3 6H, you 4H, seat 1 5H, seat 2 10H -> seat 2\n" in out  # 'last'
     assert out.endswith("Final scores: you & seat 2 0, seats 1 & 3 0\nGoodbye.\n")
     assert "seat 0" not in out.split("\n", 1)[1]  # after the greeting, the player is "you"

@@ -12,6 +12,7 @@ from typing import Any, Final, TextIO
 import fivehundred as fh
 
 # -- play ------------------------------------------------------------------------------
+from fivehundred._rulebook import RULE_TEXT, cited
 from fivehundred.cli._args import HOW_TO_PLAY, UsageError
 from fivehundred.cli._render import (
     Narrator,
@@ -386,7 +387,7 @@ _NO_JOKER_ASK: Final = "You do not hold the Joker: decline is your only choice"
 def _why(table: _Table, state: fh.GameState, view: fh.PlayerView) -> str:
     """The rule behind the last refusal, or behind the cards you may not play now."""
     if table.why is not None:
-        return f"Why: {table.why}"
+        return _with_rule_text(f"Why: {table.why}")
     if state.phase is fh.Phase.PLAY:
         allowed = {a.card for a in view.legal_actions if isinstance(a, fh.Play)}
         for card in _in_hand_order(view, view.hand):
@@ -394,8 +395,14 @@ def _why(table: _Table, state: fh.GameState, view: fh.PlayerView) -> str:
                 refusal = _refusal(state, fh.Play(card))
                 if refusal is not None:
                     said = table.style.text(personal(refusal, view.seat))
-                    return f"Why not {table.style.card(card)}: {said}"
+                    return _with_rule_text(f"Why not {table.style.card(card)}: {said}")
     return "Nothing was refused: every choice listed is legal. 'help' says how to type moves."
+
+
+def _with_rule_text(sentence: str) -> str:
+    """A refusal with the text of each rule it cites, a line each, below it."""
+    rules = [f"  {rule}: {RULE_TEXT[rule]}" for rule in cited(sentence)]
+    return "\n".join([sentence, *rules])
 
 
 def _ask_action(
