@@ -360,6 +360,24 @@ def test_a_failed_write_changes_nothing(tmp_path: Path) -> None:
     assert table.seat_of(tokens[0]) == 0
 
 
+def test_a_seeded_server_deals_the_same_tables_again_R2_3() -> None:
+    """``seed`` (``fivehundred serve --seed``, for tests) makes the deals repeatable."""
+    seats = [HUMAN, "heuristic", HUMAN, "random"]
+
+    def deals(seed: str | None) -> list[fh.GameState]:
+        tables = Tables(":memory:", seed=seed)
+        try:
+            return [tables.create({}, seats)[0].state for _ in range(3)]
+        finally:
+            tables.close()
+
+    seeded = deals("test")
+    assert seeded == deals("test")
+    assert len({state.hands for state in seeded}) == 3  # each table has its own seed
+    assert deals("other") != seeded
+    assert deals(None) != deals(None)  # by default a secret seed per table
+
+
 def test_the_tables_refuse_beyond_their_number(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
