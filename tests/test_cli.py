@@ -610,12 +610,14 @@ def test_narration_of_a_throw_in_and_an_all_pass_hand() -> None:
     assert render.hand_events(style, before, after) == ["Everyone passed: the hand is thrown in"]
     rules = fh.Rules(all_pass_no_trumps=True)
     state = run(fh.deal(fh.new_game(rules, dealer=3), seed=1), "pass", "pass", "pass", "pass")
-    while True:
+    for _ in range(60):  # a hand has at most 40 plays (R5.5)
         legal = fh.legal_actions(state)
         after = fh.apply(state, legal[0])
         if after.phase is not fh.Phase.PLAY:
             break
         state = after
+    else:
+        raise AssertionError("the all-pass hand did not end within 60 plays")
     lines = render.hand_events(style, state, after)
     assert any(line.startswith("  seats 0 & 2 ") for line in lines)
 

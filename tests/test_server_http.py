@@ -49,11 +49,12 @@ def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
 
 def raw(port: int, data: bytes, *, wait: float = 5) -> bytes:
     """Send bytes on a new connection; everything answered until the server closes it."""
+    deadline = time.monotonic() + wait  # each read waits at most ``wait``, and so do all
     with socket.create_connection(("127.0.0.1", port), timeout=wait) as sock:
         sock.sendall(data)
         chunks = []
         try:
-            while chunk := sock.recv(65536):
+            while time.monotonic() < deadline and (chunk := sock.recv(65536)):
                 chunks.append(chunk)
         except TimeoutError:
             pass
