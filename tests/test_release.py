@@ -8,6 +8,7 @@ configuration that stopped failing on warnings, and versions that disagree.
 
 from __future__ import annotations
 
+import ast
 import re
 import tomllib
 from pathlib import Path
@@ -63,6 +64,32 @@ def test_the_readme_points_at_the_hosted_docs_and_every_install() -> None:
     for extra in ("server", "openspiel", "pettingzoo"):
         assert f'"fivehundred[{extra}]"' in readme
     assert "several minutes" in readme
+
+
+def default_nox_sessions() -> list[str]:
+    """``nox.options.sessions`` of noxfile.py, read without importing nox."""
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "nox.options.sessions":
+            sessions = ast.literal_eval(node.value)
+            assert isinstance(sessions, list)
+            return [str(name) for name in sessions]
+    raise AssertionError("noxfile.py sets no nox.options.sessions")
+
+
+@needs_checkout
+def test_the_readme_says_what_nox_needs_and_how_to_run_all_but_the_browser() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```bash\n(.*?)^```$", readme, re.MULTILINE | re.DOTALL)
+    # the opening two commands; the second is what CI runs
+    assert blocks[1].strip() == "python -m pip install nox && nox"
+    assert (ROOT / ".ci" / "run").read_text(encoding="utf-8").rstrip().endswith(blocks[1].strip())
+    for need in ("C compiler", "`chromium`", "`chromium-driver`", "`open_spiel`", "`pettingzoo`"):
+        assert need in readme, need
+    (command,) = [b.strip() for b in blocks if b.startswith("nox -s ")]
+    everything_but_the_browser = [s for s in default_nox_sessions() if s != "browser"]
+    assert "browser" in default_nox_sessions()
+    assert command.split()[2:] == everything_but_the_browser
 
 
 @needs_checkout
