@@ -39,6 +39,16 @@ def steps(job: dict[str, Any]) -> str:
     return yaml.safe_dump(job["steps"])
 
 
+#: The CPython versions of the release: every one is tested and gets compiled wheels.
+PYTHONS: Final = ("3.11", "3.12", "3.13", "3.14")
+#: GitHub runner images that are retired (a job asking for one waits for ever).
+RETIRED_RUNNERS: Final = {
+    *("macos-11", "macos-12", "macos-13"),
+    *("ubuntu-18.04", "ubuntu-20.04"),
+    *("windows-2016", "windows-2019"),
+}
+
+
 def test_the_version_is_one_value() -> None:
     version = PYPROJECT["project"]["version"]
     assert fh.__version__ == version
@@ -96,7 +106,7 @@ def test_the_readme_says_what_nox_needs_and_how_to_run_all_but_the_browser() -> 
 def test_ci_runs_the_readme_command_on_every_supported_python() -> None:
     ci = workflow("ci.yml")
     (job,) = ci["jobs"].values()
-    assert job["strategy"]["matrix"]["python-version"] == ["3.11", "3.12", "3.13"]
+    assert job["strategy"]["matrix"]["python-version"] == list(PYTHONS)
     assert "bash .ci/run" in steps(job)
     assert any(step.get("env", {}).get("CI") == "true" for step in job["steps"])
 
@@ -133,7 +143,14 @@ def test_the_release_builds_tests_and_publishes_every_kind_of_wheel() -> None:
         ("macos", "arm64"),
         ("windows", "AMD64"),
     }
-    assert "docker/setup-qemu-action" in steps(wheels)
+    # each wheel is built and tested natively: no emulation, and the right machine
+    assert "qemu" not in (WORKFLOWS / "release.yml").read_text(encoding="utf-8").lower()
+    runners = {
+        (e["os"].split("-")[0], e["archs"]): e["os"]
+        for e in wheels["strategy"]["matrix"]["include"]
+    }
+    assert runners["ubuntu", "aarch64"].endswith("-arm")  # an arm64 Linux runner
+    assert runners["macos", "x86_64"].endswith("-intel")  # an Intel Mac
     publish = jobs["publish"]
     assert set(publish["needs"]) == {"sdist-and-pure-wheel", "compiled-wheels"}
     assert publish["permissions"] == {"id-token": "write"}
@@ -142,10 +159,25 @@ def test_the_release_builds_tests_and_publishes_every_kind_of_wheel() -> None:
     assert "refs/tags/v" in publish["if"]
 
 
-def test_cibuildwheel_builds_cpython_3_11_to_3_13_and_tests_each_wheel() -> None:
+@needs_checkout
+def test_no_workflow_asks_for_a_retired_runner() -> None:
+    for path in sorted(WORKFLOWS.glob("*.yml")):
+        labels = set(re.findall(r"\b(?:ubuntu|macos|windows)-[\w.-]+", path.read_text("utf-8")))
+        assert not labels & RETIRED_RUNNERS, (path.name, labels)
+
+
+def test_cibuildwheel_builds_cpython_3_11_to_3_14_and_tests_each_wheel() -> None:
     config = PYPROJECT["tool"]["cibuildwheel"]
-    assert config["build"] == "cp311-* cp312-* cp313-*"
+    tags = [f"cp{version.replace('.', '')}-*" for version in PYTHONS]
+    assert config["build"].split() == tags
     assert config["environment"] == {"HATCH_BUILD_HOOKS_ENABLE": "1"}
     assert config["test-environment"]["FIVEHUNDRED_TEST_COMPILED"] == "1"
     assert "pytest" in config["test-command"]
     assert config["linux"]["archs"] == ["x86_64", "aarch64"]
+
+
+def test_the_classifiers_name_every_python_of_the_release() -> None:
+    classifiers = PYPROJECT["project"]["classifiers"]
+    named = [c.rsplit(" :: ", 1)[1] for c in classifiers if re.fullmatch(r".*Python :: 3\.\d+", c)]
+    assert named == list(PYTHONS)
+    assert PYPROJECT["project"]["requires-python"] == f">={PYTHONS[0]}"
