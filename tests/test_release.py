@@ -28,6 +28,12 @@ needs_checkout = pytest.mark.skipif(
 )
 
 
+def extra(name: str) -> list[str]:
+    """The requirements of one extra of pyproject.toml."""
+    found: list[str] = PYPROJECT["project"]["optional-dependencies"][name]
+    return found
+
+
 def workflow(name: str) -> dict[Any, Any]:
     loaded = yaml.safe_load((WORKFLOWS / name).read_text(encoding="utf-8"))
     assert isinstance(loaded, dict)
@@ -118,7 +124,8 @@ def test_the_docs_workflow_and_read_the_docs_fail_on_warnings() -> None:
     rtd = yaml.safe_load((ROOT / ".readthedocs.yaml").read_text(encoding="utf-8"))
     assert rtd["version"] == 2 and rtd["sphinx"]["fail_on_warning"] is True
     assert rtd["sphinx"]["configuration"] == "docs/conf.py"
-    assert "--group docs" in " ".join(rtd["build"]["jobs"]["install"])
+    assert 'pip install ".[docs]"' in " ".join(rtd["build"]["jobs"]["install"])
+    assert '-e ".[docs]"' in steps(docs["jobs"]["sphinx"])
     conf = (ROOT / "docs" / "conf.py").read_text(encoding="utf-8")
     assert "nitpicky = True" in conf and '"sphinx_copybutton"' in conf
 
@@ -181,3 +188,17 @@ def test_the_classifiers_name_every_python_of_the_release() -> None:
     named = [c.rsplit(" :: ", 1)[1] for c in classifiers if re.fullmatch(r".*Python :: 3\.\d+", c)]
     assert named == list(PYTHONS)
     assert PYPROJECT["project"]["requires-python"] == f">={PYTHONS[0]}"
+
+
+def test_the_docs_extra_holds_every_sphinx_extension_and_the_theme() -> None:
+    """One list of the docs tools: the ``docs`` extra, which nox, Read the Docs and CI install."""
+    wanted = {re.split(r"[<>=!~\[; ]", r, maxsplit=1)[0].lower() for r in extra("docs")}
+    conf = (ROOT / "docs" / "conf.py").read_text(encoding="utf-8")
+    extensions = set(re.findall(r'^    "(\w+)",$', conf, re.MULTILINE))  # not sphinx.ext.*
+    assert extensions == {"myst_parser", "sphinx_copybutton"}, "a new extension? add it here"
+    assert {name.replace("_", "-") for name in extensions} <= wanted
+    theme = re.search(r'^html_theme = "(\w+)"$', conf, re.MULTILINE)
+    assert theme is not None and theme[1] in wanted
+    assert "sphinx" in wanted
+    assert "docs" not in PYPROJECT["dependency-groups"]  # not a second list of versions
+    assert '".[docs,' in (ROOT / "noxfile.py").read_text(encoding="utf-8")
