@@ -226,8 +226,9 @@ def browser(session: nox.Session) -> None:
 @nox.session
 def docs(session: nox.Session) -> None:
     """Sphinx HTML build; nitpicky, warnings are errors."""
-    # the extras too: the adapters' pages document fivehundred.openspiel and .pettingzoo
-    session.install("-e", ".[openspiel,pettingzoo]", *group("docs"))
+    # the docs extra (Sphinx and its extensions), and the adapters' extras: their
+    # pages document fivehundred.openspiel and .pettingzoo
+    session.install("-e", ".[docs,openspiel,pettingzoo]")
     shutil.rmtree(ROOT / "docs" / "_build", ignore_errors=True)
     session.run(
         "sphinx-build", "-n", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html"

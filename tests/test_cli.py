@@ -93,6 +93,75 @@ def test_play_a_whole_game_with_mistakes_and_undo(
     assert "Your hand:" in out and "Trick " in out and "scores:" in out
 
 
+def auction_line(out: str) -> str:
+    match = re.search(r"\n  auction: (.*)\n", out)
+    assert match is not None, out
+    return match.group(1)
+
+
+def test_undo_takes_the_call_out_of_the_auction_summary(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An undone call is gone: the auction reads as if it had never been made (R3)."""
+    plain = run_cli(monkeypatch, capsys, "play", "--seed", "3", "--ascii", stdin="pass\nquit\n")
+    undone = run_cli(
+        monkeypatch, capsys, "play", "--seed", "3", "--ascii", stdin="7h\nundo\npass\nquit\n"
+    )
+    assert "undone: back to before your 7H" in undone.out
+    summary = auction_line(undone.out)
+    assert summary.startswith("seat 2 6C, seat 3 6H, you pass, ")
+    assert "7H" not in summary.split("you pass")[0]
+    assert summary == auction_line(plain.out)
+
+
+def test_undo_names_an_undone_discard_in_the_table_s_notation_R4(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = "10NT\n10s qs kc\nundo\nquit\n"
+    session = run_cli(monkeypatch, capsys, "play", "--seed", "5", stdin=script)
+    assert "You took the kitty (A♦ 7♥ 9♥) and discarded 10♠ Q♠ K♣" in session.out
+    assert "undone: back to before your discard 10♠ Q♠ K♣\n" in session.out
+    # back at the exchange (R4.1): the kitty is offered again
+    assert session.out.split("undone: ")[1].count("Hand and kitty:") == 1
+
+
+RULE = "-" * 60  # the line that opens the table's status before each prompt
+
+
+@pytest.mark.parametrize(
+    ("seed", "moves"),
+    [
+        pytest.param(3, ["7h", "undo", "pass"], id="auction-R3_8"),
+        pytest.param(5, ["10NT", "1 2 3", "undo", "4 5 6", "decline"], id="kitty-R4_1"),
+        pytest.param(3, ["1", "1", "undo", "last", "1"], id="play-R5_1"),
+        pytest.param(3, [*["1"] * 9, "undo", "last", "1"], id="across-the-hand-boundary-R2_1"),
+    ],
+)
+def test_after_undo_the_game_reads_as_if_the_action_was_never_taken(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], seed: int, moves: list[str]
+) -> None:
+    """From the undo on, a session is word for word the one without the undone action.
+
+    The auction summary, ``last`` and the deal of the next hand come from what the
+    table keeps; an undo must rewind all of it, not only the game state.
+    """
+    at = moves.index("undo")
+    before, after = moves[: at - 1], moves[at + 1 :]  # without the undone move and the undo
+    play_on = ["1"] * 900  # the first choice every time, to the end of the game
+    argv = ("play", "--seed", str(seed), "--ascii")
+    plain = run_cli(monkeypatch, capsys, *argv, stdin="\n".join([*before, *after, *play_on]))
+    undoing = run_cli(monkeypatch, capsys, *argv, stdin="\n".join([*moves, *play_on]))
+    no_traceback(undoing)
+    assert "Game over:" in plain.out
+    assert undoing.out.count("undone: back to before your ") == 1
+    # the session goes on from the status the undone action was chosen at
+    tail = undoing.out.split("undone: ", 1)[1].split("\n", 1)[1]
+    expected = RULE + RULE.join(plain.out.split(RULE)[len(before) + 1 :])
+    # the Joker nomination is explained once a game, so only before the undo
+    note = table.NOMINATION_NOTE + "\n"
+    assert tail == expected.replace(note, "")
+
+
 def test_play_shows_unicode_suits_and_takes_typed_cards(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -542,12 +611,14 @@ def test_narration_of_a_throw_in_and_an_all_pass_hand() -> None:
     assert render.hand_events(style, before, after) == ["Everyone passed: the hand is thrown in"]
     rules = fh.Rules(all_pass_no_trumps=True)
     state = run(fh.deal(fh.new_game(rules, dealer=3), seed=1), "pass", "pass", "pass", "pass")
-    while True:
+    for _ in range(60):  # a hand has at most 40 plays (R5.5)
         legal = fh.legal_actions(state)
         after = fh.apply(state, legal[0])
         if after.phase is not fh.Phase.PLAY:
             break
         state = after
+    else:
+        raise AssertionError("the all-pass hand did not end within 60 plays")
     lines = render.hand_events(style, state, after)
     assert any(line.startswith("  seats 0 & 2 ") for line in lines)
 
@@ -666,6 +737,8 @@ def test_play_why_last_and_final_scores(
     assert (
         "Why: You hold hearts (4H 8H 9H JH), so you must follow hearts but played 8C (R5.3)" in out
     )
+    # 'why' says the rule itself, not only its ID, once for each 'why' above
+    assert out.count("\n  R5.3: follow the led suit if able\n") == 2
     assert "\ntrick  1: seat 3 6H, you JH, seat 1 5H, seat 2 10H -> you\n" in out  # 'last'
     assert out.endswith("Final scores: you & seat 2 0, seats 1 & 3 0\nGoodbye.\n")
     assert "seat 0" not in out.split("\n", 1)[1]  # after the greeting, the player is "you"

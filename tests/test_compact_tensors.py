@@ -163,12 +163,13 @@ def test_r5_3_sample_deal_is_consistent_with_the_view(rules: fh.Rules) -> None:
 def _late_state(seed: int) -> fh.GameState:
     """A state late in a hand, with voids shown, few hidden cards left."""
     rng = random.Random(seed)
-    while True:
+    for _ in range(1000):
         state = fh.deal(fh.new_game(dealer=0), rng=rng)
         while not state.is_over and state.phase is not fh.Phase.DEAL:
             if state.phase is fh.Phase.PLAY and len(state.tricks) == 9 and not state.trick:
                 return state
             state = fh.apply(state, rng.choice(fh.legal_actions(state)))
+    raise AssertionError(f"seed {seed}: no hand of 1000 reached its last trick")
 
 
 def test_r5_3_sample_deal_is_uniform_chi_square() -> None:

@@ -157,10 +157,11 @@ def test_bad_rules_are_refused() -> None:
 def kitty_states(rules: fh.Rules, count: int, seed: int = 0) -> list[fh.GameState]:
     """``count`` reachable DISCARD states under ``rules``, from seeded games."""
     found: list[fh.GameState] = []
-    while len(found) < count:
-        found.extend(s for s in play(rules, seed) if s.phase is fh.Phase.DISCARD)
-        seed += 1
-    return found[:count]
+    for game in range(seed, seed + 1000):
+        if len(found) >= count:
+            return found[:count]
+        found.extend(s for s in play(rules, game) if s.phase is fh.Phase.DISCARD)
+    raise AssertionError(f"fewer than {count} kitty states in 1000 games under {rules!r}")
 
 
 def enumerated_indices(state: fh.GameState) -> tuple[int, ...]:

@@ -8,6 +8,7 @@ configuration that stopped failing on warnings, and versions that disagree.
 
 from __future__ import annotations
 
+import ast
 import re
 import tomllib
 from pathlib import Path
@@ -27,6 +28,12 @@ needs_checkout = pytest.mark.skipif(
 )
 
 
+def extra(name: str) -> list[str]:
+    """The requirements of one extra of pyproject.toml."""
+    found: list[str] = PYPROJECT["project"]["optional-dependencies"][name]
+    return found
+
+
 def workflow(name: str) -> dict[Any, Any]:
     loaded = yaml.safe_load((WORKFLOWS / name).read_text(encoding="utf-8"))
     assert isinstance(loaded, dict)
@@ -36,6 +43,16 @@ def workflow(name: str) -> dict[Any, Any]:
 def steps(job: dict[str, Any]) -> str:
     """Every step of a job as text, to search for the actions and commands it uses."""
     return yaml.safe_dump(job["steps"])
+
+
+#: The CPython versions of the release: every one is tested and gets compiled wheels.
+PYTHONS: Final = ("3.11", "3.12", "3.13", "3.14")
+#: GitHub runner images that are retired (a job asking for one waits for ever).
+RETIRED_RUNNERS: Final = {
+    *("macos-11", "macos-12", "macos-13"),
+    *("ubuntu-18.04", "ubuntu-20.04"),
+    *("windows-2016", "windows-2019"),
+}
 
 
 def test_the_version_is_one_value() -> None:
@@ -65,11 +82,37 @@ def test_the_readme_points_at_the_hosted_docs_and_every_install() -> None:
     assert "several minutes" in readme
 
 
+def default_nox_sessions() -> list[str]:
+    """``nox.options.sessions`` of noxfile.py, read without importing nox."""
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "nox.options.sessions":
+            sessions = ast.literal_eval(node.value)
+            assert isinstance(sessions, list)
+            return [str(name) for name in sessions]
+    raise AssertionError("noxfile.py sets no nox.options.sessions")
+
+
+@needs_checkout
+def test_the_readme_says_what_nox_needs_and_how_to_run_all_but_the_browser() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```bash\n(.*?)^```$", readme, re.MULTILINE | re.DOTALL)
+    # the opening two commands; the second is what CI runs
+    assert blocks[1].strip() == "python -m pip install nox && nox"
+    assert (ROOT / ".ci" / "run").read_text(encoding="utf-8").rstrip().endswith(blocks[1].strip())
+    for need in ("C compiler", "`chromium`", "`chromium-driver`", "`open_spiel`", "`pettingzoo`"):
+        assert need in readme, need
+    (command,) = [b.strip() for b in blocks if b.startswith("nox -s ")]
+    everything_but_the_browser = [s for s in default_nox_sessions() if s != "browser"]
+    assert "browser" in default_nox_sessions()
+    assert command.split()[2:] == everything_but_the_browser
+
+
 @needs_checkout
 def test_ci_runs_the_readme_command_on_every_supported_python() -> None:
     ci = workflow("ci.yml")
     (job,) = ci["jobs"].values()
-    assert job["strategy"]["matrix"]["python-version"] == ["3.11", "3.12", "3.13"]
+    assert job["strategy"]["matrix"]["python-version"] == list(PYTHONS)
     assert "bash .ci/run" in steps(job)
     assert any(step.get("env", {}).get("CI") == "true" for step in job["steps"])
 
@@ -81,7 +124,8 @@ def test_the_docs_workflow_and_read_the_docs_fail_on_warnings() -> None:
     rtd = yaml.safe_load((ROOT / ".readthedocs.yaml").read_text(encoding="utf-8"))
     assert rtd["version"] == 2 and rtd["sphinx"]["fail_on_warning"] is True
     assert rtd["sphinx"]["configuration"] == "docs/conf.py"
-    assert "--group docs" in " ".join(rtd["build"]["jobs"]["install"])
+    assert 'pip install ".[docs]"' in " ".join(rtd["build"]["jobs"]["install"])
+    assert '-e ".[docs]"' in steps(docs["jobs"]["sphinx"])
     conf = (ROOT / "docs" / "conf.py").read_text(encoding="utf-8")
     assert "nitpicky = True" in conf and '"sphinx_copybutton"' in conf
 
@@ -106,7 +150,14 @@ def test_the_release_builds_tests_and_publishes_every_kind_of_wheel() -> None:
         ("macos", "arm64"),
         ("windows", "AMD64"),
     }
-    assert "docker/setup-qemu-action" in steps(wheels)
+    # each wheel is built and tested natively: no emulation, and the right machine
+    assert "qemu" not in (WORKFLOWS / "release.yml").read_text(encoding="utf-8").lower()
+    runners = {
+        (e["os"].split("-")[0], e["archs"]): e["os"]
+        for e in wheels["strategy"]["matrix"]["include"]
+    }
+    assert runners["ubuntu", "aarch64"].endswith("-arm")  # an arm64 Linux runner
+    assert runners["macos", "x86_64"].endswith("-intel")  # an Intel Mac
     publish = jobs["publish"]
     assert set(publish["needs"]) == {"sdist-and-pure-wheel", "compiled-wheels"}
     assert publish["permissions"] == {"id-token": "write"}
@@ -115,10 +166,39 @@ def test_the_release_builds_tests_and_publishes_every_kind_of_wheel() -> None:
     assert "refs/tags/v" in publish["if"]
 
 
-def test_cibuildwheel_builds_cpython_3_11_to_3_13_and_tests_each_wheel() -> None:
+@needs_checkout
+def test_no_workflow_asks_for_a_retired_runner() -> None:
+    for path in sorted(WORKFLOWS.glob("*.yml")):
+        labels = set(re.findall(r"\b(?:ubuntu|macos|windows)-[\w.-]+", path.read_text("utf-8")))
+        assert not labels & RETIRED_RUNNERS, (path.name, labels)
+
+
+def test_cibuildwheel_builds_cpython_3_11_to_3_14_and_tests_each_wheel() -> None:
     config = PYPROJECT["tool"]["cibuildwheel"]
-    assert config["build"] == "cp311-* cp312-* cp313-*"
+    tags = [f"cp{version.replace('.', '')}-*" for version in PYTHONS]
+    assert config["build"].split() == tags
     assert config["environment"] == {"HATCH_BUILD_HOOKS_ENABLE": "1"}
     assert config["test-environment"]["FIVEHUNDRED_TEST_COMPILED"] == "1"
     assert "pytest" in config["test-command"]
     assert config["linux"]["archs"] == ["x86_64", "aarch64"]
+
+
+def test_the_classifiers_name_every_python_of_the_release() -> None:
+    classifiers = PYPROJECT["project"]["classifiers"]
+    named = [c.rsplit(" :: ", 1)[1] for c in classifiers if re.fullmatch(r".*Python :: 3\.\d+", c)]
+    assert named == list(PYTHONS)
+    assert PYPROJECT["project"]["requires-python"] == f">={PYTHONS[0]}"
+
+
+def test_the_docs_extra_holds_every_sphinx_extension_and_the_theme() -> None:
+    """One list of the docs tools: the ``docs`` extra, which nox, Read the Docs and CI install."""
+    wanted = {re.split(r"[<>=!~\[; ]", r, maxsplit=1)[0].lower() for r in extra("docs")}
+    conf = (ROOT / "docs" / "conf.py").read_text(encoding="utf-8")
+    extensions = set(re.findall(r'^    "(\w+)",$', conf, re.MULTILINE))  # not sphinx.ext.*
+    assert extensions == {"myst_parser", "sphinx_copybutton"}, "a new extension? add it here"
+    assert {name.replace("_", "-") for name in extensions} <= wanted
+    theme = re.search(r'^html_theme = "(\w+)"$', conf, re.MULTILINE)
+    assert theme is not None and theme[1] in wanted
+    assert "sphinx" in wanted
+    assert "docs" not in PYPROJECT["dependency-groups"]  # not a second list of versions
+    assert '".[docs,' in (ROOT / "noxfile.py").read_text(encoding="utf-8")

@@ -36,9 +36,11 @@ def default_mid_play() -> fh.GameState:
     """The default game, hand 1, trick 4 under way."""
     rng = random.Random(500)
     state = fh.new_game(dealer=3)
-    while not (state.phase is fh.Phase.PLAY and len(state.tricks) == 3 and state.trick):
+    for _ in range(5000):
+        if state.phase is fh.Phase.PLAY and len(state.tricks) == 3 and state.trick:
+            return state
         state = _step(state, rng)
-    return state
+    raise AssertionError("no hand reached trick 4 within 5000 steps")
 
 
 def five_players_secret_partner() -> fh.GameState:
@@ -87,13 +89,15 @@ def six_players_finished_hand() -> fh.GameState:
     """Six players in two teams of three, after a scored hand (``last_hand``)."""
     rng = random.Random(66)
     state = fh.new_game(fh.Rules(players=6, team_size=3, trick_points=5), dealer=5)
-    while not (
-        state.phase in (fh.Phase.DEAL, fh.Phase.GAME_OVER)
-        and state.last_hand is not None
-        and state.last_hand.contract is not None
-    ):
+    for _ in range(5000):
+        if (
+            state.phase in (fh.Phase.DEAL, fh.Phase.GAME_OVER)
+            and state.last_hand is not None
+            and state.last_hand.contract is not None
+        ):
+            return state
         state = _step(state, rng)
-    return state
+    raise AssertionError("no hand was scored within 5000 steps")
 
 
 STATES: Final[dict[str, Callable[[], fh.GameState]]] = {

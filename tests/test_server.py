@@ -26,7 +26,7 @@ JSON = dict[str, Any]
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "tables.db")) as test_client:
+    with TestClient(create_app(tmp_path / "tables.db", seed="tests")) as test_client:
         yield test_client
 
 
@@ -59,17 +59,20 @@ def act(client: TestClient, table: str, token: str, action: str, version: int) -
     )
 
 
+#: More of one person's moves than a game of random play needs (play_out fails beyond).
+MAX_MOVES = 3000
+
+
 def play_out(client: TestClient, table: str, token: str, seed: int) -> tuple[JSON, int]:
     """The person plays random legal actions until the game is over."""
     rng = random.Random(seed)
-    moves = 0
-    while True:
+    for moves in range(MAX_MOVES):
         view = look(client, table, token)
         if view["view"]["view"]["result"] is not None:
             return view, moves
         answer = act(client, table, token, rng.choice(view["legal_actions"]), view["version"])
         assert answer.status_code == 200, answer.json()
-        moves += 1
+    raise AssertionError(f"the game did not end within {MAX_MOVES} of the person's moves")
 
 
 # -- creating tables ---------------------------------------------------------------------
@@ -283,7 +286,7 @@ def test_r9_a_whole_game_against_computer_players_ends_and_then_refuses(
 
 def test_a_reopened_database_resumes_every_table_with_the_same_tokens(tmp_path: Path) -> None:
     db = tmp_path / "tables.db"
-    with TestClient(create_app(db)) as first:
+    with TestClient(create_app(db, seed="tests")) as first:
         created = create(first, ["human", "search", "human", "heuristic"])
         table, tokens = created["table"], created["tokens"]
         rng = random.Random(4)
@@ -294,7 +297,7 @@ def test_a_reopened_database_resumes_every_table_with_the_same_tokens(tmp_path: 
                     choice = rng.choice(view["legal_actions"])
                     assert act(first, table, token, choice, view["version"]).status_code == 200
         before = {seat: look(first, table, token) for seat, token in tokens.items()}
-    with TestClient(create_app(db)) as second:
+    with TestClient(create_app(db, seed="tests")) as second:
         after = {seat: look(second, table, token) for seat, token in tokens.items()}
     assert after == before
     assert before["0"]["version"] >= 6
@@ -302,7 +305,7 @@ def test_a_reopened_database_resumes_every_table_with_the_same_tokens(tmp_path: 
 
 def test_tokens_are_stored_only_as_hashes(tmp_path: Path) -> None:
     db = tmp_path / "tables.db"
-    with TestClient(create_app(db)) as client:
+    with TestClient(create_app(db, seed="tests")) as client:
         created = create(client, ["human", "random", "human", "random"])
     raw = b"".join(p.read_bytes() for p in tmp_path.iterdir())
     with sqlite3.connect(db) as connection:
@@ -314,7 +317,7 @@ def test_tokens_are_stored_only_as_hashes(tmp_path: Path) -> None:
 
 def test_the_database_is_in_wal_mode_and_holds_every_action(tmp_path: Path) -> None:
     db = tmp_path / "tables.db"
-    with TestClient(create_app(db)) as client:
+    with TestClient(create_app(db, seed="tests")) as client:
         created = create(client, ["human", "random", "random", "random"])
         table, token = created["table"], created["tokens"]["0"]
         view, played = play_turns_in_process(client, table, token, turns=5)
@@ -349,7 +352,7 @@ def play_turns_in_process(
 
 
 def test_a_failed_write_changes_nothing(tmp_path: Path) -> None:
-    tables = Tables(tmp_path / "tables.db")
+    tables = Tables(tmp_path / "tables.db", seed="tests")
     table, tokens = tables.create({}, [HUMAN, "random", "random", "random"])
     state, version = table.state, table.version
     legal = fh.format_action(fh.observe(state, 0).legal_actions[0])
@@ -360,11 +363,29 @@ def test_a_failed_write_changes_nothing(tmp_path: Path) -> None:
     assert table.seat_of(tokens[0]) == 0
 
 
+def test_a_seeded_server_deals_the_same_tables_again_R2_3() -> None:
+    """``seed`` (``fivehundred serve --seed``, for tests) makes the deals repeatable."""
+    seats = [HUMAN, "heuristic", HUMAN, "random"]
+
+    def deals(seed: str | None) -> list[fh.GameState]:
+        tables = Tables(":memory:", seed=seed)
+        try:
+            return [tables.create({}, seats)[0].state for _ in range(3)]
+        finally:
+            tables.close()
+
+    seeded = deals("test")
+    assert seeded == deals("test")
+    assert len({state.hands for state in seeded}) == 3  # each table has its own seed
+    assert deals("other") != seeded
+    assert deals(None) != deals(None)  # by default a secret seed per table
+
+
 def test_the_tables_refuse_beyond_their_number(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("fivehundred.server.tables.MAX_TABLES", 1)
-    tables = Tables(":memory:")
+    tables = Tables(":memory:", seed="tests")
     tables.create({}, [HUMAN, "random", "random", "random"])
     with pytest.raises(Refused) as refused:
         tables.create({}, [HUMAN, "random", "random", "random"])
@@ -493,7 +514,7 @@ def test_the_package_imports_the_web_layer_on_first_use() -> None:
 
 def test_a_table_reopened_before_any_action_has_its_deal(tmp_path: Path) -> None:
     db = tmp_path / "tables.db"
-    first = Tables(db)
+    first = Tables(db, seed="tests")
     table, tokens = first.create({}, [HUMAN] * 4)  # nobody moves: a deal and no action
     first.close()
     again = Tables(db).get(table.id)

@@ -80,7 +80,7 @@ def browser(tmp_path: Path) -> Iterator[WebDriver]:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     port = free_port()
-    process = start_server(tmp_path / "tables.db", port)
+    process = start_server(tmp_path / "tables.db", port, "--seed", "browser")
     try:
         yield f"http://127.0.0.1:{port}/"
     finally:

@@ -16,7 +16,7 @@ import sqlite3
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -27,7 +27,7 @@ pytest.importorskip("starlette", reason="the server extra is not installed")
 import uvicorn
 
 from fivehundred.server.serve import MAX_HEADER_BYTES, config, raw_response
-from server_helpers import Client, free_port, start_server
+from server_helpers import JSON, Client, free_port, start_server
 
 
 @pytest.fixture(scope="module")
@@ -49,11 +49,12 @@ def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
 
 def raw(port: int, data: bytes, *, wait: float = 5) -> bytes:
     """Send bytes on a new connection; everything answered until the server closes it."""
+    deadline = time.monotonic() + wait  # each read waits at most ``wait``, and so do all
     with socket.create_connection(("127.0.0.1", port), timeout=wait) as sock:
         sock.sendall(data)
         chunks = []
         try:
-            while chunk := sock.recv(65536):
+            while time.monotonic() < deadline and (chunk := sock.recv(65536)):
                 chunks.append(chunk)
         except TimeoutError:
             pass
@@ -136,12 +137,53 @@ def test_raw_responses_are_whole_http_answers() -> None:
 # -- kill -9 and restart -----------------------------------------------------------------------
 
 
+#: Bounds of a game played over HTTP: people's moves, and seconds.
+MAX_MOVES = 3000
+MAX_SECONDS = 120.0
+
+
+def play_until(
+    client: Client,
+    table: str,
+    tokens: dict[str, str],
+    rng: random.Random,
+    *,
+    goal: str,
+    reached: Callable[[JSON], bool],
+) -> dict[str, JSON]:
+    """People's moves chosen by ``rng`` until ``reached(seat 0's answer)``: every seat's answer.
+
+    Bounded in moves and in time; an end of the game before the goal fails too.
+    """
+    deadline = time.monotonic() + MAX_SECONDS
+    for _ in range(MAX_MOVES):
+        views = {
+            seat: client.request("GET", f"/tables/{table}", token=t)[1]
+            for seat, t in tokens.items()
+        }
+        if reached(views["0"]):
+            return views
+        assert views["0"]["view"]["view"]["result"] is None, f"the game ended before {goal}"
+        assert time.monotonic() < deadline, f"{goal} not reached within {MAX_SECONDS} s"
+        seat = next((s for s, view in views.items() if view["legal_actions"]), None)
+        assert seat is not None, f"no person may act, and not {goal}: {views['0']}"
+        status, answer, _ = client.request(
+            "POST",
+            f"/tables/{table}/actions",
+            {"action": rng.choice(views[seat]["legal_actions"]), "version": views[seat]["version"]},
+            token=tokens[seat],
+        )
+        assert status == 200, answer
+    raise AssertionError(f"{goal} not reached in {MAX_MOVES} moves")
+
+
 def test_a_table_survives_kill_9_mid_hand_with_every_action_and_its_tokens(
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "tables.db"
     number = free_port()
-    server = start_server(db, number)
+    # the seed makes the deals and the computer moves, and so the whole test, repeatable
+    server = start_server(db, number, "--seed", "kill-9")
     try:
         client = Client(number)
         status, created, _ = client.request(
@@ -150,37 +192,31 @@ def test_a_table_survives_kill_9_mid_hand_with_every_action_and_its_tokens(
         assert status == 201
         table, tokens = created["table"], created["tokens"]
         rng = random.Random(7)
-        view = client.request("GET", f"/tables/{table}", token=tokens["0"])[1]
         # both people play until the hand is well under way
-        while view["view"]["view"]["phase"] != "play" or len(view["view"]["view"]["tricks"]) < 3:
-            for token in tokens.values():
-                status, view, _ = client.request("GET", f"/tables/{table}", token=token)
-                if view["legal_actions"]:
-                    status, answer, _ = client.request(
-                        "POST",
-                        f"/tables/{table}/actions",
-                        {"action": rng.choice(view["legal_actions"]), "version": view["version"]},
-                        token=token,
-                    )
-                    assert status == 200, answer
-        before = {
-            seat: client.request("GET", f"/tables/{table}", token=t)[1]
-            for seat, t in tokens.items()
-        }
+        before = play_until(
+            client,
+            table,
+            tokens,
+            rng,
+            goal="trick 3 of a hand",
+            reached=lambda view: (
+                view["view"]["view"]["phase"] == "play" and len(view["view"]["view"]["tricks"]) >= 3
+            ),
+        )
         client.close()
         os.kill(server.pid, signal.SIGKILL)
         server.wait(10)
         assert server.returncode == -signal.SIGKILL
     finally:
         server.kill()
-        out, err = server.communicate()
+        out, err = server.communicate(timeout=10)
     assert not any(token in out + err for token in tokens.values())  # never printed
 
     with sqlite3.connect(db) as connection:
         (stored,) = connection.execute("SELECT COUNT(*) FROM action").fetchone()
     assert stored == before["0"]["version"]  # 0 lost actions
 
-    server = start_server(db, number)
+    server = start_server(db, number, "--seed", "kill-9")
     try:
         client = Client(number)
         after = {
@@ -190,22 +226,14 @@ def test_a_table_survives_kill_9_mid_hand_with_every_action_and_its_tokens(
         assert after == before  # every accepted action, the same tokens
         assert 0 < len(after["0"]["view"]["view"]["tricks"]) < 10  # it was killed mid-hand
         # finish the game with the same tokens
-        while True:
-            views = {
-                s: client.request("GET", f"/tables/{table}", token=t)[1] for s, t in tokens.items()
-            }
-            if views["0"]["view"]["view"]["result"] is not None:
-                break
-            for seat, view in views.items():
-                if view["legal_actions"]:
-                    status, answer, _ = client.request(
-                        "POST",
-                        f"/tables/{table}/actions",
-                        {"action": rng.choice(view["legal_actions"]), "version": view["version"]},
-                        token=tokens[seat],
-                    )
-                    assert status == 200, answer
-                    break
+        views = play_until(
+            client,
+            table,
+            tokens,
+            rng,
+            goal="the end of the game",
+            reached=lambda view: view["view"]["view"]["result"] is not None,
+        )
         assert views["0"]["view"]["view"]["result"]["winners"]
         assert views["0"]["version"] > before["0"]["version"]
         client.close()

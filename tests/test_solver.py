@@ -45,7 +45,7 @@ def seat_of(state: fh.GameState) -> int:
 
 def in_play(rules: fh.Rules, rng: random.Random, misere: bool = False) -> fh.GameState:
     """A random state at the first lead (random auction, or a misère when asked)."""
-    while True:
+    for _ in range(1000):
         state = fh.deal(fh.new_game(rules, dealer=rng.randrange(rules.players)), rng=rng)
         player = RandomPlayer(rng)
         while state.phase not in (fh.Phase.PLAY, fh.Phase.DEAL):
@@ -58,11 +58,12 @@ def in_play(rules: fh.Rules, rng: random.Random, misere: bool = False) -> fh.Gam
         contract = state.contract
         if state.phase is fh.Phase.PLAY and (not misere or (contract and contract.is_misere)):
             return state
+    raise AssertionError(f"no deal of 1000 reached the first lead{' in misère' if misere else ''}")
 
 
 def ending(rng: random.Random, players: int, most: int, misere: bool = False) -> fh.GameState:
     """A random state with at most ``most`` tricks left, sometimes inside a trick."""
-    while True:
+    for _ in range(1000):
         state = in_play(random_rules(rng, players), rng, misere)
         left = rng.randint(1, most)
         player = RandomPlayer(rng)
@@ -73,6 +74,7 @@ def ending(rng: random.Random, players: int, most: int, misere: bool = False) ->
                 state = fh.apply(state, player.choose(fh.observe(state, seat_of(state))))
         if state.phase is fh.Phase.PLAY:
             return state
+    raise AssertionError(f"no hand of 1000 was still in play with {most} tricks or fewer left")
 
 
 def side_tricks(state: fh.GameState, counted: frozenset[int]) -> int:

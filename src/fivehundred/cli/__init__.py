@@ -42,7 +42,9 @@ SERVER_MISSING: Final = (
 )
 
 
-def serve(db: str, host: str, port: int, max_connections: int = 256) -> int:
+def serve(
+    db: str, host: str, port: int, max_connections: int = 256, seed: str | None = None
+) -> int:
     """``fivehundred serve``: imports the server only now, so the CLI works without the extra."""
     try:
         from fivehundred.server.serve import serve as run_server
@@ -51,7 +53,7 @@ def serve(db: str, host: str, port: int, max_connections: int = 256) -> int:
             raise
         raise UsageError(SERVER_MISSING) from None
     run_server(
-        db, host, port, max_connections=max_connections
+        db, host, port, max_connections=max_connections, seed=seed
     )  # pragma: no cover - runs until interrupted (tests/test_server.py)
     return 0  # pragma: no cover
 
@@ -61,7 +63,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         demo(args.seed, ascii_only=args.ascii)
         return 0
     if args.command == "serve":
-        return serve(args.db, args.host, args.port, args.max_connections)
+        return serve(args.db, args.host, args.port, args.max_connections, args.seed)
     if args.command == "rules" and args.options:
         show_options(sys.stdout)
         return 0

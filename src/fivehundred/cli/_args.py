@@ -333,4 +333,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="open connections at once; more get 503 (default %(default)s)",
     )
+    server.add_argument(
+        "--seed",
+        default=None,
+        metavar="TEXT",
+        help="for tests only: derive every table's deals and computer moves from TEXT, "
+        "so anyone who knows it can predict the cards (default: a secret seed per table)",
+    )
     return parser

@@ -229,7 +229,6 @@ class Narrator:
     def __init__(self, style: Style, *, reveal: bool) -> None:
         self.style = style
         self.reveal = reveal
-        self.auction: list[str] = []
 
     def deal(self, state: fh.GameState) -> list[str]:
         """The header of a hand just dealt."""
@@ -251,10 +250,11 @@ class Narrator:
         lines = []
         seat = actor(state)
         if isinstance(action, fh.Call):
-            self.auction.append(f"{style.seat(seat)} {style.call(action)}")
             if after.phase is not fh.Phase.BIDDING:
-                lines.append("  auction: " + ", ".join(self.auction))
-                self.auction = []
+                # Read from the state, not kept here: an undo at the table rewinds it too.
+                calls = [*state.auction, (seat, action)]
+                said = ", ".join(f"{style.seat(s)} {style.call(c)}" for s, c in calls)
+                lines.append("  auction: " + said)
         elif not isinstance(action, fh.Play):
             lines.append("  " + describe(style, state, action, watch=self.reveal))
         return lines + hand_events(style, state, after)

@@ -12,6 +12,7 @@ from typing import Any, Final, TextIO
 import fivehundred as fh
 
 # -- play ------------------------------------------------------------------------------
+from fivehundred._rulebook import RULE_TEXT, cited
 from fivehundred.cli._args import HOW_TO_PLAY, UsageError
 from fivehundred.cli._render import (
     Narrator,
@@ -101,7 +102,7 @@ def _label(style: Style, action: fh.Action) -> str:
         return "decline" if action.suit is None else style.suit(action.suit)
     if isinstance(action, fh.CallPartner):
         return f"seat {action.seat}" if action.card is None else style.card(action.card)
-    return str(action)  # pragma: no cover - discards are not listed
+    return f"discard {style.cards(action.cards)}"  # not listed, but named by 'undo'
 
 
 def _numbered(labels: Sequence[str], width: int = 78) -> list[str]:
@@ -273,7 +274,8 @@ class _Table:
             for seat in range(rules.players)
             if seat != human
         }
-        self.history: list[tuple[fh.GameState, tuple[Any, ...], fh.Action]] = []
+        #: Before each of the person's actions: the state, the random sources, ``last``.
+        self.history: list[tuple[fh.GameState, tuple[Any, ...], str | None, fh.Action]] = []
         #: The last refusal, rule IDs and all, for ``why``.
         self.why: str | None = None
         #: The previous trick, for ``last``.
@@ -282,12 +284,12 @@ class _Table:
 
     def snapshot(self, action: fh.Action) -> None:
         saved = (self.deal_rng.getstate(), *(r.getstate() for r in self.rngs))
-        self.history.append((self.state, saved, action))
+        self.history.append((self.state, saved, self.last, action))
 
     def undo(self) -> fh.Action | None:
         if not self.history:
             return None
-        state, saved, action = self.history.pop()
+        state, saved, self.last, action = self.history.pop()
         self.state = state
         self.deal_rng.setstate(saved[0])
         for source, value in zip(self.rngs, saved[1:], strict=True):
@@ -385,7 +387,7 @@ _NO_JOKER_ASK: Final = "You do not hold the Joker: decline is your only choice"
 def _why(table: _Table, state: fh.GameState, view: fh.PlayerView) -> str:
     """The rule behind the last refusal, or behind the cards you may not play now."""
     if table.why is not None:
-        return f"Why: {table.why}"
+        return _with_rule_text(f"Why: {table.why}")
     if state.phase is fh.Phase.PLAY:
         allowed = {a.card for a in view.legal_actions if isinstance(a, fh.Play)}
         for card in _in_hand_order(view, view.hand):
@@ -393,8 +395,14 @@ def _why(table: _Table, state: fh.GameState, view: fh.PlayerView) -> str:
                 refusal = _refusal(state, fh.Play(card))
                 if refusal is not None:
                     said = table.style.text(personal(refusal, view.seat))
-                    return f"Why not {table.style.card(card)}: {said}"
+                    return _with_rule_text(f"Why not {table.style.card(card)}: {said}")
     return "Nothing was refused: every choice listed is legal. 'help' says how to type moves."
+
+
+def _with_rule_text(sentence: str) -> str:
+    """A refusal with the text of each rule it cites, a line each, below it."""
+    rules = [f"  {rule}: {RULE_TEXT[rule]}" for rule in cited(sentence)]
+    return "\n".join([sentence, *rules])
 
 
 def _ask_action(

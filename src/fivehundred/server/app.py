@@ -291,10 +291,14 @@ def create_app(
     max_body: int = MAX_BODY,
     deadline: float = DEADLINE,
     max_in_flight: int = MAX_IN_FLIGHT,
+    seed: str | None = None,
 ) -> Starlette:
     """The server's ASGI application, storing its tables in the SQLite database ``db``.
 
     Embed it in another ASGI app, or serve it with uvicorn (``fivehundred serve``).
+    ``seed`` makes every table's deals and computer moves repeatable, for tests
+    only (see :class:`~fivehundred.server.tables.Tables`): the cards can then be
+    predicted.
     """
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         Refused: _refused,
@@ -311,6 +315,6 @@ def create_app(
         ],
         exception_handlers=handlers,
     )
-    app.state.tables = Tables(db)
+    app.state.tables = Tables(db, seed=seed)
     app.add_middleware(Limits, max_body=max_body, deadline=deadline, max_in_flight=max_in_flight)
     return app

@@ -8,6 +8,7 @@ answers them as JSON with a stable code, as the application does.
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 from typing import Any, Final
 
@@ -99,10 +100,11 @@ def config(
     max_connections: int = MAX_CONNECTIONS,
     max_in_flight: int = MAX_IN_FLIGHT,
     deadline: float = DEADLINE,
+    seed: str | None = None,
 ) -> uvicorn.Config:
-    """The uvicorn configuration of ``fivehundred serve``."""
+    """The uvicorn configuration of ``fivehundred serve`` (``seed``: for tests only)."""
     return uvicorn.Config(
-        create_app(db, max_in_flight=max_in_flight, deadline=deadline),
+        create_app(db, max_in_flight=max_in_flight, deadline=deadline, seed=seed),
         host=host,
         port=port,
         http=JsonH11Protocol,
@@ -126,8 +128,11 @@ def serve(
     port: int = 8500,
     *,
     max_connections: int = MAX_CONNECTIONS,
+    seed: str | None = None,
 ) -> None:  # pragma: no cover - runs until killed (the restart test runs it in a child)
     """Serve until interrupted; prints the address once, never a token."""
-    server = uvicorn.Server(config(db, host, port, max_connections=max_connections))
+    server = uvicorn.Server(config(db, host, port, max_connections=max_connections, seed=seed))
     print(f"fivehundred: serving on http://{host}:{port}/ (database {db})", flush=True)
+    if seed is not None:
+        print("fivehundred: --seed is set: the deals can be predicted", file=sys.stderr)
     server.run()

@@ -280,9 +280,16 @@ class Tables:
     process). The connection is shared by the server's threads under a lock;
     the database is in WAL mode with ``synchronous=FULL``, so a committed move
     survives a crash of the process and of the machine.
+
+    ``seed`` is for tests and demonstrations only: every table's seed is then
+    ``f"{seed}/{n}"`` for the ``n``-th table of the database, so its deals and
+    computer moves can be replayed. Anyone who knows it can predict the cards:
+    never use it on a server people play on. By default each table gets a
+    secret random seed.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, seed: str | None = None) -> None:
+        self._seed = seed
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db_lock = threading.Lock()
         self._tables: dict[str, Table] = {}
@@ -320,7 +327,7 @@ class Tables:
             for seat, kind in enumerate(kinds)
             if kind == HUMAN
         }
-        seed = secrets.token_hex(16)
+        seed = secrets.token_hex(16) if self._seed is None else f"{self._seed}/{len(self)}"
         dealer = random.Random(f"{seed}/dealer").randrange(rules.players)
         table = Table(
             id=secrets.token_urlsafe(9),
