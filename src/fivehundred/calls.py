@@ -14,12 +14,20 @@ from typing import Final, NoReturn
 
 import attrs
 
-from fivehundred._quoting import no_member
+from fivehundred._calltext import (
+    BID_PATTERN,
+    CALL_FORMS,
+    CALL_WORDS,
+    SANS_PATTERN,
+    STRAIN_NUMBERS,
+)
+from fivehundred._quoting import no_member, quote, too_long
 from fivehundred._tables import MAX_BID, MIN_BID
 from fivehundred.cards import Suit
 from fivehundred.errors import (
     FiveHundredError,
     FiveHundredTypeError,
+    NotationError,
 )
 
 __all__ = [
@@ -186,9 +194,7 @@ class Call:
     @classmethod
     def parse(cls, text: str) -> Call:
         """Read one call; the same as :func:`~fivehundred.parse_call`."""
-        from fivehundred.notation import parse_call as read
-
-        return read(text)
+        return parse_call(text)
 
     @property
     def is_pass(self) -> bool:
@@ -286,13 +292,40 @@ BLIND_MISERE: Final = Call(CallKind.BLIND_MISERE)
 
 
 def parse_call(text: str) -> Call:
-    """Read a call from text; :func:`fivehundred.notation.parse_call` (the same function).
+    """Read a call from text, tolerantly.
 
-    >>> parse_call("7nt")
-    Call.parse('7NT')
+    :func:`fivehundred.notation.parse_call` is this function.
 
-    Raises :class:`~fivehundred.NotationError` for text that is not a call.
+    >>> parse_call("7NT"), parse_call("6s"), parse_call("10♥")
+    (Call.parse('7NT'), Call.parse('6S'), Call.parse('10H'))
+    >>> parse_call("misere"), parse_call("OM"), parse_call("BM"), parse_call("P")
+    (Call.parse('M'), Call.parse('OM'), Call.parse('BM'), Call.parse('pass'))
+
+    Bad text raises :class:`~fivehundred.NotationError`.
     """
-    from fivehundred.notation import parse_call as read  # notation is built on this module
-
-    return read(text)
+    if not isinstance(text, str):
+        raise NotationError(
+            f"a call is written as text, not {type(text).__name__} {quote(text)}",
+            text=quote(text),
+        )
+    too_long(text, "a call")
+    cleaned = " ".join(text.strip().upper().split())
+    sans = False
+    match = SANS_PATTERN.search(cleaned)
+    if match is not None and match.start() > 0:
+        sans = True
+        cleaned = cleaned[: match.start()].strip()
+    word = CALL_WORDS.get(cleaned)
+    if word is not None:
+        kind = CallKind(word)
+        if kind is CallKind.PASS and sans:
+            raise NotationError(
+                f"{quote(text)} is not a call: a pass cannot be sans kitty", text=text
+            )
+        return Call(kind, sans_kitty=sans)
+    bid = BID_PATTERN.match(cleaned)
+    if bid is not None:
+        strain = STRAIN_NUMBERS.get(bid.group(2).replace(" ", ""))
+        if strain is not None:
+            return Call.bid(int(bid.group(1)), Strain(strain), sans_kitty=sans)
+    raise NotationError(f"{quote(text)} is not a call: write {CALL_FORMS}", text=text)

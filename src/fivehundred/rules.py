@@ -26,10 +26,9 @@ import attrs
 
 from fivehundred import _tables
 from fivehundred._tables import BID_TRICKS, MAX_BID, MIN_BID, TRICKS_PER_HAND
-from fivehundred.calls import Call, CallKind, Strain
+from fivehundred.calls import Call, CallKind, Strain, parse_call
 from fivehundred.cards import CARDS, JOKER, RANKS_PER_SUIT, Card, Rank, Suit
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError, NotationError
-from fivehundred.notation import parse_call
 
 __all__ = [
     "DEFAULT_LADDER",
