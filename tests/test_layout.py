@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import importlib
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
@@ -241,15 +242,13 @@ def test_the_scans_would_catch_a_breach() -> None:
 
 # -- import cycles, module size and private modules (issue 26) ------------------------------
 
-#: The package modules (``__init__``), by dotted name.
-PACKAGES: Final = {
-    module_name(path) for path in SRC.rglob("__init__.py") if module_name(path) in SOURCES
-}
 #: No module of the package is longer than this, in lines.
 MAX_LINES: Final = 800
 
 
-def import_targets(module: str, tree: ast.Module) -> list[tuple[int, str, str | None]]:
+def import_targets(
+    module: str, tree: ast.Module, known: Mapping[str, object] = SOURCES
+) -> list[tuple[int, str, str | None]]:
     """Every import of a module of the package, anywhere in ``module``'s source.
 
     Each is ``(line, target, name)``: ``target`` the module the import loads,
@@ -257,16 +256,18 @@ def import_targets(module: str, tree: ast.Module) -> list[tuple[int, str, str | 
     module itself). Relative imports are resolved against ``module``'s package;
     ``from package import name`` targets the submodule ``package.name`` when
     there is one, else ``package`` itself; ``import a.b.c`` targets the longest
-    of ``a.b.c``, ``a.b``, ``a`` that is a module of the package.
+    of ``a.b.c``, ``a.b``, ``a`` that is a module of the package. ``known`` are
+    the modules of the tree scanned (the package's, unless told).
     """
-    package = module if module in PACKAGES else module.rpartition(".")[0]
+    is_package = any(name.startswith(f"{module}.") for name in known)
+    package = module if is_package else module.rpartition(".")[0]
     found: list[tuple[int, str, str | None]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 parts = alias.name.split(".")
                 prefixes = (".".join(parts[:n]) for n in range(len(parts), 0, -1))
-                target = next((p for p in prefixes if p in SOURCES), None)
+                target = next((p for p in prefixes if p in known), None)
                 if target is not None:
                     found.append((node.lineno, target, None))
         elif isinstance(node, ast.ImportFrom):
@@ -275,10 +276,10 @@ def import_targets(module: str, tree: ast.Module) -> list[tuple[int, str, str | 
                 base = ".".join([*up, *([node.module] if node.module else [])])
             else:
                 base = node.module or ""
-            if base not in SOURCES:
+            if base not in known:
                 continue
             for alias in node.names:
-                if f"{base}.{alias.name}" in SOURCES:
+                if f"{base}.{alias.name}" in known:
                     found.append((node.lineno, f"{base}.{alias.name}", None))
                 else:
                     found.append((node.lineno, base, alias.name))
@@ -289,7 +290,7 @@ def import_graph(sources: dict[str, ast.Module]) -> dict[str, dict[str, list[int
     """Who imports whom: importer -> imported module -> the lines of the imports."""
     graph: dict[str, dict[str, list[int]]] = {name: {} for name in sources}
     for module, tree in sources.items():
-        for line, target, _ in import_targets(module, tree):
+        for line, target, _ in import_targets(module, tree, sources):
             if target != module:
                 graph[module].setdefault(target, []).append(line)
     return graph
@@ -360,6 +361,27 @@ def test_no_import_cycle_among_the_modules() -> None:
     ``fivehundred/__init__.py`` are listed for type checkers too, and seen there.
     """
     graph = import_graph(SOURCES)
+    cycles = [describe_cycle(graph, members) for members in import_cycles(graph)]
+    assert cycles == [], "\n".join(cycles)
+
+
+BENCHMARKS: Final = SRC.parents[1] / "benchmarks"
+
+
+@pytest.mark.skipif(not BENCHMARKS.is_dir(), reason="the benchmarks are not beside this build")
+def test_no_import_cycle_among_the_benchmark_modules() -> None:
+    """The benchmark tree (outside the wheel) has no import cycle either, counted the
+    same way: ``benchmarks.server`` and ``benchmarks.suite`` share their result types
+    through ``benchmarks.results``."""
+    sources = {
+        ".".join(path.relative_to(BENCHMARKS.parent).with_suffix("").parts).removesuffix(
+            ".__init__"
+        ): ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for path in sorted(BENCHMARKS.glob("*.py"))
+    }
+    assert {"benchmarks", "benchmarks.suite", "benchmarks.server"} <= set(sources)
+    graph = import_graph(sources)
+    assert "benchmarks.results" in graph["benchmarks.server"]  # the scan sees the imports
     cycles = [describe_cycle(graph, members) for members in import_cycles(graph)]
     assert cycles == [], "\n".join(cycles)
 
