@@ -399,10 +399,12 @@ class Ladder:
         Raises :class:`~fivehundred.FiveHundredError` listing every problem of a misère
         table these options cannot represent.
         """
-        placements, problems = _placements(options)
-        if problems:
+        places = _tables.MISERE_PLACES
+        values = tuple(options.get(flag) for flag in _ladder_flags(places))
+        ladder, problems = _ladder_of(places, values)
+        if ladder is None:
             raise FiveHundredError(problems=problems)
-        return _ladder(placements)
+        return ladder
 
     def __contains__(self, call: object) -> bool:
         return isinstance(call, Call) and _call_key(call) in self._positions
@@ -427,22 +429,13 @@ def _notation(text: str) -> Call | None:
         return None
 
 
-def _placements(options: Mapping[str, object]) -> tuple[_Placements, tuple[str, ...]]:
-    """Where the misère calls sit under these ladder options, read from ``MISERE_PLACES``.
-
-    Returns the placements and the problems found (a table the options cannot
-    be represented by, such as a misère call placed above a bid that is not on
-    the ladder).
-    """
-    places = _tables.MISERE_PLACES
-    return _placements_of(places, tuple(options.get(flag) for flag in _ladder_flags(places)))
-
-
 @cache
 def _placements_of(
     places: tuple[_tables.MiserePlace, ...], values: tuple[object, ...]
 ) -> tuple[_Placements, tuple[str, ...]]:
-    """:func:`_placements`, for the table and the values of its flags (cached on both)."""
+    """Where the misère calls sit under the values of the table's flags, read from the
+    table, and the problems found: a table the options cannot be represented by,
+    such as a misère call placed above a bid that is not on the ladder."""
     options = dict(zip(_ladder_flags(places), values, strict=True))
     placements: list[tuple[Call, Call]] = []
     problems: list[str] = []
@@ -472,6 +465,16 @@ def _placements_of(
         else:
             placements.append((call, above))
     return tuple(placements), tuple(problems)
+
+
+@cache
+def _ladder_of(
+    places: tuple[_tables.MiserePlace, ...], values: tuple[object, ...]
+) -> tuple[Ladder | None, tuple[str, ...]]:
+    """The ladder for the table and the values of its flags, or ``None`` and the problems
+    (cached on both, so a ``Rules`` checks its ladder with one lookup)."""
+    placements, problems = _placements_of(places, values)
+    return (None, problems) if problems else (_ladder(placements), ())
 
 
 #: Every ladder built so far, by its misère placements: one object per ladder.
