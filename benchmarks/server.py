@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from benchmarks.suite import BenchConfig, Figure, Result
+from benchmarks.results import BenchConfig, Figure, Result
 
 __all__ = ["CLIENTS", "MAX_SECONDS", "measure_server"]
 

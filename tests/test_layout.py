@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import importlib
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
@@ -86,13 +87,16 @@ def test_every_public_module_says_what_it_offers(name: str) -> None:
 
 
 def test_no_private_name_is_imported_across_modules() -> None:
+    """No import of another module's ``_name``, relative imports and imports inside
+    functions included; an internal module itself may be imported (see
+    :func:`test_no_internal_module_is_imported_from_outside_its_package`)."""
     wrong = [
         f"{module}:{line} imports {source}.{name}"
         for module, tree in SOURCES.items()
-        for line, source, name in imports_from(tree)
-        if name.startswith("_") and not is_module(source, name)
+        for line, source, name in import_targets(module, tree)
+        if name is not None and name.startswith("_")
     ]
-    assert wrong == []
+    assert wrong == [], "\n".join(wrong)
 
 
 def test_public_modules_import_only_public_names_of_public_modules() -> None:
@@ -234,3 +238,226 @@ def test_the_scans_would_catch_a_breach() -> None:
     assert is_internal("fivehundred.bots._search") and not is_internal("fivehundred.bots")
     upward = ast.parse("from fivehundred.bots import HeuristicPlayer\ndef f():\n    import x\n")
     assert top_level_imports(upward) == [(1, "bots")]  # a layer-6 import, caught in layer 1
+
+
+# -- import cycles, module size and private modules (issue 26) ------------------------------
+
+#: No module of the package is longer than this, in lines.
+MAX_LINES: Final = 800
+
+
+def import_targets(
+    module: str, tree: ast.Module, known: Mapping[str, object] = SOURCES
+) -> list[tuple[int, str, str | None]]:
+    """Every import of a module of the package, anywhere in ``module``'s source.
+
+    Each is ``(line, target, name)``: ``target`` the module the import loads,
+    ``name`` the name it takes from that module (``None`` when it takes the
+    module itself). Relative imports are resolved against ``module``'s package;
+    ``from package import name`` targets the submodule ``package.name`` when
+    there is one, else ``package`` itself; ``import a.b.c`` targets the longest
+    of ``a.b.c``, ``a.b``, ``a`` that is a module of the package. ``known`` are
+    the modules of the tree scanned (the package's, unless told).
+    """
+    is_package = any(name.startswith(f"{module}.") for name in known)
+    package = module if is_package else module.rpartition(".")[0]
+    found: list[tuple[int, str, str | None]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                prefixes = (".".join(parts[:n]) for n in range(len(parts), 0, -1))
+                target = next((p for p in prefixes if p in known), None)
+                if target is not None:
+                    found.append((node.lineno, target, None))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*up, *([node.module] if node.module else [])])
+            else:
+                base = node.module or ""
+            if base not in known:
+                continue
+            for alias in node.names:
+                if f"{base}.{alias.name}" in known:
+                    found.append((node.lineno, f"{base}.{alias.name}", None))
+                else:
+                    found.append((node.lineno, base, alias.name))
+    return found
+
+
+def import_graph(sources: dict[str, ast.Module]) -> dict[str, dict[str, list[int]]]:
+    """Who imports whom: importer -> imported module -> the lines of the imports."""
+    graph: dict[str, dict[str, list[int]]] = {name: {} for name in sources}
+    for module, tree in sources.items():
+        for line, target, _ in import_targets(module, tree, sources):
+            if target != module:
+                graph[module].setdefault(target, []).append(line)
+    return graph
+
+
+def import_cycles(graph: dict[str, dict[str, list[int]]]) -> list[list[str]]:
+    """The modules of every import cycle: each strongly connected part of more than one
+    module (Tarjan's algorithm), sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, {})):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            part = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                part.append(member)
+                if member == node:
+                    break
+            if len(part) > 1:
+                cycles.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(cycles)
+
+
+def describe_cycle(graph: dict[str, dict[str, list[int]]], members: list[str]) -> str:
+    """A cycle's modules, then each import that keeps it closed (``a:12 -> b``)."""
+    inside = set(members)
+    edges = [
+        f"{module}:{','.join(map(str, sorted(set(lines))))} -> {target}"
+        for module in members
+        for target, lines in sorted(graph[module].items())
+        if target in inside
+    ]
+    return f"cycle of {len(members)}: {', '.join(members)} [{'; '.join(edges)}]"
+
+
+def test_no_import_cycle_among_the_modules() -> None:
+    """No module of the package imports, directly or through others, a module that
+    imports it (issue 26).
+
+    Every import counts: at the top of a module, inside a function (a lazy import
+    still ties the two modules' designs together, and runs), and under
+    ``if TYPE_CHECKING:`` (an import for annotations only is still a dependency a
+    reader must follow, and mypy resolves it; a cycle that only type checking sees
+    is fixed the same way, by moving the shared type down). A package's
+    ``__init__`` is not imported by ``from package.module import x``: Python runs
+    it first, but it is the parent, not a dependency the importer chose; it is
+    imported by ``import package`` and by ``from package import name`` for a
+    ``name`` that is not a submodule. Imports by a computed name
+    (``importlib.import_module(name)``) are not seen: the lazy names of
+    ``fivehundred/__init__.py`` are listed for type checkers too, and seen there.
+    """
+    graph = import_graph(SOURCES)
+    cycles = [describe_cycle(graph, members) for members in import_cycles(graph)]
+    assert cycles == [], "\n".join(cycles)
+
+
+BENCHMARKS: Final = SRC.parents[1] / "benchmarks"
+
+
+@pytest.mark.skipif(not BENCHMARKS.is_dir(), reason="the benchmarks are not beside this build")
+def test_no_import_cycle_among_the_benchmark_modules() -> None:
+    """The benchmark tree (outside the wheel) has no import cycle either, counted the
+    same way: ``benchmarks.server`` and ``benchmarks.suite`` share their result types
+    through ``benchmarks.results``."""
+    sources = {
+        ".".join(path.relative_to(BENCHMARKS.parent).with_suffix("").parts).removesuffix(
+            ".__init__"
+        ): ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for path in sorted(BENCHMARKS.glob("*.py"))
+    }
+    assert {"benchmarks", "benchmarks.suite", "benchmarks.server"} <= set(sources)
+    graph = import_graph(sources)
+    assert "benchmarks.results" in graph["benchmarks.server"]  # the scan sees the imports
+    cycles = [describe_cycle(graph, members) for members in import_cycles(graph)]
+    assert cycles == [], "\n".join(cycles)
+
+
+def test_no_module_is_over_800_lines() -> None:
+    """Every module under ``src/fivehundred``, public or internal, is at most 800 lines
+    (issue 26: a module a contributor can read in one sitting)."""
+    long = {
+        module_name(path): n
+        for path in sorted(SRC.rglob("*.py"))
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert long == {}, f"over {MAX_LINES} lines: {long}"
+
+
+def owner(name: str) -> str | None:
+    """The package a module is internal to: its name before the first ``_`` part
+    (``fivehundred.bots`` for ``fivehundred.bots._search``); ``None`` for a public one."""
+    parts = name.split(".")
+    for n, part in enumerate(parts):
+        if part.startswith("_") and part != "__main__":
+            return ".".join(parts[:n])
+    return None
+
+
+def may_use_internals_of(module: str, package: str) -> bool:
+    """A module may import the internal modules of its own package and of every
+    package that contains it: a subpackage is part of its parent's code."""
+    return module == package or module.startswith(f"{package}.")
+
+
+def test_no_internal_module_is_imported_from_outside_its_package() -> None:
+    """An internal module is used only inside the package it belongs to (issue 26).
+
+    "Across a package boundary" means: from a module that is not inside the
+    package owning the internal module. ``fivehundred.bots._search`` belongs to
+    ``fivehundred.bots``, so ``fivehundred.pimc`` may not import it (it takes what
+    ``fivehundred.bots`` offers); ``fivehundred._explain`` belongs to
+    ``fivehundred``, and every subpackage (``bots``, ``cli``, ``server``) is part
+    of ``fivehundred``'s own code, so they may. Every import counts, as for cycles.
+    """
+    wrong = sorted(
+        {
+            f"{module}:{line} imports {target} (internal to {home})"
+            for module, tree in SOURCES.items()
+            for line, target, _ in import_targets(module, tree)
+            if (home := owner(target)) is not None and not may_use_internals_of(module, home)
+        }
+    )
+    assert wrong == [], "\n".join(wrong)
+
+
+def test_the_new_scans_would_catch_a_breach() -> None:
+    """The cycle, size and boundary checks find their breach in a sample."""
+    sample = ast.parse(
+        "from . import _explain\nfrom .bots import _search, players\nfrom ..x import y\n"
+        "def f():\n    from fivehundred.cards import _SECRET\n    import fivehundred.bots\n"
+    )
+    found = import_targets("fivehundred.engine", sample)
+    assert (1, "fivehundred._explain", None) in found
+    assert (2, "fivehundred.bots._search", None) in found
+    assert (2, "fivehundred.bots", "players") in found  # not a module: a name of bots
+    assert (5, "fivehundred.cards", "_SECRET") in found  # inside a function
+    assert (6, "fivehundred.bots", None) in found
+    assert not any(target == "x" or target.endswith(".x") for _, target, _ in found)
+    assert import_targets("fivehundred.bots", ast.parse("from . import _search")) == [
+        (1, "fivehundred.bots._search", None)
+    ]
+    loop = {"a": {"b": [1]}, "b": {"c": [2]}, "c": {"a": [3]}, "d": {"a": [4]}}
+    assert import_cycles(loop) == [["a", "b", "c"]]
+    assert describe_cycle(loop, ["a", "b", "c"]) == (
+        "cycle of 3: a, b, c [a:1 -> b; b:2 -> c; c:3 -> a]"
+    )
+    assert import_cycles({"a": {"b": [1]}, "b": {}}) == []
+    assert owner("fivehundred.bots._search") == "fivehundred.bots"
+    assert owner("fivehundred._explain") == "fivehundred" and owner("fivehundred.cli") is None
+    assert may_use_internals_of("fivehundred.bots._search", "fivehundred")
+    assert not may_use_internals_of("fivehundred.pimc", "fivehundred.bots")
+    assert MAX_LINES == 800

@@ -277,6 +277,30 @@ def test_one_suit_table_reads_letters_symbols_and_names_R1_2() -> None:
     assert notation.format_cards([]) == "-"
 
 
+def test_one_reader_per_value_and_every_spelling_in_the_suit_table_R1_2() -> None:
+    """notation offers the readers of cards and calls, not copies: one function each;
+    its suit table holds every spelling of a suit the call reader accepts, and every
+    letter and symbol the card reader does."""
+    from fivehundred import _calltext, _cardtext, notation
+
+    assert notation.parse_card is fh.cards.parse_card is fh.parse_card
+    assert notation.parse_cards is fh.cards.parse_cards is fh.parse_cards
+    assert notation.parse_call is fh.calls.parse_call is fh.parse_call
+    assert set(notation.SUIT_TEXT) == set(_cardtext.SUIT_NUMBERS)
+    for text, suit in notation.SUIT_TEXT.items():
+        assert fh.parse_call(f"8{text}") == fh.Call.bid(8, fh.Strain.of(suit))
+        if len(text) == 1:  # a card's suit is its last character: a letter or a symbol
+            assert fh.parse_card(f"Q{text}") == fh.Card(fh.Rank.QUEEN, suit)
+    assert set(_calltext.STRAIN_NUMBERS) - set(notation.SUIT_TEXT) == {
+        "NT",
+        "N",
+        "NOTRUMPS",
+        "NOTRUMP",
+    }
+    assert notation.CARD_FORMS is _cardtext.CARD_FORMS
+    assert notation.CALL_FORMS is _calltext.CALL_FORMS
+
+
 @pytest.mark.parametrize(
     ("text", "phase", "action"),
     [

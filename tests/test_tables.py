@@ -36,8 +36,9 @@ from fivehundred._tables import (
     MiserePlace,
     TableRow,
 )
+from fivehundred.calls import build_ladder
 from fivehundred.cards import Rank
-from fivehundred.rules import build_ladder, standard_deck
+from fivehundred.rules import standard_deck
 from fivehundred.scoring import MISERE_VALUES, SCORE_TABLE, TRICKS_PER_HAND
 
 LADDER_FLAGS = ("misere", "misere_by_value", "open_misere_top", "blind_misere")

@@ -1,34 +1,16 @@
-"""How error messages quote a user's input: short, and never the whole of a long input."""
+"""How error messages quote a user's input: short, and never the whole of a long input.
+
+:func:`quote`, :func:`prefix` and :func:`no_member` are written in
+:mod:`fivehundred.errors`, whose exceptions use them (so that ``errors`` imports
+nothing of the package); the package's modules take them from here, with
+:func:`too_long`.
+"""
 
 from __future__ import annotations
 
-import enum
-import reprlib
-from typing import Final, NoReturn
+from fivehundred.errors import MAX_NOTATION, NotationError, no_member, prefix, quote
 
-from fivehundred.errors import (
-    MAX_NOTATION,
-    MAX_QUOTE,
-    FiveHundredError,
-    FiveHundredTypeError,
-    NotationError,
-)
-
-_REPR: Final = reprlib.Repr()
-_REPR.maxstring = _REPR.maxother = MAX_QUOTE
-_REPR.maxlist = _REPR.maxdict = 4
-
-
-def prefix(text: str) -> str:
-    """At most the first :data:`~fivehundred.errors.MAX_QUOTE` characters (then ``…``)."""
-    return text if len(text) <= MAX_QUOTE else text[:MAX_QUOTE] + "…"
-
-
-def quote(value: object) -> str:
-    """A short quotation of an input for a message: never the whole of a long input."""
-    if isinstance(value, str):
-        return repr(prefix(value))
-    return _REPR.repr(value)
+__all__ = ["no_member", "prefix", "quote", "too_long"]
 
 
 def too_long(text: str, what: str) -> None:
@@ -41,18 +23,3 @@ def too_long(text: str, what: str) -> None:
             f"{quote(text)} is too long for {what}: {len(text)} characters, at most {MAX_NOTATION}",
             text=text,
         )
-
-
-def no_member(cls: type[enum.Enum], value: object) -> NoReturn:
-    """Refuse a value that is none of an enum's members: the library enums' ``_missing_``.
-
-    A value of the members' type is a bad value (:class:`~fivehundred.FiveHundredError`,
-    a ``ValueError`` as Python's own lookup raises); any other type is a
-    :class:`~fivehundred.FiveHundredTypeError`.
-    """
-    values = [member.value for member in cls]
-    kind = type(values[0])
-    wrong_type = isinstance(value, bool) or not isinstance(value, kind)
-    listed = ", ".join(repr(v) for v in values) if len(values) <= 12 else f"see {cls.__name__}"
-    error = FiveHundredTypeError if wrong_type else FiveHundredError
-    raise error(f"{quote(value)} is not a value of {cls.__name__} ({listed})")

@@ -1,9 +1,9 @@
 """Suits, ranks, cards and card notation (rules R1).
 
 Card notation is rank then suit: ``"10H"``, ``"JD"``, ``"AS"``, ``"11C"``, and
-``"Jo"`` for the Joker. :func:`~fivehundred.parse_card` (from :mod:`fivehundred.notation`,
-where every spelling table lives) also reads the forms people type
-(``"10h"``, ``"TH"``, ``"J♥"``, ``"joker"``).
+``"Jo"`` for the Joker. :func:`~fivehundred.parse_card` (offered by
+:mod:`fivehundred.notation` too, with every spelling table) also reads the forms
+people type (``"10h"``, ``"TH"``, ``"J♥"``, ``"joker"``).
 
 >>> import fivehundred as fh
 >>> fh.parse_card("j♥")
@@ -22,10 +22,19 @@ from typing import Final, NoReturn
 
 import attrs
 
-from fivehundred._quoting import no_member
+from fivehundred._cardtext import (
+    CARD_FORMS,
+    CARD_SEPARATORS,
+    JOKER_TEXT,
+    SUIT_LETTERS,
+    SUIT_NUMBERS,
+    SUIT_SYMBOLS,
+)
+from fivehundred._quoting import no_member, quote, too_long
 from fivehundred.errors import (
     FiveHundredError,
     FiveHundredTypeError,
+    NotationError,
 )
 
 __all__ = [
@@ -64,12 +73,12 @@ class Suit(enum.IntEnum):
     @property
     def letter(self) -> str:
         """The notation letter: ``S``, ``C``, ``D`` or ``H``."""
-        return "SCDH"[self]
+        return SUIT_LETTERS[self]
 
     @property
     def symbol(self) -> str:
         """The Unicode suit symbol: ``♠``, ``♣``, ``♦`` or ``♥``."""
-        return "♠♣♦♥"[self]
+        return SUIT_SYMBOLS[self]
 
     @property
     def partner(self) -> Suit:
@@ -194,9 +203,7 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read one card; the same as :func:`~fivehundred.parse_card`."""
-        from fivehundred.notation import parse_card as read
-
-        return read(text)
+        return parse_card(text)
 
     @property
     def is_joker(self) -> bool:
@@ -322,27 +329,57 @@ def cards_from_mask(mask: int) -> tuple[Card, ...]:
     return tuple(CARDS[i] for i in index_tuple(mask))
 
 
+_RANK_TEXT: Final = {r.symbol: r for r in Rank} | {"T": Rank.TEN}
+_BY_PARTS: Final[dict[tuple[int, int], Card]] = {
+    (card.rank, card.suit): card
+    for card in CARDS
+    if card.rank is not None and card.suit is not None
+}
+
+
 def parse_card(text: str) -> Card:
-    """Read one card from text; :func:`fivehundred.notation.parse_card` (the same function).
+    """Read one card from text, tolerantly.
 
-    >>> parse_card("j♥")
-    Card.parse('JH')
+    Accepts upper or lower case, ``T`` for ten, Unicode suit symbols, and
+    ``Jo``/``joker`` for the Joker. Bad text raises :class:`~fivehundred.NotationError`.
+    :func:`fivehundred.notation.parse_card` is this function.
 
-    Raises :class:`~fivehundred.NotationError` for text that is not a card.
+    >>> parse_card("10h"), parse_card("TH"), parse_card("J♥"), parse_card("jo")
+    (Card.parse('10H'), Card.parse('10H'), Card.parse('JH'), Card.parse('Jo'))
     """
-    from fivehundred.notation import parse_card as read  # notation is built on this module
-
-    return read(text)
+    if not isinstance(text, str):
+        raise NotationError(
+            f"a card is written as text, not {type(text).__name__} {quote(text)}",
+            text=quote(text),
+        )
+    too_long(text, "a card")
+    cleaned = text.strip().upper()
+    if cleaned in JOKER_TEXT:
+        return JOKER
+    if len(cleaned) >= 2:
+        suit = SUIT_NUMBERS.get(cleaned[-1])
+        rank = _RANK_TEXT.get(cleaned[:-1].strip())
+        if suit is not None and rank is not None:
+            return _BY_PARTS[rank, suit]
+    raise NotationError(f"{quote(text)} is not a card: write {CARD_FORMS}", text=text)
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
-    """Read a list of cards; :func:`fivehundred.notation.parse_cards` (the same function).
+    """Read a list of cards separated by spaces or commas.
+
+    :func:`fivehundred.notation.parse_cards` is this function.
 
     >>> parse_cards("AS KS, qs")
     (Card.parse('AS'), Card.parse('KS'), Card.parse('QS'))
+    >>> parse_cards("")
+    ()
 
     Raises :class:`~fivehundred.NotationError` naming the first card it cannot read.
     """
-    from fivehundred.notation import parse_cards as read
-
-    return read(text)
+    if not isinstance(text, str):
+        raise NotationError(
+            f"cards are written as text, not {type(text).__name__} {quote(text)}",
+            text=quote(text),
+        )
+    too_long(text, "a list of cards")
+    return tuple(parse_card(part) for part in CARD_SEPARATORS.split(text.strip()) if part)

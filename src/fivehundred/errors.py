@@ -10,6 +10,7 @@ Every error carries its problems as data in ``err.problems``, one sentence each.
 from __future__ import annotations
 
 import enum
+import reprlib
 from collections.abc import Sequence
 from typing import Final, NoReturn
 
@@ -35,9 +36,25 @@ MAX_NOTATION: Final = 1000
 MAX_PROBLEMS: Final = 20
 
 
-def _prefix(text: str) -> str:
+# How a message quotes an input, and how an enum refuses a value: the exceptions below
+# use them, so they live here, at the bottom of the package. They are not in
+# ``__all__``: the package's modules take them from ``fivehundred._quoting``.
+
+_REPR: Final = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = MAX_QUOTE
+_REPR.maxlist = _REPR.maxdict = 4
+
+
+def prefix(text: str) -> str:
     """At most the first :data:`MAX_QUOTE` characters of ``text`` (then ``…``)."""
     return text if len(text) <= MAX_QUOTE else text[:MAX_QUOTE] + "…"
+
+
+def quote(value: object) -> str:
+    """A short quotation of an input for a message: never the whole of a long input."""
+    if isinstance(value, str):
+        return repr(prefix(value))
+    return _REPR.repr(value)
 
 
 class FiveHundredError(ValueError):
@@ -92,7 +109,22 @@ class NotationError(FiveHundredError):
         super().__init__(message)  # problems: the message
         #: The text that could not be read: at most its first :data:`MAX_QUOTE`
         #: characters, then ``…`` (a server may log it).
-        self.text = _prefix(text)
+        self.text = prefix(text)
+
+
+def no_member(cls: type[enum.Enum], value: object) -> NoReturn:
+    """Refuse a value that is none of an enum's members: the library enums' ``_missing_``.
+
+    A value of the members' type is a bad value (:class:`FiveHundredError`, a
+    ``ValueError`` as Python's own lookup raises); any other type is a
+    :class:`FiveHundredTypeError`.
+    """
+    values = [member.value for member in cls]
+    kind = type(values[0])
+    wrong_type = isinstance(value, bool) or not isinstance(value, kind)
+    listed = ", ".join(repr(v) for v in values) if len(values) <= 12 else f"see {cls.__name__}"
+    error = FiveHundredTypeError if wrong_type else FiveHundredError
+    raise error(f"{quote(value)} is not a value of {cls.__name__} ({listed})")
 
 
 class Reason(enum.Enum):
@@ -108,8 +140,6 @@ class Reason(enum.Enum):
 
     @classmethod
     def _missing_(cls, value: object) -> NoReturn:
-        from fivehundred._quoting import no_member  # _quoting reads this module
-
         no_member(cls, value)
 
     NOT_AN_ACTION = "NOT_AN_ACTION"

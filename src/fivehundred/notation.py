@@ -1,10 +1,14 @@
 """Notation: every word the library reads or writes for a suit, card, call or action.
 
-All the spelling tables live here, and so do the readers (``parse_*``) and
-writers (``format_*``) built on them. The values keep their canonical forms
-(``str(card)`` is ``"10H"``, ``Suit.HEARTS.letter`` is ``"H"``,
-``Suit.HEARTS.symbol`` is ``"♥"``); :data:`SUIT_TEXT` is the one table of every
-way to write a suit, and the card, call, action and nomination readers all use it.
+Every spelling table is offered here, and so are the readers (``parse_*``) and
+writers (``format_*``) built on them. The card and call readers are those of
+:mod:`fivehundred.cards` and :mod:`fivehundred.calls` (the same functions), and
+the tables are written in the internal ``_cardtext`` and ``_calltext``, so that
+the value types read their own notation without importing this module. The
+values keep their canonical forms (``str(card)`` is ``"10H"``,
+``Suit.HEARTS.letter`` is ``"H"``, ``Suit.HEARTS.symbol`` is ``"♥"``);
+:data:`SUIT_TEXT` is the one table of every way to write a suit, and the card,
+call, action and nomination readers all use it.
 
 >>> import fivehundred as fh
 >>> from fivehundred import notation
@@ -20,20 +24,20 @@ Play(card=Card.parse('Jo'), suit=Suit.HEARTS)
 from __future__ import annotations
 
 import contextlib
-import re
 from typing import TYPE_CHECKING, Final
 
 import attrs
 
+from fivehundred._calltext import CALL_FORMS
+from fivehundred._cardtext import CARD_FORMS, SUIT_FORMS, SUIT_NAMES, SUIT_NUMBERS
 from fivehundred._quoting import quote, too_long
-from fivehundred._tables import BID_TRICKS, MAX_BID, MIN_BID
 from fivehundred._types import Phase
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
-from fivehundred.calls import Call, CallKind, Strain
-from fivehundred.cards import CARDS, JOKER, Card, Rank, Suit
+from fivehundred.calls import Call, parse_call
+from fivehundred.cards import Card, Suit, parse_card, parse_cards
 from fivehundred.errors import FiveHundredTypeError, NotationError
 
-if TYPE_CHECKING:  # rules is built on this module: no import at run time
+if TYPE_CHECKING:  # for annotations only
     from fivehundred.rules import Rules
 
 __all__ = [
@@ -64,25 +68,10 @@ __all__ = [
 
 # -- suits ------------------------------------------------------------------------------
 
-#: The name of each suit, by suit (``SUIT_NAMES[Suit.HEARTS]`` is ``"hearts"``).
-SUIT_NAMES: Final = ("spades", "clubs", "diamonds", "hearts")
-_HOLLOW_SYMBOLS: Final = ("♤", "♧", "♢", "♡")
-
 #: Every way to write a suit, in upper case: the letter, the symbol (filled or
-#: hollow) and the name, singular or plural. The one suit table of the package.
-SUIT_TEXT: Final[dict[str, Suit]] = {
-    text: suit
-    for suit in Suit
-    for text in (
-        suit.letter,
-        suit.symbol,
-        _HOLLOW_SYMBOLS[suit],
-        SUIT_NAMES[suit].upper(),
-        SUIT_NAMES[suit][:-1].upper(),
-    )
-}
-
-_SUIT_FORMS: Final = "S, C, D, H (or ♠ ♣ ♦ ♥, or spades, clubs, diamonds, hearts)"
+#: hollow) and the name, singular or plural. The one suit table of the package
+#: (the card, call, action and nomination readers all read it, by suit number).
+SUIT_TEXT: Final[dict[str, Suit]] = {text: Suit(suit) for text, suit in SUIT_NUMBERS.items()}
 
 
 def parse_suit(text: str) -> Suit:
@@ -98,7 +87,7 @@ def parse_suit(text: str) -> Suit:
     too_long(text, "a suit")
     suit = SUIT_TEXT.get(text.strip().upper())
     if suit is None:
-        raise NotationError(f"{quote(text)} is not a suit: write {_SUIT_FORMS}", text=text)
+        raise NotationError(f"{quote(text)} is not a suit: write {SUIT_FORMS}", text=text)
     return suit
 
 
@@ -108,61 +97,6 @@ def format_suit(suit: Suit, *, ascii: bool = False) -> str:
 
 
 # -- cards ------------------------------------------------------------------------------
-
-_RANK_TEXT: Final = {r.symbol: r for r in Rank} | {"T": Rank.TEN}
-_JOKER_TEXT: Final = frozenset({"JO", "JOKER", "JK", "JKR", "🃏", "★"})
-#: What a card may look like, for messages.
-CARD_FORMS: Final = (
-    "a rank (2-10, 11, 12, 13, J, Q, K, A; T for 10) followed by a suit (S, C, D, H or "
-    "♠ ♣ ♦ ♥), such as 10H, JD, AS, or Jo/joker for the Joker"
-)
-_BY_PARTS: Final = {(c.rank, c.suit): c for c in CARDS if not c.is_joker}
-_SPLIT: Final = re.compile(r"[\s,;]+")
-
-
-def parse_card(text: str) -> Card:
-    """Read one card from text, tolerantly.
-
-    Accepts upper or lower case, ``T`` for ten, Unicode suit symbols, and
-    ``Jo``/``joker`` for the Joker. Bad text raises :class:`~fivehundred.NotationError`.
-
-    >>> parse_card("10h"), parse_card("TH"), parse_card("J♥"), parse_card("jo")
-    (Card.parse('10H'), Card.parse('10H'), Card.parse('JH'), Card.parse('Jo'))
-    """
-    if not isinstance(text, str):
-        raise NotationError(
-            f"a card is written as text, not {type(text).__name__} {quote(text)}",
-            text=quote(text),
-        )
-    too_long(text, "a card")
-    cleaned = text.strip().upper()
-    if cleaned in _JOKER_TEXT:
-        return JOKER
-    if len(cleaned) >= 2:
-        suit = SUIT_TEXT.get(cleaned[-1])
-        rank = _RANK_TEXT.get(cleaned[:-1].strip())
-        if suit is not None and rank is not None:
-            return _BY_PARTS[rank, suit]
-    raise NotationError(f"{quote(text)} is not a card: write {CARD_FORMS}", text=text)
-
-
-def parse_cards(text: str) -> tuple[Card, ...]:
-    """Read a list of cards separated by spaces or commas.
-
-    >>> parse_cards("AS KS, qs")
-    (Card.parse('AS'), Card.parse('KS'), Card.parse('QS'))
-    >>> parse_cards("")
-    ()
-
-    Raises :class:`~fivehundred.NotationError` naming the first card it cannot read.
-    """
-    if not isinstance(text, str):
-        raise NotationError(
-            f"cards are written as text, not {type(text).__name__} {quote(text)}",
-            text=quote(text),
-        )
-    too_long(text, "a list of cards")
-    return tuple(parse_card(part) for part in _SPLIT.split(text.strip()) if part)
 
 
 def format_card(card: Card, *, ascii: bool = False) -> str:
@@ -176,76 +110,6 @@ def format_cards(cards: tuple[Card, ...] | list[Card], *, ascii: bool = False) -
 
 
 # -- calls ------------------------------------------------------------------------------
-
-_CALL_WORDS: Final = {
-    "P": CallKind.PASS,
-    "PASS": CallKind.PASS,
-    "NO BID": CallKind.PASS,
-    "M": CallKind.MISERE,
-    "MIS": CallKind.MISERE,
-    "MISERE": CallKind.MISERE,
-    "MISÈRE": CallKind.MISERE,
-    "NULLO": CallKind.MISERE,
-    "OM": CallKind.OPEN_MISERE,
-    "OPEN MISERE": CallKind.OPEN_MISERE,
-    "OPEN MISÈRE": CallKind.OPEN_MISERE,
-    "BM": CallKind.BLIND_MISERE,
-    "BLIND MISERE": CallKind.BLIND_MISERE,
-    "BLIND MISÈRE": CallKind.BLIND_MISERE,
-}
-#: A bid's strain: every spelling of a suit (:data:`SUIT_TEXT`), and No Trumps.
-_STRAIN_TEXT: Final = {text: Strain.of(suit) for text, suit in SUIT_TEXT.items()} | {
-    "NT": Strain.NO_TRUMPS,
-    "N": Strain.NO_TRUMPS,
-    "NOTRUMPS": Strain.NO_TRUMPS,
-    "NOTRUMP": Strain.NO_TRUMPS,
-}
-#: The trick counts of a bid, longest notation first so that ``10`` is not read as ``1``.
-_TRICKS_RE: Final = "|".join(sorted(map(str, BID_TRICKS), key=len, reverse=True))
-_BID_RE: Final = re.compile(rf"^({_TRICKS_RE})\s*(.+)$")
-_SANS_RE: Final = re.compile(r"(?:\s*[-/ ]\s*|\s+)(?:SK|SANS KITTY|SANS)$")
-#: What a call may look like, for messages.
-CALL_FORMS: Final = (
-    f"a trick bid such as 6S, 7NT or 10♥ ({MIN_BID}-{MAX_BID} tricks and S, C, D, H or NT), "
-    "M/misere, OM (open misère), BM (blind misère) or pass/P; add -SK for sans kitty"
-)
-
-
-def parse_call(text: str) -> Call:
-    """Read a call from text, tolerantly.
-
-    >>> parse_call("7NT"), parse_call("6s"), parse_call("10♥")
-    (Call.parse('7NT'), Call.parse('6S'), Call.parse('10H'))
-    >>> parse_call("misere"), parse_call("OM"), parse_call("BM"), parse_call("P")
-    (Call.parse('M'), Call.parse('OM'), Call.parse('BM'), Call.parse('pass'))
-
-    Bad text raises :class:`~fivehundred.NotationError`.
-    """
-    if not isinstance(text, str):
-        raise NotationError(
-            f"a call is written as text, not {type(text).__name__} {quote(text)}",
-            text=quote(text),
-        )
-    too_long(text, "a call")
-    cleaned = " ".join(text.strip().upper().split())
-    sans = False
-    match = _SANS_RE.search(cleaned)
-    if match is not None and match.start() > 0:
-        sans = True
-        cleaned = cleaned[: match.start()].strip()
-    kind = _CALL_WORDS.get(cleaned)
-    if kind is not None:
-        if kind is CallKind.PASS and sans:
-            raise NotationError(
-                f"{quote(text)} is not a call: a pass cannot be sans kitty", text=text
-            )
-        return Call(kind, sans_kitty=sans)
-    bid = _BID_RE.match(cleaned)
-    if bid is not None:
-        strain = _STRAIN_TEXT.get(bid.group(2).replace(" ", ""))
-        if strain is not None:
-            return Call.bid(int(bid.group(1)), strain, sans_kitty=sans)
-    raise NotationError(f"{quote(text)} is not a call: write {CALL_FORMS}", text=text)
 
 
 def format_call(call: Call, *, ascii: bool = False) -> str:
@@ -430,7 +294,7 @@ def parse_move(text: str, *, phase: Phase) -> Action:
             return DECLINE
         if SUIT_TEXT.get(said.upper()) is None:
             what = f"{quote(said)} is not a suit" if said else f"{quote(text)} names no suit"
-            raise NotationError(f"{what}: write {_SUIT_FORMS}, or 'decline'", text=text)
+            raise NotationError(f"{what}: write {SUIT_FORMS}, or 'decline'", text=text)
         return Nominate(SUIT_TEXT[said.upper()])
     if phase is Phase.PARTNER:
         return _parse_partner(words, text)

@@ -18,18 +18,16 @@ partnerships (RULES.md R1–R9).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cache, cached_property
 from typing import Any, Final
 
 import attrs
 
 from fivehundred import _tables
-from fivehundred._tables import BID_TRICKS, MAX_BID, MIN_BID, TRICKS_PER_HAND
-from fivehundred.calls import Call, CallKind, Strain
+from fivehundred._tables import TRICKS_PER_HAND
+from fivehundred.calls import DEFAULT_LADDER, Ladder
 from fivehundred.cards import CARDS, JOKER, RANKS_PER_SUIT, Card, Rank, Suit
-from fivehundred.errors import FiveHundredError, FiveHundredTypeError, NotationError
-from fivehundred.notation import parse_call
+from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 
 __all__ = [
     "DEFAULT_LADDER",
@@ -37,178 +35,6 @@ __all__ = [
     "Rules",
     "standard_deck",
 ]
-
-
-def _call_key(call: Call) -> tuple[CallKind, int | None, Strain | None]:
-    return (call.kind, call.tricks, call.strain)
-
-
-@attrs.frozen
-class Ladder:
-    """The bid ladder (R3.3): rungs from low to high; calls on one rung are equal.
-
-    >>> from fivehundred import DEFAULT_LADDER, OPEN_MISERE, BLIND_MISERE
-    >>> DEFAULT_LADDER.position(OPEN_MISERE) == DEFAULT_LADDER.position(BLIND_MISERE)
-    True
-
-    Raises :class:`~fivehundred.FiveHundredTypeError` when ``rungs`` is not a tuple of tuples of
-    :class:`~fivehundred.Call`.
-    """
-
-    rungs: tuple[tuple[Call, ...], ...]
-    _positions: dict[tuple[CallKind, int | None, Strain | None], int] = attrs.field(
-        init=False, eq=False, repr=False
-    )
-
-    def __attrs_post_init__(self) -> None:
-        try:
-            rungs = tuple(tuple(calls) for calls in self.rungs)
-        except TypeError:
-            raise FiveHundredTypeError(
-                f"a ladder's rungs are a sequence of sequences of Calls, not {self.rungs!r}"
-            ) from None
-        if not all(isinstance(call, Call) for calls in rungs for call in calls):
-            raise FiveHundredTypeError(f"a ladder's rungs hold Calls, not {self.rungs!r}")
-        positions = {_call_key(call): rung for rung, calls in enumerate(rungs) for call in calls}
-        object.__setattr__(self, "_positions", positions)
-
-    @property
-    def calls(self) -> tuple[Call, ...]:
-        """Every bid on the ladder, low to high (calls sharing a rung side by side)."""
-        return tuple(call for rung in self.rungs for call in rung)
-
-    def position(self, call: Call) -> int:
-        """The rung of a call; a pass is ``-1``. Sans-kitty bids rank as the plain bid."""
-        if call.kind is CallKind.PASS:
-            return -1
-        try:
-            return self._positions[_call_key(call)]
-        except KeyError:
-            raise FiveHundredError(f"{call} is not on this ladder") from None
-
-    def __contains__(self, call: object) -> bool:
-        return isinstance(call, Call) and _call_key(call) in self._positions
-
-
-@cache
-def _ladder_flags(places: tuple[_tables.MiserePlace, ...]) -> tuple[str, ...]:
-    """The ``Rules`` flags that shape the ladder: those the misère table names."""
-    names = (name for place in places for name in (*place.needs, place.moved_by))
-    return tuple(dict.fromkeys(names))
-
-
-#: A ladder's misère rungs: each misère call on it with the bid it sits just above.
-_Placements = tuple[tuple[Call, Call], ...]
-
-
-@cache
-def _notation(text: str) -> Call | None:
-    try:
-        return parse_call(text)
-    except NotationError:
-        return None
-
-
-def _placements(options: Mapping[str, object]) -> tuple[_Placements, tuple[str, ...]]:
-    """Where the misère calls sit under these ladder options, read from ``MISERE_PLACES``.
-
-    Returns the placements and the problems found (a table the options cannot
-    be represented by, such as a misère call placed above a bid that is not on
-    the ladder).
-    """
-    places = _tables.MISERE_PLACES
-    return _placements_of(places, tuple(options.get(flag) for flag in _ladder_flags(places)))
-
-
-@cache
-def _placements_of(
-    places: tuple[_tables.MiserePlace, ...], values: tuple[object, ...]
-) -> tuple[_Placements, tuple[str, ...]]:
-    """:func:`_placements`, for the table and the values of its flags (cached on both)."""
-    options = dict(zip(_ladder_flags(places), values, strict=True))
-    placements: list[tuple[Call, Call]] = []
-    problems: list[str] = []
-    for place in places:
-        flags = (*place.needs, place.moved_by)
-        unknown = [flag for flag in flags if not isinstance(options.get(flag), bool)]
-        if unknown:
-            problems.append(
-                f"the misère table (MISERE_PLACES) places {place.call} by "
-                f"{', '.join(unknown)}, which is not an on/off option of Rules"
-            )
-            continue
-        if not all(options[flag] for flag in place.needs):
-            continue
-        call = _notation(place.call)
-        above_text = place.moved_above if options[place.moved_by] else place.above
-        above = _notation(above_text)
-        if call is None or not call.is_misere or call.sans_kitty:
-            problems.append(
-                f"the misère table (MISERE_PLACES) names {place.call!r}, not a misère call"
-            )
-        elif above is None or above.kind is not CallKind.BID or above.sans_kitty:
-            problems.append(
-                f"the misère table (MISERE_PLACES) places {place.call} above {above_text!r}, "
-                f"which is not a trick bid of {MIN_BID} to {MAX_BID} tricks (R3.3)"
-            )
-        else:
-            placements.append((call, above))
-    return tuple(placements), tuple(problems)
-
-
-#: Every ladder built so far, by its misère placements: one object per ladder.
-_LADDERS: Final[dict[_Placements, Ladder]] = {}
-
-
-def _ladder(placements: _Placements) -> Ladder:
-    """The ladder of the trick bids (R3.3) with these misère rungs; one object per placement."""
-    ladder = _LADDERS.get(placements)
-    if ladder is None:
-        rungs: list[tuple[Call, ...]] = []
-        for tricks in BID_TRICKS:
-            for strain in Strain:
-                bid = Call.bid(tricks, strain)
-                rungs.append((bid,))
-                above = tuple(call for call, below in placements if below == bid)
-                if above:
-                    rungs.append(above)
-        ladder = _LADDERS.setdefault(placements, Ladder(tuple(rungs)))
-    return ladder
-
-
-def build_ladder(
-    *,
-    misere: bool = True,
-    misere_by_value: bool = False,
-    open_misere_top: bool = False,
-    blind_misere: bool = True,
-) -> Ladder:
-    """The bid ladder for a set of ladder options (R3.3 and the ladder variants).
-
-    Ladders are built once per placement of the misère calls: the same options
-    give the same object, so ``Rules().ladder is DEFAULT_LADDER``.
-
-    >>> build_ladder() is DEFAULT_LADDER is Rules().ladder
-    True
-    >>> build_ladder(misere=False) is build_ladder(misere=False, misere_by_value=True)
-    True
-    """
-    placements, problems = _placements(
-        {
-            "misere": misere,
-            "misere_by_value": misere_by_value,
-            "open_misere_top": open_misere_top,
-            "blind_misere": blind_misere,
-        }
-    )
-    if problems:
-        raise FiveHundredError(problems=problems)
-    return _ladder(placements)
-
-
-#: The default ladder of R3.3, the ladder of ``Rules()``.
-DEFAULT_LADDER: Final = build_ladder()
-
 
 _PLAIN: Final = (Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
 
@@ -436,7 +262,10 @@ class Rules:
             problems.append(f"partner_by_seat is a {where} option (P5), not for players={n}")
         deck = _deck_problem(n, self.black_fours)
         problems.append(deck if deck is not None else _deal_problem(n, self.black_fours))
-        problems.extend(_placements(self._ladder_options())[1])
+        try:
+            Ladder.of_options(self._ladder_options())
+        except FiveHundredError as err:
+            problems.extend(err.problems)
         if self.target <= 0:
             problems.append(f"target={self.target} must be positive (V-TARGET)")
         if self.losing_score >= 0:
@@ -457,8 +286,8 @@ class Rules:
             raise FiveHundredError(problems=found)
 
     def _ladder_options(self) -> dict[str, object]:
-        """The values of the options the misère table names (V-NO-MISERE and the others)."""
-        return {name: getattr(self, name, None) for name in _ladder_flags(_tables.MISERE_PLACES)}
+        """The values of the options, by name: the misère table names those of the ladder."""
+        return attrs.asdict(self, recurse=False)
 
     # -- presets ---------------------------------------------------------
 
@@ -514,7 +343,7 @@ class Rules:
     @cached_property
     def ladder(self) -> Ladder:
         """The bid ladder these rules use (R3.3 and the ladder variants)."""
-        return _ladder(_placements(self._ladder_options())[0])
+        return Ladder.of_options(self._ladder_options())
 
     @cached_property
     def deal_packets(self) -> tuple[tuple[int, int], ...]:

@@ -31,8 +31,9 @@ The package, one job per internal module:
 - ``_knowledge``: what a seat has seen and shown (:func:`read_view`; bit masks inside);
 - ``_heuristic``: hand evaluation and :class:`HeuristicPlayer`;
 - ``_sampling``: deals of the hidden cards (public as :mod:`fivehundred.search`);
-- ``_search``: :class:`~fivehundred.search.SearchPlayer`;
-- ``_tournament``: seeded matches (public as :mod:`fivehundred.tournament`).
+- ``_search``: :class:`~fivehundred.search.SearchPlayer`.
+
+Seeded matches between players are :mod:`fivehundred.tournament`.
 """
 
 from fivehundred.bots._heuristic import (
