@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from fivehundred import _core, _order
+from fivehundred import _core, _docs, _order
 from fivehundred._core import GameState
 from fivehundred._explain import explain
 from fivehundred.actions import Action, Play
@@ -55,9 +55,10 @@ if TYPE_CHECKING:  # the signatures users type-check against
         """See :func:`fivehundred._core.legal_actions`."""
 
 else:  # the engine core's functions themselves (compiled in the compiled build): they check
-    # their arguments at run time, so a wrong type gets the library's TypeError
-    apply = _core.apply
-    legal_actions = _core.legal_actions
+    # their arguments at run time, so a wrong type gets the library's TypeError. Compiled,
+    # each comes with its docstring and signature from its source (see fivehundred._docs).
+    apply = _docs.documented(_core.apply)
+    legal_actions = _docs.documented(_core.legal_actions)
 #: Starting scores lie strictly within ±MAX_START_SCORE.
 MAX_START_SCORE: Final = 10**6
 

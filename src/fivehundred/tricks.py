@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import TypeAlias
 
 from fivehundred import _order
+from fivehundred._docs import document_class, documented
 from fivehundred.calls import Call, Strain
 from fivehundred.cards import Card, Suit
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
@@ -38,8 +39,9 @@ __all__ = [
 
 #: How cards behave under one contract (the rule data of R1.3, R1.4, R5.2 and R7).
 Context = _order.Ctx
+document_class(Context)  # compiled, its docstring and signature come from its source
 #: The :class:`Context` of a trump suit (or ``None`` for No Trumps/misère), cached.
-context = _order.context
+context = documented(_order.context)
 
 
 #: How the pure rule functions take a contract: a bid (:class:`Call`), a :class:`Strain`,
