@@ -56,3 +56,19 @@ def no_member(cls: type[enum.Enum], value: object) -> NoReturn:
     listed = ", ".join(repr(v) for v in values) if len(values) <= 12 else f"see {cls.__name__}"
     error = FiveHundredTypeError if wrong_type else FiveHundredError
     raise error(f"{quote(value)} is not a value of {cls.__name__} ({listed})")
+
+
+def expect(value: object, kind: type | tuple[type, ...], what: str) -> None:
+    """Refuse an argument that is not a ``kind``; ``what`` names what belongs there.
+
+    The one check at a public function's entry, so that a wrong type gets a
+    sentence instead of an ``AttributeError`` from deep inside. Raises
+    :class:`~fivehundred.FiveHundredTypeError`: "expected a PlayerView (from
+    observe), got <GameState ...>".
+    """
+    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _kinds(kind)):
+        raise FiveHundredTypeError(f"expected {what}, got {quote(value)}")
+
+
+def _kinds(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
