@@ -209,3 +209,14 @@ def test_a_view_where_a_view_belongs_still_works() -> None:
     assert isinstance(state, fh.GameState)
     view = fh.observe(state, 0)
     assert len(observation_tensor(view)) == observation_tensor_size(state.rules)
+
+
+def test_the_shared_check_refuses_a_bool_where_a_number_belongs() -> None:
+    from fivehundred._quoting import expect
+
+    with pytest.raises(fh.FiveHundredTypeError, match=r"^expected a seat \(an int\), got True$"):
+        expect(True, int, "a seat (an int)")
+    with pytest.raises(fh.FiveHundredTypeError, match="got False"):
+        expect(False, (int, float), "a number")
+    expect(True, (bool, int), "a flag")  # a bool where a bool is one of the kinds
+    expect(3, int, "a seat (an int)")
