@@ -10,6 +10,7 @@ not calls a user makes for a result and are left out.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import inspect
 import re
@@ -44,7 +45,8 @@ def public_callables(module: object = fh) -> list[str]:
         obj = getattr(module, name)
         if inspect.isclass(obj) and issubclass(obj, BaseException):
             continue  # what is raised, not a call
-        if inspect.isclass(obj) or inspect.isroutine(obj):
+        # a partial: the compiled build's apply and legal_actions (see fivehundred._docs)
+        if inspect.isclass(obj) or inspect.isroutine(obj) or isinstance(obj, functools.partial):
             names.append(name)
     return names
 

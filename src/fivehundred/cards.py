@@ -30,7 +30,7 @@ from fivehundred._cardtext import (
     SUIT_NUMBERS,
     SUIT_SYMBOLS,
 )
-from fivehundred._quoting import no_member, quote, too_long
+from fivehundred._quoting import expect, no_member, quote, too_long
 from fivehundred.errors import (
     FiveHundredError,
     FiveHundredTypeError,
@@ -282,8 +282,11 @@ JOKER: Final = CARDS[JOKER_INDEX]
 def mask_of(cards: Iterable[Card]) -> int:
     """The bit mask of a collection of cards (bit ``card.index`` set for each)."""
     mask = 0
-    for card in cards:
-        mask |= 1 << card.index
+    try:
+        for card in cards:
+            mask |= 1 << card.index
+    except (AttributeError, TypeError):  # not an iterable of Cards: no cost on the way through
+        raise FiveHundredTypeError(f"Cards are needed, not {quote(cards)}") from None
     return mask
 
 
@@ -326,6 +329,7 @@ def index_tuple(mask: int) -> tuple[int, ...]:
 
 def cards_from_mask(mask: int) -> tuple[Card, ...]:
     """The cards of a bit mask, in card order."""
+    expect(mask, int, "a card mask (an int)")
     return tuple(CARDS[i] for i in index_tuple(mask))
 
 

@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
+from fivehundred import _docs
 from fivehundred._engine import deal as dealing
 from fivehundred._engine import judge as judging
 from fivehundred._engine import play as card_play
@@ -60,9 +61,10 @@ if TYPE_CHECKING:  # the signatures users type-check against
         """See :func:`fivehundred._engine.judge.legal_actions`."""
 
 else:  # the engine core's functions themselves (compiled in the compiled build): they check
-    # their arguments at run time, so a wrong type gets the library's TypeError
-    apply = judging.apply
-    legal_actions = judging.legal_actions
+    # their arguments at run time, so a wrong type gets the library's TypeError. Compiled,
+    # each comes with its docstring and signature from its source (see fivehundred._docs).
+    apply = _docs.documented(judging.apply)
+    legal_actions = _docs.documented(judging.legal_actions)
 #: Starting scores lie strictly within ±MAX_START_SCORE.
 MAX_START_SCORE: Final = 10**6
 

@@ -30,7 +30,7 @@ import attrs
 
 from fivehundred._calltext import CALL_FORMS
 from fivehundred._cardtext import CARD_FORMS, SUIT_FORMS, SUIT_NAMES, SUIT_NUMBERS
-from fivehundred._quoting import quote, too_long
+from fivehundred._quoting import expect, quote, too_long
 from fivehundred._types import Phase
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call, parse_call
@@ -93,6 +93,7 @@ def parse_suit(text: str) -> Suit:
 
 def format_suit(suit: Suit, *, ascii: bool = False) -> str:
     """A suit as the symbol (``♥``), or its letter (``H``) with ``ascii``."""
+    expect(suit, Suit, "a Suit")
     return suit.letter if ascii else suit.symbol
 
 
@@ -101,11 +102,13 @@ def format_suit(suit: Suit, *, ascii: bool = False) -> str:
 
 def format_card(card: Card, *, ascii: bool = False) -> str:
     """A card with its suit symbol (``10♥``), or in canonical letters (``10H``) with ``ascii``."""
+    expect(card, Card, "a Card")
     return str(card) if ascii else card.pretty
 
 
 def format_cards(cards: tuple[Card, ...] | list[Card], *, ascii: bool = False) -> str:
     """Cards separated by spaces (``-`` for none), as :func:`format_card` writes each."""
+    expect(cards, (tuple, list), "a tuple or list of Cards")
     return " ".join(format_card(c, ascii=ascii) for c in cards) or "-"
 
 
@@ -114,6 +117,7 @@ def format_cards(cards: tuple[Card, ...] | list[Card], *, ascii: bool = False) -
 
 def format_call(call: Call, *, ascii: bool = False) -> str:
     """A call as people read it (``7♥``, ``Misère``); canonical (``7H``, ``M``) with ``ascii``."""
+    expect(call, Call, "a Call")
     return str(call) if ascii else call.pretty
 
 
@@ -461,6 +465,7 @@ def split_hands(text: str) -> list[str]:
     >>> split_hands("7H 8 8S 9 pass M by 1 took 0")
     ['7H 8', '8S 9', 'pass', 'M by 1 took 0']
     """
+    expect(text, str, "text (a str)")
     hands: list[list[str]] = []
     for word in text.split():
         starts = not hands or hands[-1][-1].lower() not in _HAND_WORDS

@@ -32,12 +32,14 @@ at its default value leaves the preset's choice.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, Final
 
 import attrs
 import numpy as np
 import pyspiel
 
+from fivehundred._quoting import expect
 from fivehundred.cards import Card
 from fivehundred.compact import compact_apply, compact_decode, compact_mask, compact_num_actions
 from fivehundred.engine import deal, new_game
@@ -92,7 +94,10 @@ def rules_of(params: dict[str, Any]) -> Rules:
 
     >>> rules_of({"players": 5, "preset": "american"}).single_round
     True
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for anything but a mapping.
     """
+    expect(params, Mapping, "a mapping of game parameters")
     options: dict[str, Any] = {
         name: (None if name in _NONE_AS_ZERO and value == 0 else value)
         for name, value in params.items()
@@ -126,6 +131,7 @@ class FiveHundredGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
     """The ``python_five_hundred`` game for one set of parameters."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
+        expect(params, (Mapping, type(None)), "a mapping of game parameters, or None")
         merged = {**_PARAMETERS, **(params or {})}
         self.rules = rules_of(merged)
         self.max_hands = int(merged["max_hands"])

@@ -31,6 +31,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from fivehundred._quoting import expect
 from fivehundred.cards import Card
 from fivehundred.compact import compact_apply, compact_mask, compact_num_actions
 from fivehundred.engine import deal, new_game
@@ -68,6 +69,8 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise FiveHundredError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        expect(max_hands, int, "a number of hands (an int)")
+        expect(max_cycles, (int, type(None)), "a number of cycles (an int), or None")
         if max_hands < 1:
             raise FiveHundredError("max_hands must be at least 1")
         self.render_mode = render_mode

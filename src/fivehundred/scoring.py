@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Final, NoReturn
 import attrs
 
 from fivehundred import _tables
-from fivehundred._quoting import no_member
+from fivehundred._quoting import expect, no_member
 from fivehundred._tables import BID_TRICKS, MIN_BID
 from fivehundred.calls import Call, CallKind, Strain
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
@@ -78,6 +78,8 @@ def bid_value(call: Call, rules: Rules | None = None) -> int:
 
 def contract_made(contract: Call, tricks: int) -> bool:
     """Whether a contract is made with ``tricks`` tricks to the contracting side (R6.1, R6.2)."""
+    expect(contract, Call, "a contract (a Call)")
+    expect(tricks, int, "a number of tricks (an int)")
     from fivehundred._engine.outcome import made
 
     return made(contract.tricks or 0, contract.is_misere, tricks)

@@ -9,7 +9,10 @@ block shared by every state of the same phase of a hand (see
 
 from __future__ import annotations
 
+from fivehundred._docs import document_class
 from fivehundred._engine.state import GameState
 from fivehundred._types import Phase, Trick
 
 __all__ = ["GameState", "Phase", "Trick"]
+
+document_class(GameState)  # compiled, its docstring and signature come from its source

@@ -61,6 +61,7 @@ from typing import Final, Protocol
 
 import attrs
 
+from fivehundred._quoting import expect
 from fivehundred._sight import read_sight
 from fivehundred.calls import PASS
 from fivehundred.cards import Card
@@ -174,6 +175,7 @@ _CACHE: dict[tuple[Rules, bool], TensorLayout] = {}
 
 def observation_layout(rules: Rules) -> TensorLayout:
     """The sections of :func:`observation_tensor` for ``rules``."""
+    expect(rules, Rules, "a fivehundred Rules")
     key = (rules, False)
     found = _CACHE.get(key)
     if found is None:
@@ -183,6 +185,7 @@ def observation_layout(rules: Rules) -> TensorLayout:
 
 def information_state_layout(rules: Rules) -> TensorLayout:
     """The sections of :func:`information_state_tensor` for ``rules``."""
+    expect(rules, Rules, "a fivehundred Rules")
     key = (rules, True)
     found = _CACHE.get(key)
     if found is None:
@@ -197,6 +200,7 @@ def observation_tensor_size(rules: Rules) -> int:
     >>> observation_tensor_size(fh.Rules()), observation_tensor_size(fh.Rules(players=5))
     (883, 1194)
     """
+    expect(rules, Rules, "a fivehundred Rules")
     return observation_layout(rules).size
 
 
@@ -207,6 +211,7 @@ def information_state_tensor_size(rules: Rules) -> int:
     >>> information_state_tensor_size(fh.Rules())
     2726
     """
+    expect(rules, Rules, "a fivehundred Rules")
     return information_state_layout(rules).size
 
 
@@ -339,6 +344,7 @@ def _result(values: list[float], out: Buffer | None) -> list[float]:
 
 def observation_tensor(view: PlayerView, out: Buffer | None = None) -> list[float]:
     """The observation tensor of ``view`` (see the module docstring for the layout)."""
+    expect(view, PlayerView, "a PlayerView (from observe)")
     w = _Writer(observation_layout(view.rules))
     _fill_observation(w, view)
     return _result(w.out, out)
@@ -346,6 +352,7 @@ def observation_tensor(view: PlayerView, out: Buffer | None = None) -> list[floa
 
 def information_state_tensor(view: PlayerView, out: Buffer | None = None) -> list[float]:
     """The observation tensor followed by this seat's history of the hand."""
+    expect(view, PlayerView, "a PlayerView (from observe)")
     w = _Writer(information_state_layout(view.rules))
     _fill_observation(w, view)
     _fill_history(w, view)
@@ -358,6 +365,7 @@ def _cards_text(cards: tuple[Card, ...] | None) -> str:
 
 def observation_string(view: PlayerView) -> str:
     """A one-line text of what this seat sees now (the public state and its hand)."""
+    expect(view, PlayerView, "a PlayerView (from observe)")
     parts = [
         f"seat {view.seat}",
         f"phase {view.phase.value}",
@@ -389,6 +397,7 @@ def observation_string(view: PlayerView) -> str:
 
 def information_state_string(view: PlayerView) -> str:
     """:func:`observation_string` plus this seat's history of the hand (hand number included)."""
+    expect(view, PlayerView, "a PlayerView (from observe)")
     held = list(view.hand)
     for trick in view.tricks:
         held += [card for seat, card in trick.plays if seat == view.seat]

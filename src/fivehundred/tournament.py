@@ -37,6 +37,7 @@ from typing import Any, Final, TextIO
 
 import attrs
 
+from fivehundred._quoting import expect
 from fivehundred.bots import HeuristicPlayer, Player, RandomPlayer
 from fivehundred.engine import apply, deal, new_game
 from fivehundred.errors import FiveHundredError
@@ -124,8 +125,12 @@ def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple
     >>> wilson_interval(0, 0)
     (0.0, 1.0)
 
-    It raises nothing: with no trials the interval is the whole of ``(0.0, 1.0)``.
+    With no trials the interval is the whole of ``(0.0, 1.0)``. Raises
+    :class:`~fivehundred.FiveHundredTypeError` for an argument that is not a number.
     """
+    expect(successes, (int, float), "a number of successes (an int or float)")
+    expect(trials, int, "a number of trials (an int)")
+    expect(z, (int, float), "a z-score (an int or float)")
     if trials <= 0:
         return (0.0, 1.0)
     p = successes / trials
@@ -168,8 +173,12 @@ def play_game(
     ``on_action(before, after)`` is called after every action and deal.
 
     Raises :class:`~fivehundred.FiveHundredError` when the number of players is not the table's,
-    and what a player raises.
+    :class:`~fivehundred.FiveHundredTypeError` for arguments of the wrong type, and what a
+    player raises.
     """
+    expect(players, (list, tuple), "a list or tuple of Players, one a seat")
+    expect(rng, random.Random, "a random.Random")
+    expect(rules, (Rules, type(None)), "a fivehundred Rules or None")
     rules = rules if rules is not None else Rules()
     if len(players) != rules.players:
         raise FiveHundredError(f"{rules.players} players are needed, not {len(players)}")
@@ -395,8 +404,13 @@ def summarize(
 ) -> MatchResult:
     """Add up game records into a :class:`MatchResult`.
 
-    It raises nothing: the totals of no games are zeros.
+    The totals of no games are zeros. Raises :class:`~fivehundred.FiveHundredTypeError`
+    for arguments of the wrong type.
     """
+    expect(kinds, (list, tuple), "a list or tuple of player type names")
+    expect(records, (list, tuple), "a list or tuple of GameOutcomes")
+    for record in records:
+        expect(record, GameOutcome, "a GameOutcome (from play_game)")
     sides = len(kinds)
     wins = [0.0] * sides
     unfinished = 0
@@ -461,8 +475,9 @@ def run_match(
 def format_match(result: MatchResult) -> str:
     """A table of a match: win rate with its 95% interval, contracts made, average score.
 
-    It raises nothing for a result the library made.
+    Raises :class:`~fivehundred.FiveHundredTypeError` for anything but a :class:`MatchResult`.
     """
+    expect(result, MatchResult, "a MatchResult (from summarize or play_games)")
     lines = [
         f"{result.games} games, {result.hands} hands, {result.seconds:.1f} s"
         + (f", {result.unfinished} unfinished" if result.unfinished else ""),
@@ -500,8 +515,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``python -m fivehundred.tournament FIRST SECOND [--games N] [--seed S] [--jobs J]``.
 
     Raises ``SystemExit`` (status 2, with a usage message) for bad arguments, as
-    ``argparse`` does; otherwise it returns the exit status.
+    ``argparse`` does, and :class:`~fivehundred.FiveHundredTypeError` when ``argv`` is not a
+    list of str; otherwise it returns the exit status.
     """
+    if argv is not None:
+        expect(argv, (list, tuple), "the arguments, a list of str")
+        for arg in argv:
+            expect(arg, str, "an argument (a str)")
     parser = argparse.ArgumentParser(
         prog="python -m fivehundred.tournament",
         description="Seeded games between two computer player types, one per side.",

@@ -19,7 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TypeAlias
 
+from fivehundred._docs import document_class
 from fivehundred._engine import order
+from fivehundred._quoting import expect
 from fivehundred.calls import Call, Strain
 from fivehundred.cards import Card, Suit
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
@@ -40,8 +42,21 @@ __all__ = [
 
 #: How cards behave under one contract (the rule data of R1.3, R1.4, R5.2 and R7).
 Context = order.Ctx
-#: The :class:`Context` of a trump suit (or ``None`` for No Trumps/misère), cached.
-context = order.context
+document_class(Context)  # compiled, its docstring and signature come from its source
+
+
+def context(trump: Suit | None, joker_suit: Suit | None = None) -> Context:
+    """The :class:`Context` of a trump suit (or ``None`` for No Trumps/misère), cached.
+
+    ``joker_suit`` is the suit the Joker was nominated into, in a No Trumps or
+    misère contract (R7.1). Raises :class:`~fivehundred.FiveHundredTypeError`
+    for anything but a :class:`~fivehundred.Suit` or ``None``, and
+    :class:`~fivehundred.FiveHundredError` for a nominated Joker under trumps.
+    """
+    expect(trump, (Suit, type(None)), "a trump Suit, or None for No Trumps")
+    expect(joker_suit, (Suit, type(None)), "the Joker's nominated Suit, or None")
+    return order.context(trump, joker_suit)
+
 
 #: How the pure rule functions take a contract: a bid (:class:`Call`), a :class:`Strain`,
 #: a trump :class:`Suit`, or ``None`` for No Trumps.

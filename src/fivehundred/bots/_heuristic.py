@@ -9,7 +9,7 @@ from typing import Final
 
 import attrs
 
-from fivehundred._quoting import quote
+from fivehundred._quoting import expect, quote
 from fivehundred._sight import (
     JOKER_BIT,
     CardTable,
@@ -229,8 +229,11 @@ class HeuristicPlayer:
 def bid_limits(view: PlayerView, boldness: float = 0.0) -> dict[Strain, float]:
     """The tricks this seat's side should take in each strain, from its view.
 
-    It reads any view and raises nothing for one.
+    It reads any view and raises nothing for one; anything else is a
+    :class:`~fivehundred.FiveHundredTypeError`.
     """
+    expect(view, PlayerView, "a PlayerView (from observe)")
+    expect(boldness, (int, float), "a boldness (an int or float)")
     rules = view.rules
     hand = mask_of(view.hand)
     partners = rules.partners(view.seat)
@@ -252,8 +255,11 @@ def choose_bid(view: PlayerView, legal: Sequence[Call], boldness: float = 0.0) -
     """The heuristic call: the cheapest affordable bid in the best strain, misère, or pass.
 
     It raises nothing for a view: with no affordable bid among ``legal`` (or none given) it
-    passes.
+    passes. Anything but a view, or a list or tuple of calls, is a
+    :class:`~fivehundred.FiveHundredTypeError`.
     """
+    expect(view, PlayerView, "a PlayerView (from observe)")
+    expect(legal, (list, tuple), "the legal calls, a list or tuple of Calls")
     rules = view.rules
     plain = [c for c in legal if c.is_bid and not c.sans_kitty]
     limits = bid_limits(view, boldness)

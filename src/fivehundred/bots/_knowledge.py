@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import attrs
 
+from fivehundred._quoting import expect
 from fivehundred._sight import read_sight
 from fivehundred.cards import Card, Suit, cards_from_mask
 from fivehundred.views import PlayerView
@@ -70,8 +71,10 @@ def read_view(view: PlayerView) -> Knowledge:
     >>> len(know.unseen), know.voids[1]
     (33, frozenset())
 
-    Every view can be read: it raises nothing.
+    Every view can be read: it raises nothing for one, and
+    :class:`~fivehundred.FiveHundredTypeError` for anything else.
     """
+    expect(view, PlayerView, "a PlayerView (from observe)")
     sight = read_sight(view)
     seats = range(len(sight.voids))
     return Knowledge(

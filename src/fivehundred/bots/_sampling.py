@@ -13,6 +13,7 @@ from typing import Final
 import attrs
 
 from fivehundred._engine.deal import with_scores
+from fivehundred._quoting import expect
 from fivehundred._sight import JOKER_BIT, Sight, read_sight
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
 from fivehundred.bots._heuristic import PARTNER_SHARE, mask_danger, mask_tricks
@@ -184,6 +185,8 @@ def sample_hands(view: PlayerView, rng: random.Random) -> World:
     Raises :class:`~fivehundred.FiveHundredError` when no hand is in progress (waiting for
     the deal, or the game is over).
     """
+    expect(view, PlayerView, "a PlayerView (from observe)")
+    expect(rng, random.Random, "a random.Random")
     world = sample_masks(view, rng)
     return World(tuple(cards_from_mask(h) for h in world.hands), cards_from_mask(world.pile))
 
@@ -248,6 +251,8 @@ def sample_state(view: PlayerView, rng: random.Random) -> GameState:
     Raises :class:`~fivehundred.FiveHundredError` when no hand is in progress (waiting for the
     deal, or the game is over).
     """
+    expect(view, PlayerView, "a PlayerView (from observe)")
+    expect(rng, random.Random, "a random.Random")
     return _state_of(view, sample_masks(view, rng), rng)
 
 

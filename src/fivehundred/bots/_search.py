@@ -27,6 +27,7 @@ from fivehundred._engine.state import (
 from fivehundred._engine.table import Table
 from fivehundred._engine.table import positions_context as _positions_context
 from fivehundred._engine.table import table as _rules_table
+from fivehundred._quoting import expect
 from fivehundred._sight import JOKER_BIT, card_table, deck_mask, read_sight
 from fivehundred.actions import Action, Discard, Nominate, Play
 from fivehundred.bots._heuristic import HeuristicPlayer, ranked_discards
@@ -581,6 +582,7 @@ class SearchPlayer:
 
     @samples.validator
     def _check_samples(self, attribute: attrs.Attribute[int], value: int) -> None:
+        expect(value, int, "a number of samples (an int)")
         if value < 1:
             raise FiveHundredError(f"samples={value}: a search needs at least one sampled deal")
 

@@ -25,6 +25,7 @@ import sys
 from collections.abc import Sequence
 from typing import Final
 
+from fivehundred._quoting import expect
 from fivehundred.cli._args import RULE_PRESETS, UsageError, build_parser, rules_for, show_options
 from fivehundred.cli._render import show_rules
 from fivehundred.cli._score import score
@@ -127,6 +128,10 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    if argv is not None:
+        expect(argv, (list, tuple), "the arguments, a list of str")
+        for arg in argv:
+            expect(arg, str, "an argument (a str)")
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

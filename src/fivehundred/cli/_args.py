@@ -13,6 +13,7 @@ from typing import Final, NoReturn, TextIO
 import attrs
 
 import fivehundred as fh
+from fivehundred._quoting import expect
 from fivehundred._tables import MAX_PLAYERS, MIN_PLAYERS
 from fivehundred.tournament import (
     BACKENDS,
@@ -109,6 +110,9 @@ def rules_for(preset: str, players: int = 4, options: Sequence[str] = ()) -> fh.
     >>> rules_for("american", 4, ["target=1000"]).target
     1000
     """
+    expect(preset, str, "a rules preset name (a str)")
+    expect(players, int, "a number of players (an int)")
+    expect(options, (list, tuple), "the options, a list or tuple of NAME=VALUE texts")
     factory = RULE_PRESETS.get(preset.lower())
     if factory is None:
         names = ", ".join(RULE_PRESETS)

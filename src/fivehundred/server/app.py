@@ -30,6 +30,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from fivehundred._quoting import expect
 from fivehundred.server.tables import Refused, Tables
 
 __all__ = [
@@ -75,6 +76,8 @@ def error(status: int, code: str, message: str) -> JSONResponse:
 
 def error_body(status: int, message: str) -> bytes:
     """The body of a refusal by status (for the layers below the application)."""
+    expect(status, int, "an HTTP status (an int)")
+    expect(message, str, "a message (a str)")
     code = STATUS_CODES.get(status, "ERROR")
     return json.dumps({"error": code, "message": message}).encode()
 

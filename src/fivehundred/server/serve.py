@@ -16,6 +16,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from fivehundred._quoting import expect
 from fivehundred.server.app import DEADLINE, MAX_IN_FLIGHT, create_app, error_body
 
 __all__ = ["KEEP_ALIVE", "MAX_CONNECTIONS", "MAX_HEADER_BYTES", "JsonH11Protocol", "serve"]
@@ -131,6 +132,7 @@ def serve(
     seed: str | None = None,
 ) -> None:  # pragma: no cover - runs until killed (the restart test runs it in a child)
     """Serve until interrupted; prints the address once, never a token."""
+    expect(db, (str, Path), "a database path (a str or Path)")
     server = uvicorn.Server(config(db, host, port, max_connections=max_connections, seed=seed))
     print(f"fivehundred: serving on http://{host}:{port}/ (database {db})", flush=True)
     if seed is not None:

@@ -25,6 +25,7 @@ from typing import Any, Final
 import attrs
 
 import fivehundred as fh
+from fivehundred._quoting import expect
 from fivehundred.tournament import DEFAULT_BUDGET, PLAYER_TYPES, make_player
 from fivehundred.tricks import display_groups, is_trump
 
@@ -88,6 +89,7 @@ class Refused(Exception):
 
 def hash_token(token: str) -> str:
     """The stored form of a seat token: its SHA-256, in hex (tokens are random, not passwords)."""
+    expect(token, str, "a seat token (a str)")
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 

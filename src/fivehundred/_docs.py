@@ -1,0 +1,146 @@
+"""The docstrings and signatures of compiled public objects, read from their source.
+
+mypyc drops the docstring of every function and class it compiles, and gives
+each only a text signature without annotations: in the compiled build,
+``help(fh.apply)`` and ``fh.GameState.__doc__`` showed nothing. The ``.py``
+source of each compiled module ships beside its extension module, so the few
+public objects defined in one take their documentation back from it:
+
+- :func:`document_class`: a compiled class is a heap type, so it takes a
+  ``__doc__`` and a ``__signature__`` that read the source on first use. A
+  class costs nothing until someone asks for its documentation.
+- :func:`documented`: a compiled function's ``__doc__`` cannot be set, and no
+  text signature carries annotations, so the public name is a
+  :class:`functools.partial` of it that carries both. The partial calls the
+  function from C (vectorcall, no Python frame in between), so the hot entry
+  points keep their compiled speed.
+
+In the pure build each object has its own docstring and both helpers hand it
+back unchanged. ``tests/test_api_surface.py`` checks that every public name
+documents alike in both builds.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import sys
+import types
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+__all__ = ["document_class", "documented"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@functools.cache
+def _source_lines(module: str) -> tuple[str, ...]:
+    """The lines of the ``.py`` file of ``module``, which ships beside its extension module."""
+    path = Path(sys.modules[module].__file__ or "").with_name(module.rsplit(".", 1)[-1] + ".py")
+    return tuple(path.read_text(encoding="utf-8").splitlines(keepends=True))
+
+
+def _source_node(module: str, name: str) -> ast.FunctionDef | ast.ClassDef:
+    """The top-level ``def``/``class`` ``name`` of ``module``, parsed from its ``.py`` file.
+
+    Only that block is read and parsed (:func:`inspect.getblock`), not the whole
+    module: the core's source is long, and this runs when the package is imported.
+    """
+    lines = _source_lines(module)
+    heads = (f"def {name}(", f"class {name}:", f"class {name}(")
+    start = next(at for at, line in enumerate(lines) if line.startswith(heads))
+    block = "".join(inspect.getblock(lines[start:]))
+    node = ast.parse(block).body[0]
+    assert isinstance(node, (ast.FunctionDef, ast.ClassDef)), node
+    return node
+
+
+def _signature(node: ast.FunctionDef, *, drop_first: bool = False) -> inspect.Signature:
+    """The signature a ``def`` has in the pure build: annotations as their source text.
+
+    The compiled modules use ``from __future__ import annotations``, so the pure
+    build's annotations are these strings. Defaults are literals (``None``, ``-1``, ``()``).
+    """
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults: list[object] = [inspect.Parameter.empty] * (len(positional) - len(args.defaults))
+    defaults += [ast.literal_eval(default) for default in args.defaults]
+    kinds: list[Any] = [inspect.Parameter.POSITIONAL_ONLY] * len(args.posonlyargs)
+    kinds += [inspect.Parameter.POSITIONAL_OR_KEYWORD] * len(args.args)
+    params: list[tuple[ast.arg, Any, object]] = list(zip(positional, kinds, defaults, strict=True))
+    if args.vararg is not None:
+        params.append((args.vararg, inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.empty))
+    for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
+        value = inspect.Parameter.empty if default is None else ast.literal_eval(default)
+        params.append((arg, inspect.Parameter.KEYWORD_ONLY, value))
+    if args.kwarg is not None:
+        params.append((args.kwarg, inspect.Parameter.VAR_KEYWORD, inspect.Parameter.empty))
+
+    def text(annotation: ast.expr | None) -> object:
+        return inspect.Parameter.empty if annotation is None else ast.unparse(annotation)
+
+    return inspect.Signature(
+        [
+            inspect.Parameter(arg.arg, kind, default=default, annotation=text(arg.annotation))
+            for arg, kind, default in params[1 if drop_first else 0 :]
+        ],
+        return_annotation=text(node.returns),
+    )
+
+
+def documented(function: F) -> F:
+    """``function`` as the public name, with its docstring and annotated signature.
+
+    A Python function (the pure build) comes back as it is. A compiled one comes
+    back as a :class:`functools.partial` of it carrying its ``__doc__``, name,
+    module and ``__signature__`` from its source (see the module docstring).
+    """
+    if not isinstance(function, types.BuiltinFunctionType):
+        return function
+    node = _source_node(function.__module__, function.__name__)
+    assert isinstance(node, ast.FunctionDef), node
+    public: Any = functools.partial(function)
+    public.__doc__ = ast.get_docstring(node, clean=False)
+    public.__name__ = public.__qualname__ = function.__name__
+    public.__module__ = function.__module__
+    public.__signature__ = _signature(node)
+    return public  # type: ignore[no-any-return]  # a stand-in with F's call signature
+
+
+class _FromSource:
+    """A class's ``__doc__`` or ``__signature__``, read from its source when first asked."""
+
+    def __init__(self, attribute: str) -> None:
+        self.attribute = attribute
+        self.value: object = None
+        self.done = False
+
+    def __get__(self, instance: object, owner: type) -> object:
+        if not self.done:
+            node = _source_node(owner.__module__, owner.__qualname__)
+            assert isinstance(node, ast.ClassDef), node
+            if self.attribute == "__doc__":
+                self.value = ast.get_docstring(node, clean=False)
+            else:
+                init = next(
+                    item
+                    for item in node.body
+                    if isinstance(item, ast.FunctionDef) and item.name == "__init__"
+                )
+                self.value = _signature(init, drop_first=True)
+            self.done = True
+        return self.value
+
+
+def document_class(cls: type) -> None:
+    """Give a compiled class its docstring and annotated signature from its source.
+
+    A class with a docstring of its own (the pure build) is left as it is.
+    """
+    if cls.__doc__:
+        return
+    cls.__doc__ = _FromSource("__doc__")  # type: ignore[assignment]  # type.__doc__ calls __get__
+    cls.__signature__ = _FromSource("__signature__")  # type: ignore[attr-defined]  # for inspect

@@ -1,0 +1,176 @@
+"""Both builds document every public name alike (issue 26).
+
+mypyc drops the docstrings of what it compiles and gives compiled functions
+signatures without annotations; ``fivehundred._docs`` gives them back from the
+source. Here every name in every public ``__all__`` (``tests/api_surface.py``
+finds the modules with ``pkgutil``) must have the same ``inspect.getdoc`` and
+``inspect.signature`` in the build under test as in the pure ``.py`` source,
+read in a child process.
+
+- ``nox -s tests``: both sides are the pure source: the surface is read the
+  same way twice, and the helpers are tested on stand-ins below.
+- ``nox -s tests_compiled``: this side is the installed compiled wheel.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import math
+import os
+import subprocess
+import sys
+import textwrap
+import types
+from pathlib import Path
+from typing import Any, Final
+
+import pytest
+
+import fivehundred as fh
+from api_surface import OPTIONAL, public_modules, signature_text, surface
+from fivehundred import _docs
+
+ROOT: Final = Path(__file__).resolve().parent.parent
+SURFACE: Final = Path(__file__).resolve().parent / "api_surface.py"
+EXPECT_COMPILED: Final = os.environ.get("FIVEHUNDRED_TEST_COMPILED", "") == "1"
+
+
+@pytest.fixture(scope="module")
+def pure() -> dict[str, Any]:
+    """The surface of the pure source, from a child process (``python -I``)."""
+    done = subprocess.run(
+        [sys.executable, "-I", str(SURFACE), "--pure"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    found: dict[str, Any] = json.loads(done.stdout)
+    assert found["compiled"] is False
+    return found
+
+
+def test_every_public_name_documents_as_in_the_pure_source(pure: dict[str, Any]) -> None:
+    here = json.loads(json.dumps(surface()))
+    assert fh.COMPILED is EXPECT_COMPILED
+    assert sorted(here) == sorted(pure["surface"])
+    differ = {
+        name: {"here": here[name], "pure": pure["surface"][name]}
+        for name in here
+        if here[name] != pure["surface"][name]
+    }
+    assert differ == {}
+
+
+def test_the_surface_holds_every_public_module_and_name() -> None:
+    modules = public_modules()
+    assert {"fivehundred", "fivehundred.engine", "fivehundred.state", "fivehundred.tricks"} <= set(
+        modules
+    )
+    assert not any(part.startswith("_") for name in modules for part in name.split("."))
+    found = surface()
+    for name in modules:
+        status = found[name]
+        assert isinstance(status, dict)
+        if status["module"] != "ok":  # only a module of a missing optional extra
+            assert status["module"] == f"missing extra {OPTIONAL[name]}"
+            continue
+        module = sys.modules[name]
+        assert all(f"{name}.{attr}" in found for attr in getattr(module, "__all__", ()))
+
+
+@pytest.mark.parametrize(
+    ("name", "words", "annotated"),
+    [
+        ("apply", "The state after ``action``", "action: 'object'"),
+        ("legal_actions", "Every legal action", "-> 'tuple[Action, ...]'"),
+        ("GameState", "One moment of a game", "to_act: 'int' = -1"),
+    ],
+)
+def test_the_hot_entry_points_show_their_docs_and_types(
+    name: str, words: str, annotated: str
+) -> None:
+    """What ``help()`` shows: the docstring, and a signature with its annotations."""
+    obj = getattr(fh, name)
+    assert (inspect.getdoc(obj) or "").startswith(words)
+    assert annotated in (signature_text(obj) or "")
+
+
+def test_a_state_reports_its_class_docstring() -> None:
+    state = fh.deal(fh.new_game(dealer=0), seed=1)
+    assert inspect.getdoc(state) == inspect.getdoc(fh.GameState)
+
+
+# -- the helpers, on stand-ins for a compiled function and class ------------------------------
+
+FIXTURE: Final = '''
+from __future__ import annotations
+
+
+def floor(x: float, /, *args: int, scale: int | None = None, **named: str) -> int:
+    """The floor.
+
+    In whole numbers.
+    """
+    return 0
+
+
+class Plain:
+    """A plain class, as mypyc leaves it (no docstring at run time)."""
+
+    def __init__(self, a: int, b: tuple[int, ...] = ()) -> None:
+        self.a = a
+'''
+
+
+@pytest.fixture
+def fixture_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
+    """A module whose source is :data:`FIXTURE`, registered as ``fixture_docs``."""
+    path = tmp_path / "fixture_docs.py"
+    path.write_text(textwrap.dedent(FIXTURE), encoding="utf-8")
+    module = types.ModuleType("fixture_docs")
+    module.__file__ = str(path)
+    monkeypatch.setitem(sys.modules, "fixture_docs", module)
+    _docs._source_lines.cache_clear()
+    return module
+
+
+def test_a_compiled_function_gets_its_docs_from_its_source(
+    fixture_module: types.ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # math.floor stands in: a builtin function, as mypyc makes, named as in FIXTURE
+    monkeypatch.setattr(math.floor, "__module__", "fixture_docs")
+    public = _docs.documented(math.floor)
+    assert public is not math.floor
+    assert public(2.5) == 2  # the builtin itself is called
+    assert inspect.getdoc(public) == "The floor.\n\nIn whole numbers."
+    assert (public.__name__, public.__module__) == ("floor", "fixture_docs")
+    assert signature_text(public) == (
+        "(x: 'float', /, *args: 'int', scale: 'int | None' = None, **named: 'str') -> 'int'"
+    )
+
+
+def test_a_python_function_is_its_own_documentation() -> None:
+    assert _docs.documented(fh.deal) is fh.deal
+
+
+def test_a_compiled_class_gets_its_docs_from_its_source(
+    fixture_module: types.ModuleType,
+) -> None:
+    plain = type("Plain", (), {"__module__": "fixture_docs", "__doc__": None})
+    _docs.document_class(plain)
+    assert inspect.getdoc(plain) == "A plain class, as mypyc leaves it (no docstring at run time)."
+    assert inspect.getdoc(plain) == inspect.getdoc(plain())  # read once, then kept
+    assert signature_text(plain) == "(a: 'int', b: 'tuple[int, ...]' = ()) -> 'None'"
+
+
+def test_a_class_with_a_docstring_is_left_as_it_is() -> None:
+    class Documented:
+        """Its own."""
+
+    _docs.document_class(Documented)
+    assert Documented.__doc__ == "Its own."
+    assert "__signature__" not in vars(Documented)
