@@ -29,7 +29,7 @@ from fivehundred.actions import CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call, parse_call
 from fivehundred.cards import Card, Suit, parse_card
 from fivehundred.errors import FiveHundredTypeError, InvalidStateError, NotationError
-from fivehundred.records import format_action
+from fivehundred.notation import format_action
 from fivehundred.rules import Rules
 from fivehundred.scoring import Outcome
 from fivehundred.state import Phase

@@ -38,10 +38,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-import attrs
-
 from fivehundred._options import MAX_OPTIONS, rules_from_options, rules_options
 from fivehundred._quoting import quote
+from fivehundred._replay import GameRecord, HandRecord, replay_hands
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call, CallKind
 from fivehundred.cards import Card
@@ -77,38 +76,6 @@ __all__ = [
     "rules_from_options",
     "rules_options",
 ]
-
-
-@attrs.frozen
-class HandRecord:
-    """One hand: its dealer, the deck order it was dealt from (R2.2) and its actions.
-
-    Constructing one checks nothing and raises nothing; :func:`~fivehundred.replay` checks every
-    deal and action.
-    """
-
-    dealer: int
-    deck: tuple[Card, ...]
-    actions: tuple[Action, ...] = ()
-
-
-@attrs.frozen
-class GameRecord:
-    """A whole game so far: the rules, the first dealer, every hand dealt and the
-    starting scores.
-
-    Constructing one checks nothing and raises nothing; :func:`~fivehundred.replay` checks every
-    deal and action.
-    """
-
-    rules: Rules
-    #: The first dealer (``None`` when a game not yet dealt leaves it to chance, R2.1).
-    dealer: int | None
-    hands: tuple[HandRecord, ...] = ()
-    #: The running scores the game started from (``new_game(scores=...)``), one per
-    #: side; ``None`` for a game started at 0 (a record has one spelling per game:
-    #: :func:`record` never writes all zeros here).
-    scores: tuple[int, ...] | None = None
 
 
 #: The most hands a record may hold when it is read (JSON or text): a game to 500
@@ -198,8 +165,6 @@ def replay(game: GameRecord) -> GameState:
     if problems:
         raise InvalidStateError(problems)
     hands = [(hand.dealer, hand.deck, hand.actions) for hand in game.hands]
-    from fivehundred._checks import replay_hands  # _checks reads records: import on use
-
     state, _, problem = replay_hands(game.rules, game.dealer, hands, scores=game.scores)
     if problem is not None:
         raise InvalidStateError([problem])

@@ -40,7 +40,6 @@ from fivehundred._checks import (
     Snapshot,
     compare_snapshot,
     read_snapshot,
-    replay_hands,
     snapshot_problems,
 )
 from fivehundred._convert import (
@@ -60,6 +59,7 @@ from fivehundred._convert import (
     read_suit,
     structure_into,
 )
+from fivehundred._replay import replay_hands
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call
 from fivehundred.cards import Card
