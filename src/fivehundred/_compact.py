@@ -1,10 +1,12 @@
-"""A compact integer action encoding for learning agents: at most 200 ids, one card at a time.
+"""The compact layout of the integer action encoding: at most 200 ids, one card at a time.
 
-:mod:`fivehundred.encoding` numbers every *library* action, so a kitty exchange is
-one choice among C(13, 3) = 286 discards and the default game has 12,422 ids. This
-encoding splits the exchange into single-card choices instead: the contractor
-discards ``kitty_size`` cards one after the other, each its own decision. Every
-other block is the same as in :mod:`fivehundred.encoding`, with the same ids:
+Internal: :mod:`fivehundred.encoding` is the public API, where this layout is
+``layout="compact"``. The full layout numbers every *library* action, so a kitty
+exchange is one choice among C(13, 3) = 286 discards and the default game has
+12,422 ids. This layout splits the exchange into single-card choices instead:
+the contractor discards ``kitty_size`` cards one after the other, each its own
+decision (:class:`~fivehundred.encoding.DiscardCard`). Every other block is the
+same as in the full layout, with the same ids:
 
 1. **calls**: pass, then every bid of the ladder from low to high (then the
    sans-kitty form of each bid, V-SANS-KITTY);
@@ -23,12 +25,12 @@ beside the state as ``pending``, a tuple of cards. Once ``kitty_size`` cards are
 chosen, :func:`compact_apply` applies the library's :class:`~fivehundred.Discard`.
 The mask for the second and later cards leaves out those already chosen.
 
+The OpenSpiel and PettingZoo adapters call these functions directly: the layout is
+chosen once, when the game is made, not on every step.
+
 >>> import fivehundred as fh
->>> from fivehundred.compact import compact_apply, compact_decode, compact_legal
->>> fh.COMPACT_NUM_ACTIONS
-124
 >>> state = fh.deal(fh.new_game(dealer=3), seed=7)
->>> [compact_decode(i, state.rules) for i in compact_legal(state)][:3]
+>>> [compact_decode(i, state.rules) for i in compact_indices(state)][:3]
 [Call.parse('pass'), Call.parse('6S'), Call.parse('6C')]
 >>> state, pending = compact_apply(state, 0)
 >>> pending
@@ -37,72 +39,40 @@ The mask for the second and later cards leaves out those already chosen.
 
 from __future__ import annotations
 
-from typing import Final, TypeAlias
+from typing import Final
 
 import attrs
 
 from fivehundred import _core
+from fivehundred._encoding import (
+    ActionLayout,
+    DiscardCard,
+    EncodedAction,
+    Layout,
+    full_decode,
+    full_encode,
+    full_layout,
+    not_rules,
+)
 from fivehundred._order import table as _rules_table
 from fivehundred.actions import Action, Discard, Nominate
 from fivehundred.calls import Call
 from fivehundred.cards import Card
-from fivehundred.encoding import action_layout, encode_action
 from fivehundred.engine import apply, legal_actions
 from fivehundred.errors import FiveHundredTypeError, IllegalActionError, Reason
 from fivehundred.rules import Rules
 from fivehundred.state import GameState
 
 __all__ = [
-    "COMPACT_NUM_ACTIONS",
-    "CompactAction",
-    "CompactLayout",
-    "DiscardCard",
     "compact_apply",
     "compact_decode",
     "compact_encode",
     "compact_ids",
+    "compact_indices",
     "compact_layout",
-    "compact_legal",
     "compact_mask",
-    "compact_num_actions",
+    "compact_size",
 ]
-
-
-@attrs.frozen
-class DiscardCard:
-    """One card of a kitty discard (R4.1): the decoded form of a discard id."""
-
-    card: Card
-
-
-#: What a compact id stands for: a library action, or one card of a discard.
-CompactAction: TypeAlias = Action | DiscardCard
-
-
-@attrs.frozen
-class CompactLayout:
-    """Where each block of the compact encoding starts for one set of rules.
-
-    >>> import fivehundred as fh
-    >>> layout = fh.compact_layout(fh.Rules())
-    >>> layout.calls, layout.plays, layout.nominations, layout.partners, layout.discards
-    (range(0, 29), range(29, 76), range(76, 81), range(81, 81), range(81, 124))
-
-    Constructing one checks nothing and raises nothing: it is a plain record of values the
-    library made.
-    """
-
-    rules: Rules = attrs.field(repr=False)
-    calls: range
-    plays: range
-    nominations: range
-    partners: range
-    discards: range
-
-    @property
-    def size(self) -> int:
-        """The number of ids: :func:`compact_num_actions`."""
-        return self.discards.stop
 
 
 class _Tables:
@@ -131,16 +101,11 @@ class _Tables:
     )
 
     def __init__(self, rules: Rules) -> None:
-        full = action_layout(rules)
+        full = full_layout(rules)
         deck = full.deck
         start = full.partners.stop
-        self.layout = CompactLayout(
-            rules,
-            calls=full.calls,
-            plays=full.plays,
-            nominations=full.nominations,
-            partners=full.partners,
-            discards=range(start, start + len(deck)),
+        self.layout = attrs.evolve(
+            full, discards=range(start, start + len(deck)), kind=Layout.COMPACT
         )
         self.size = self.layout.size
         self.deck = deck
@@ -177,21 +142,18 @@ def _tables(rules: Rules) -> _Tables:
         found = None
     if found is None:
         if not isinstance(rules, Rules):
-            raise IllegalActionError(
-                Reason.NOT_AN_ACTION,
-                f"rules must be a fivehundred.Rules, not {type(rules).__name__}",
-            )
+            raise not_rules(rules)
         if len(_TABLES) >= 64:
             _TABLES.clear()
         found = _TABLES[rules] = _Tables(rules)
     return found
 
 
-def compact_layout(rules: Rules) -> CompactLayout:
+def compact_layout(rules: Rules) -> ActionLayout:
     """The block layout of the compact encoding for ``rules``.
 
     >>> import fivehundred as fh
-    >>> fh.compact_layout(fh.Rules()).size
+    >>> compact_layout(fh.Rules()).size
     124
 
     Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) when ``rules`` is not a
@@ -200,11 +162,11 @@ def compact_layout(rules: Rules) -> CompactLayout:
     return _tables(rules).layout
 
 
-def compact_num_actions(rules: Rules) -> int:
+def compact_size(rules: Rules) -> int:
     """The number of compact ids for ``rules``.
 
     >>> import fivehundred as fh
-    >>> fh.compact_num_actions(fh.Rules(players=5))
+    >>> compact_size(fh.Rules(players=5))
     196
 
     Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) when ``rules`` is not a
@@ -213,18 +175,14 @@ def compact_num_actions(rules: Rules) -> int:
     return _tables(rules).size
 
 
-#: The number of compact ids in the default game (``compact_num_actions(Rules())``).
-COMPACT_NUM_ACTIONS: Final = compact_num_actions(Rules())
-
-
-def compact_encode(action: CompactAction, rules: Rules) -> int:
+def compact_encode(action: EncodedAction, rules: Rules) -> int:
     """The compact id of a library action (not a whole discard), or of one discard card
-    (:class:`~fivehundred.compact.DiscardCard`).
+    (:class:`~fivehundred.encoding.DiscardCard`).
 
     A whole :class:`~fivehundred.Discard` is several ids: see :func:`compact_ids`.
 
     >>> import fivehundred as fh
-    >>> fh.compact_encode(fh.compact.DiscardCard(fh.JOKER), fh.Rules())
+    >>> compact_encode(DiscardCard(fh.JOKER), fh.Rules())
     123
 
     Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) for an action these
@@ -241,16 +199,16 @@ def compact_encode(action: CompactAction, rules: Rules) -> int:
     if type(action) is Discard:
         raise IllegalActionError(
             Reason.NOT_AN_ACTION,
-            f"{action!r} is {rules.kitty_size} compact ids, one per card: use compact_ids",
+            f"{action!r} is {rules.kitty_size} compact ids, one per card: use action_ids",
         )
-    return encode_action(action, rules)  # type: ignore[arg-type]  # anything else is refused there
+    return full_encode(action, rules)  # type: ignore[arg-type]  # anything else is refused there
 
 
 def compact_ids(action: Action, rules: Rules) -> tuple[int, ...]:
     """The compact ids of a library action: one, or one per card of a discard (card order).
 
     >>> import fivehundred as fh
-    >>> fh.compact_ids(fh.Discard(fh.parse_cards("5S 6S 7S")), fh.Rules())
+    >>> compact_ids(fh.Discard(fh.parse_cards("5S 6S 7S")), fh.Rules())
     (81, 82, 83)
 
     Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) for an action these
@@ -261,15 +219,15 @@ def compact_ids(action: Action, rules: Rules) -> tuple[int, ...]:
     return (compact_encode(action, rules),)
 
 
-def compact_decode(index: int, rules: Rules) -> CompactAction:
+def compact_decode(index: int, rules: Rules) -> EncodedAction:
     """What a compact id stands for; the inverse of :func:`compact_encode`.
 
     >>> import fivehundred as fh
-    >>> fh.compact_decode(75, fh.Rules()), fh.compact_decode(81, fh.Rules())
+    >>> compact_decode(75, fh.Rules()), compact_decode(81, fh.Rules())
     (Play(card=Card.parse('Jo'), suit=Suit.HEARTS), DiscardCard(card=Card.parse('5S')))
 
     Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) for an id outside ``0 …
-    compact_num_actions(rules) - 1``.
+    compact_size(rules) - 1``.
     """
     tables = _tables(rules)
     if type(index) is not int or not 0 <= index < tables.size:
@@ -279,9 +237,7 @@ def compact_decode(index: int, rules: Rules) -> CompactAction:
         )
     if index >= tables.discards:
         return DiscardCard(tables.deck[index - tables.discards])
-    from fivehundred.encoding import decode_action
-
-    return decode_action(index, rules)
+    return full_decode(index, rules)
 
 
 #: ``_BYTES[b]``: the eight bits of ``b``, lowest first, as booleans.
@@ -302,7 +258,7 @@ def compact_mask(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[bool
     All ``False`` while waiting for a deal and when the game is over.
 
     >>> import fivehundred as fh
-    >>> mask = fh.compact_mask(fh.deal(fh.new_game(dealer=3), seed=7))
+    >>> mask = compact_mask(fh.deal(fh.new_game(dealer=3), seed=7))
     >>> len(mask), sum(mask)
     (124, 28)
 
@@ -356,15 +312,15 @@ def _indices(legal: tuple[Action, ...], tables: _Tables) -> list[int]:
             suit = action.suit
             out.append(tables.nominations + (4 if suit is None else int(suit)))
         else:
-            out.append(encode_action(action, rules))
+            out.append(full_encode(action, rules))
     return out
 
 
-def compact_legal(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[int, ...]:
+def compact_indices(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[int, ...]:
     """The legal compact ids now, ascending (the sparse form of :func:`compact_mask`).
 
     >>> import fivehundred as fh
-    >>> fh.compact_legal(fh.deal(fh.new_game(dealer=3), seed=7))[:3]
+    >>> compact_indices(fh.deal(fh.new_game(dealer=3), seed=7))[:3]
     (0, 1, 2)
 
     Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state.
@@ -385,7 +341,7 @@ def compact_apply(
 
     >>> import fivehundred as fh
     >>> state = fh.deal(fh.new_game(dealer=3), seed=7)
-    >>> fh.compact_apply(state, 1)[0].auction
+    >>> compact_apply(state, 1)[0].auction
     ((0, Call.parse('6S')),)
 
     Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state and

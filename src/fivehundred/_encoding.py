@@ -1,8 +1,9 @@
-"""A fixed integer encoding of every action, for learning agents (no numpy needed).
+"""The full layout of the integer action encoding: one id per library action.
 
-For one :class:`~fivehundred.Rules`, every action a player could ever take has
-an index in ``range(num_actions(rules))``, laid out in blocks (see
-``docs/json-format.md``, "Action encoding"):
+Internal: :mod:`fivehundred.encoding` is the public API, where this layout is
+``layout="full"`` (the default). For one :class:`~fivehundred.Rules`, every
+action a player could ever take has an index in ``range(full_size(rules))``,
+laid out in blocks (see ``docs/json-format.md``, "Action encoding"):
 
 1. **calls**: pass, then every bid of the ladder from low to high; with
    sans-kitty bids (V-SANS-KITTY) the sans-kitty form of each bid follows, in the
@@ -18,28 +19,21 @@ an index in ``range(num_actions(rules))``, laid out in blocks (see
 
 The discard block is last, so the other indices stay small; it holds
 C(43, 3) = 12,341 discards in the default game and C(45, 5) = 1,221,759 with the
-45-card deck (V-45): for such large spaces use :func:`legal_action_indices`
-rather than the dense :func:`legal_action_mask`.
+45-card deck (V-45): for such large spaces use the sparse indices rather than
+the dense mask.
 
 >>> import fivehundred as fh
->>> fh.NUM_ACTIONS, fh.num_actions(fh.Rules(players=5))
-(12422, 23569)
->>> state = fh.deal(fh.new_game(dealer=3), seed=7)
->>> fh.encode_action(fh.parse_call("7H"), fh.Rules())
-9
->>> fh.decode_action(9, fh.Rules())
-Call.parse('7H')
->>> mask = fh.legal_action_mask(state)
->>> [fh.decode_action(i, state.rules) for i in range(len(mask)) if mask[i]][:3]
-[Call.parse('pass'), Call.parse('6S'), Call.parse('6C')]
+>>> full_size(fh.Rules()), full_encode(fh.parse_call("7H"), fh.Rules())
+(12422, 9)
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
+from enum import StrEnum
 from functools import lru_cache
 from math import comb
-from typing import Final
+from typing import Final, TypeAlias
 
 import attrs
 
@@ -52,25 +46,75 @@ from fivehundred.rules import Rules
 from fivehundred.state import GameState, Phase
 
 __all__ = [
-    "NUM_ACTIONS",
     "ActionLayout",
-    "action_layout",
-    "decode_action",
-    "encode_action",
-    "legal_action_indices",
-    "legal_action_mask",
-    "num_actions",
+    "DiscardCard",
+    "EncodedAction",
+    "Layout",
+    "full_decode",
+    "full_encode",
+    "full_indices",
+    "full_layout",
+    "full_mask",
+    "full_size",
+    "not_rules",
 ]
+
+
+class Layout(StrEnum):
+    """How actions are numbered: which :mod:`fivehundred.encoding` layout to use.
+
+    Every function of :mod:`fivehundred.encoding` takes ``layout=`` as a member or
+    as its value (``"full"``, ``"compact"``).
+
+    >>> from fivehundred.encoding import Layout
+    >>> [layout.value for layout in Layout]
+    ['full', 'compact']
+    >>> Layout("compact") is Layout.COMPACT
+    True
+
+    ``Layout("dense")`` raises ``ValueError``, as for any enum; the functions of
+    :mod:`fivehundred.encoding` raise :class:`~fivehundred.FiveHundredTypeError` for an
+    unknown ``layout``.
+    """
+
+    #: One id per library action: a kitty discard is one id among every set of
+    #: ``kitty_size`` cards (12,422 ids in the default game).
+    FULL = "full"
+    #: A kitty discard is ``kitty_size`` decisions of one card each
+    #: (:class:`DiscardCard`), so every game has at most 200 ids (124 by default).
+    COMPACT = "compact"
+
+
+@attrs.frozen
+class DiscardCard:
+    """One card of a kitty discard (R4.1): what a discard id of the compact layout stands for.
+
+    >>> import fivehundred as fh
+    >>> from fivehundred.encoding import DiscardCard, Layout, encode_action
+    >>> encode_action(DiscardCard(fh.JOKER), fh.Rules(), layout=Layout.COMPACT)
+    123
+
+    Constructing one checks nothing and raises nothing; encoding it checks the card.
+    """
+
+    card: Card
+
+
+#: What an id stands for: a library action, or (compact layout) one card of a discard.
+EncodedAction: TypeAlias = Action | DiscardCard
 
 
 @attrs.frozen
 class ActionLayout:
-    """Where each block of the action encoding starts for one set of rules, and its size.
+    """Where each block of an action encoding starts for one set of rules, and its size.
 
     >>> import fivehundred as fh
-    >>> layout = fh.action_layout(fh.Rules())
+    >>> from fivehundred.encoding import action_layout
+    >>> layout = action_layout(fh.Rules())
     >>> layout.calls, layout.plays, layout.nominations, layout.partners, layout.discards
     (range(0, 29), range(29, 76), range(76, 81), range(81, 81), range(81, 12422))
+    >>> action_layout(fh.Rules(), layout="compact").discards  # one id per card
+    range(81, 124)
 
     Constructing one checks nothing and raises nothing: it is a plain record of values the
     library made.
@@ -88,29 +132,36 @@ class ActionLayout:
     deck: tuple[Card, ...] = attrs.field(repr=False)
     #: The partner calls, by index within the partner block.
     partner_list: tuple[CallPartner, ...] = attrs.field(repr=False)
+    #: The layout these blocks belong to.
+    kind: Layout = Layout.FULL
 
     @property
     def size(self) -> int:
-        """The number of actions: :func:`num_actions`."""
+        """The number of ids: :func:`~fivehundred.encoding.num_actions`."""
         return self.discards.stop
 
 
-def action_layout(rules: Rules) -> ActionLayout:
-    """The block layout of the action encoding for ``rules``.
+def not_rules(rules: object) -> IllegalActionError:
+    """The error for a ``rules`` argument that is not a :class:`~fivehundred.Rules`."""
+    return IllegalActionError(
+        Reason.NOT_AN_ACTION, f"rules must be a fivehundred.Rules, not {type(rules).__name__}"
+    )
+
+
+def full_layout(rules: Rules) -> ActionLayout:
+    """The block layout of the full encoding for ``rules``.
 
     Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) when ``rules``
     is not a :class:`~fivehundred.Rules`.
     """
     if not isinstance(rules, Rules):  # before the cache, which would hash any junk
-        raise IllegalActionError(
-            Reason.NOT_AN_ACTION, f"rules must be a fivehundred.Rules, not {type(rules).__name__}"
-        )
+        raise not_rules(rules)
     return _layout(rules)
 
 
 @lru_cache(maxsize=64)
 def _layout(rules: Rules) -> ActionLayout:
-    """:func:`action_layout`, built once per ``Rules``."""
+    """:func:`full_layout`, built once per ``Rules``."""
     bids = rules.ladder.calls
     calls: tuple[Call, ...] = (PASS, *bids)
     if rules.sans_kitty:
@@ -147,23 +198,18 @@ def _layout(rules: Rules) -> ActionLayout:
     )
 
 
-def num_actions(rules: Rules) -> int:
+def full_size(rules: Rules) -> int:
     """The number of action indices for ``rules``.
 
     Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) when ``rules`` is not a
     :class:`~fivehundred.Rules`.
     """
-    return action_layout(rules).size
-
-
-_DEFAULT: Final = Rules()
-#: The number of action indices for the default rules (``num_actions(Rules())``).
-NUM_ACTIONS: Final = num_actions(_DEFAULT)
+    return full_layout(rules).size
 
 
 @lru_cache(maxsize=64)
 def _positions(rules: Rules) -> tuple[dict[Call, int], dict[Card, int], dict[CallPartner, int]]:
-    layout = action_layout(rules)
+    layout = full_layout(rules)
     calls = {call: i for i, call in enumerate(layout.call_list)}
     cards = {card: i for i, card in enumerate(layout.deck)}
     partners = {partner: i for i, partner in enumerate(layout.partner_list)}
@@ -174,7 +220,7 @@ def _not_encoded(action: object, why: str) -> IllegalActionError:
     return IllegalActionError(Reason.NOT_AN_ACTION, f"{action!r} has no index: {why}")
 
 
-def encode_action(action: Action, rules: Rules) -> int:
+def full_encode(action: Action, rules: Rules) -> int:
     """The index of ``action`` under ``rules``.
 
     An action these rules can never allow (a card not in the deck, a sans-kitty
@@ -182,10 +228,10 @@ def encode_action(action: Action, rules: Rules) -> int:
     :class:`~fivehundred.IllegalActionError` with ``Reason.NOT_AN_ACTION``.
 
     >>> import fivehundred as fh
-    >>> fh.encode_action(fh.Play(fh.JOKER, fh.Suit.HEARTS), fh.Rules())
+    >>> full_encode(fh.Play(fh.JOKER, fh.Suit.HEARTS), fh.Rules())
     75
     """
-    layout = action_layout(rules)
+    layout = full_layout(rules)
     calls, cards, partners = _positions(rules)
     kind = type(action)
     try:
@@ -221,17 +267,17 @@ def _discard_rank(action: Discard, cards: dict[Card, int], size: int) -> int:
     return sum(comb(position, k) for k, position in enumerate(positions, 1))
 
 
-def decode_action(index: int, rules: Rules) -> Action:
-    """The action with this index under ``rules``; the inverse of :func:`encode_action`.
+def full_decode(index: int, rules: Rules) -> Action:
+    """The action with this index under ``rules``; the inverse of :func:`full_encode`.
 
-    An index outside ``range(num_actions(rules))`` raises
+    An index outside ``range(full_size(rules))`` raises
     :class:`~fivehundred.IllegalActionError` with ``Reason.NOT_AN_ACTION``.
 
     >>> import fivehundred as fh
-    >>> fh.decode_action(fh.num_actions(fh.Rules()) - 1, fh.Rules())
+    >>> full_decode(full_size(fh.Rules()) - 1, fh.Rules())
     Discard(cards=(Card.parse('KH'), Card.parse('AH'), Card.parse('Jo')))
     """
-    layout = action_layout(rules)
+    layout = full_layout(rules)
     if type(index) is not int or not 0 <= index < layout.size:
         raise IllegalActionError(
             Reason.NOT_AN_ACTION,
@@ -295,7 +341,7 @@ class _Tables:
     )
 
     def __init__(self, rules: Rules) -> None:
-        layout = action_layout(rules)
+        layout = full_layout(rules)
         calls, _, _ = _positions(rules)
         deck = layout.deck
         self.size = layout.size
@@ -345,7 +391,7 @@ def _tables(rules: Rules) -> _Tables:
     return _Tables(rules)
 
 
-def legal_action_indices(state: GameState) -> tuple[int, ...]:
+def full_indices(state: GameState) -> tuple[int, ...]:
     """The indices of the legal actions of ``state``, ascending (the sparse form of the mask).
 
     In the kitty phase the discard indices are computed straight from the contractor's
@@ -353,7 +399,7 @@ def legal_action_indices(state: GameState) -> tuple[int, ...]:
     V-45).
 
     >>> import fivehundred as fh
-    >>> fh.legal_action_indices(fh.new_game(dealer=0))
+    >>> full_indices(fh.new_game(dealer=0))
     ()
 
     Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state.
@@ -435,20 +481,20 @@ def _indices(actions: tuple[Action, ...], rules: Rules) -> tuple[int, ...]:
             elif action.seat is not None:
                 index = tables.partner_seats.get(action.seat, -1)
         if index < 0:  # discards (never listed by the engine) and anything unusual
-            index = encode_action(action, rules)
+            index = full_encode(action, rules)
         indices.append(index)
     indices.sort()
     return tuple(indices)
 
 
-def legal_action_mask(state: GameState) -> tuple[bool, ...]:
-    """For each index of ``range(num_actions(state.rules))``, whether that action is legal now.
+def full_mask(state: GameState) -> tuple[bool, ...]:
+    """For each index of ``range(full_size(state.rules))``, whether that action is legal now.
 
     All ``False`` while waiting for a deal and when the game is over.
 
     Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state.
     """
-    indices = legal_action_indices(state)
+    indices = full_indices(state)
     tables = _tables(state.rules)
     tail = tables.false_tail
     if tail is not None and (not indices or indices[-1] < tables.discards):
