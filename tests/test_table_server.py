@@ -50,7 +50,7 @@ def test_r9_a_whole_game_is_played_through_the_routes(client: TestClient) -> Non
     answer = client.get(f"/games/{game}", headers=auth).json()
     moves = 0
     while answer["legal_actions"]:
-        view = fh.view_from_dict(answer["view"])
+        view = fh.from_dict(answer["view"], cls=fh.PlayerView)
         assert view.seat == table_server.YOU and view.my_turn
         assert answer["legal_actions"] == [fh.format_action(a) for a in view.legal_actions]
         reply = move(client, game, auth, fh.format_action(me.choose(view)))
