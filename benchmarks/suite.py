@@ -1095,7 +1095,7 @@ def collect_compact_states(
 
 
 def compact_mask_probe(states: Sequence[tuple[fh.GameState, tuple[fh.Card, ...]]]) -> Probe:
-    """``compact_mask`` once on each of ``states``, in turn."""
+    """``legal_action_mask(layout="compact")`` once on each of ``states``, in turn."""
 
     def step() -> int:
         for state, pending in states:
