@@ -13,6 +13,7 @@ import time
 
 import fivehundred as fh
 from fivehundred.bots import HeuristicPlayer
+from fivehundred.solver import solve
 
 
 def first_lead(rng: random.Random) -> tuple[fh.GameState, HeuristicPlayer]:
@@ -36,7 +37,7 @@ def timings(hands: int, left: int, seed: int, actions: bool) -> list[float]:
             assert state.to_act is not None
             state = fh.apply(state, player.choose(fh.observe(state, state.to_act)))
         start = time.perf_counter()
-        fh.solve(state, actions=actions)
+        solve(state, actions=actions)
         out.append(time.perf_counter() - start)
     return out
 

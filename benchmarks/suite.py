@@ -56,6 +56,8 @@ from benchmarks.results import (
     Measurement,
     Result,
 )
+from fivehundred.encoding import apply_index, legal_action_indices, legal_action_mask
+from fivehundred.playout import playout
 
 __all__ = [
     "DEFAULT_ROUNDS",
@@ -359,7 +361,7 @@ def hands_probe(rules: fh.Rules | None, seed: int) -> Probe:
 
 
 def playout_probe(seed: int) -> Probe:
-    """Random full hands through :func:`fivehundred.playout` (the bots' path).
+    """Random full hands through :func:`fivehundred.playout.playout` (the bots' path).
 
     The timed loop: ``playout(state, rng=rng)`` plays one whole hand (deal,
     auction, kitty, play, score) with uniformly random legal actions; a new
@@ -372,7 +374,7 @@ def playout_probe(seed: int) -> Probe:
         nonlocal state
         if state.phase is fh.Phase.GAME_OVER:
             state = fh.new_game(dealer=0)
-        state = fh.playout(state, rng=rng)
+        state = playout(state, rng=rng)
         return 1
 
     return lambda seconds: _time_for(seconds, one_hand)
@@ -437,7 +439,7 @@ def kitty_probe(steps: Sequence[tuple[fh.GameState, fh.Action]]) -> Probe:
         return [apply(state, action) for state, action in steps]
 
     def call_each(states: list[Any]) -> None:
-        indices = fh.legal_action_indices
+        indices = legal_action_indices
         for state in states:
             indices(state)
 
@@ -643,7 +645,7 @@ def _skipped_euchre(name: str, title: str, reason: str = NO_PYSPIEL) -> Result:
 def measure_hands(config: BenchConfig, done: Mapping[str, Result]) -> tuple[Result, ...]:
     """Random full hands: the public API and ``playout()``, interleaved with euchre deals.
 
-    Each round runs ours through the public API, then :func:`fivehundred.playout`,
+    Each round runs ours through the public API, then :func:`fivehundred.playout.playout`,
     then OpenSpiel's euchre (when pyspiel is importable). Results:
     ``random_hands``, ``playout`` and ``openspiel_euchre``.
     """
@@ -997,7 +999,6 @@ def collect_compact_states(
 ) -> dict[str, list[tuple[fh.GameState, tuple[fh.Card, ...]]]]:
     """States of random hands on compact ids, with any discard in progress, by phase
     (``"discard+pending"`` for the second and later card of a discard)."""
-    from fivehundred.compact import compact_apply, compact_legal
 
     rng = random.Random(seed)
     found: dict[str, list[tuple[fh.GameState, tuple[fh.Card, ...]]]] = {}
@@ -1009,18 +1010,17 @@ def collect_compact_states(
             while state.phase not in _HAND_OVER:
                 phase = state.phase.value + ("+pending" if pending else "")
                 found.setdefault(phase, []).append((state, pending))
-                move = rng.choice(compact_legal(state, pending))
-                state, pending = compact_apply(state, move, pending)
+                move = rng.choice(legal_action_indices(state, layout="compact", pending=pending))
+                state, pending = apply_index(state, move, layout="compact", pending=pending)
     return found
 
 
 def compact_mask_probe(states: Sequence[tuple[fh.GameState, tuple[fh.Card, ...]]]) -> Probe:
-    """``compact_mask`` once on each of ``states``, in turn."""
-    from fivehundred.compact import compact_mask
+    """``legal_action_mask(layout="compact")`` once on each of ``states``, in turn."""
 
     def step() -> int:
         for state, pending in states:
-            compact_mask(state, pending)
+            legal_action_mask(state, layout="compact", pending=pending)
         return len(states)
 
     def probe(seconds: float) -> Sample:

@@ -98,6 +98,7 @@ nitpick_ignore = [
     ("py:class", "TrickNode"),
     ("py:class", "LogNode"),
     ("py:class", "fivehundred._engine.order.Ctx"),
+    ("py:class", "fivehundred.serialize._Loadable"),  # the classes from_dict reads, a TypeVar
 ]
 
 

@@ -68,7 +68,7 @@ class Game:
     def view(self) -> dict[str, Any]:
         view = fh.observe(self.state, YOU)
         return {
-            "view": fh.view_to_dict(view),
+            "view": fh.to_dict(view),
             "legal_actions": [fh.format_action(a) for a in view.legal_actions],
         }
 
@@ -159,7 +159,7 @@ def demo(seed: int) -> None:
     moves = 0
     answer = call(f"{url}/games/{game}", token)
     while answer["legal_actions"]:
-        view = fh.view_from_dict(answer["view"])
+        view = fh.from_dict(answer["view"], cls=fh.PlayerView)
         action = fh.format_action(me.choose(view))
         answer = call(f"{url}/games/{game}/moves", token, {"action": action})
         moves += 1

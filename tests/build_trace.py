@@ -5,7 +5,7 @@
 public API, and yields one JSON line per event: every legal-action list and the
 action taken, every completed trick, the state at the end of every hand (scores,
 hand result, game result, as :func:`~fivehundred.to_json` writes it), then the
-same hand played by :func:`~fivehundred.playout` twice — with a policy making the
+same hand played by :func:`~fivehundred.playout.playout` twice — with a policy making the
 same choices (its end state must be the one ``apply`` reached) and on its own
 fast path (its end state, its record, and whether ``replay(record(final))``
 gives it back).
@@ -87,13 +87,15 @@ def _hand(start: fh.GameState, rng: random.Random, emit: Callable[[str], None]) 
 def trace(seeds: Sequence[int]) -> Iterator[str]:
     """The JSON lines of one game per seed (see the module docstring)."""
     import fivehundred as fh
+    from fivehundred.playout import playout
+    from fivehundred.records import record_to_text
     from rules_strategies import rules_from_random
 
     for seed in seeds:
         rng = random.Random(seed)
         rules = rules_from_random(rng)
         dealer = rng.randrange(rules.players)
-        lines: list[str] = [_line("game", seed=seed, rules=fh.rules_to_dict(rules))]
+        lines: list[str] = [_line("game", seed=seed, rules=fh.to_dict(rules))]
         state = fh.new_game(rules, dealer=dealer)
         for _ in range(MAX_HANDS):
             if state.phase is fh.Phase.GAME_OVER:
@@ -110,14 +112,14 @@ def trace(seeds: Sequence[int]) -> Iterator[str]:
                     state=fh.to_dict(state),
                 )
             )
-            by_policy = fh.playout(dealt, _choose, random.Random(hand_seed))
+            by_policy = playout(dealt, _choose, random.Random(hand_seed))
             lines.append(_line("playout with the same policy", same=by_policy == state))
-            fast = fh.playout(dealt, rng=random.Random(hand_seed))
+            fast = playout(dealt, rng=random.Random(hand_seed))
             lines.append(
                 _line(
                     "fast playout",
                     state=fh.to_dict(fast),
-                    record=fh.record_to_text(fh.record(fast)),
+                    record=record_to_text(fh.record(fast)),
                     replays=fh.replay(fh.record(fast)) == fast,
                 )
             )

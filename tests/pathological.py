@@ -20,7 +20,7 @@ from typing import Any, Final
 
 import fivehundred as fh
 from fivehundred.errors import MAX_NOTATION
-from fivehundred.records import MAX_RECORD_TEXT
+from fivehundred.records import MAX_RECORD_TEXT, record_from_text, rules_from_options
 from fivehundred.serialize import MAX_JSON_SIZE, MAX_LIST, MAX_SET
 
 #: A pathological input: its loader, and how to build the input (outside the measure).
@@ -180,13 +180,13 @@ def _shapes() -> dict[str, Shape]:
             lambda: "[" + ",".join(["{}"] * _fill(2, room)) + "]",
         ),
         "view.legal_actions: bad notation": (
-            fh.view_from_json,
-            lambda: fh.view_to_json(fh.observe(fh.deal(fh.new_game(dealer=3), seed=7), 0)).replace(
+            partial(fh.from_json, cls=fh.PlayerView),
+            lambda: fh.to_json(fh.observe(fh.deal(fh.new_game(dealer=3), seed=7), 0)).replace(
                 '"legal_actions": [', '"legal_actions": [' + '"ZZ", ' * MAX_LIST
             ),
         ),
         "action: a discard of bad cards": (
-            fh.action_from_json,
+            partial(fh.from_json, cls=fh.Action),
             lambda: json.dumps(
                 {
                     "format_version": 1,
@@ -196,17 +196,17 @@ def _shapes() -> dict[str, Shape]:
             ),
         ),
         "rules: many unknown options": (
-            fh.rules_from_json,
+            partial(fh.from_json, cls=fh.Rules),
             lambda: json.dumps(
                 {"format_version": 1, "type": "rules", "rules": {f"o{i}": i for i in range(64)}}
             ),
         ),
         "record text: the most hand lines of bad calls": (
-            fh.record_from_text,
+            record_from_text,
             lambda: "fivehundred record 1 dealer=3\n" + text_hands,
         ),
         "record text: the longest text of comments": (
-            fh.record_from_text,
+            record_from_text,
             lambda: "fivehundred record 1 dealer=3\n" + "#" * (MAX_RECORD_TEXT - 40),
         ),
         "parse_call: the longest text": (fh.parse_call, lambda: notation),
@@ -217,7 +217,7 @@ def _shapes() -> dict[str, Shape]:
             lambda: "discard " + "ZZ " * ((MAX_NOTATION - 8) // 3),
         ),
         "rules_from_options: the most options": (
-            fh.rules_from_options,
+            rules_from_options,
             lambda: {f"o{i}" * 20: "x" * 1000 for i in range(64)},
         ),
     }

@@ -16,6 +16,7 @@ import pytest
 
 import fivehundred as fh
 from benchmarks import suite as bench
+from fivehundred.encoding import legal_action_indices
 
 TINY = bench.BenchConfig(seconds=0.001, seed=11, rounds=7)
 
@@ -148,7 +149,7 @@ def test_kitty_steps_lead_to_the_exchange_R4_1() -> None:
     for state, action in steps:
         assert state.phase is fh.Phase.BIDDING
         kitty = fh.apply(state, action)
-        assert kitty.phase is fh.Phase.DISCARD and fh.legal_action_indices(kitty)
+        assert kitty.phase is fh.Phase.DISCARD and legal_action_indices(kitty)
     assert steps == bench.collect_kitty_steps(5, count=6)
 
 

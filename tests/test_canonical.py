@@ -17,6 +17,8 @@ import pytest
 from hypothesis import given, settings
 
 import fivehundred as fh
+from fivehundred.records import rules_from_options, rules_options
+from fivehundred.rules import Ladder
 from rules_strategy import states
 
 
@@ -27,9 +29,9 @@ def _action_doc(**fields: object) -> dict[str, Any]:
 @pytest.mark.parametrize("key", ["type", "format_version", "seat", "extra"])
 def test_unknown_keys_inside_an_action_object_are_refused(key: str) -> None:
     with pytest.raises(fh.InvalidStateError, match=f"unknown key {key}"):
-        fh.action_from_dict(_action_doc(kind="call", call="7H", **{key: 1}))
+        fh.from_dict(_action_doc(kind="call", call="7H", **{key: 1}), cls=fh.Action)
     with pytest.raises(fh.InvalidStateError, match=r"action\.call: missing"):
-        fh.action_from_dict(_action_doc(kind="call"))
+        fh.from_dict(_action_doc(kind="call"), cls=fh.Action)
 
 
 def test_a_record_with_a_null_first_dealer_and_dealt_hands_is_refused_R2_1() -> None:
@@ -172,7 +174,7 @@ def test_the_examples_of_the_errors_page_raise_type_error() -> None:
         (fh.score_hand, ("x", 0, (5, 5))),
         (fh.record, (None,)),
         (fh.bid_value, (None,)),
-        (fh.rules_options, (None,)),
+        (rules_options, (None,)),
         (fh.effective_suit, (None, None)),
     ]
     for function, args in cases:
@@ -194,7 +196,7 @@ CONSTRUCTORS: Final[dict[str, Callable[..., object]]] = {
     "Discard": fh.Discard,
     "Nominate": fh.Nominate,
     "CallPartner": fh.CallPartner,
-    "Ladder": fh.Ladder,
+    "Ladder": Ladder,
 }
 
 
@@ -245,7 +247,7 @@ def test_rule_problems_are_data_not_text() -> None:
     assert len(caught.value.problems) == 2
     assert str(caught.value) == "; ".join(caught.value.problems)
     with pytest.raises(fh.InvalidStateError) as loaded:
-        fh.rules_from_options({"target": 0, "losing_score": 5})
+        rules_from_options({"target": 0, "losing_score": 5})
     assert loaded.value.problems == tuple(f"rules: {p}" for p in caught.value.problems)
 
 

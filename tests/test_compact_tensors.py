@@ -8,16 +8,16 @@ from collections import Counter
 import pytest
 
 import fivehundred as fh
-from fivehundred.compact import (
+from fivehundred.encoding import (
     DiscardCard,
-    compact_apply,
-    compact_decode,
-    compact_encode,
-    compact_ids,
-    compact_layout,
-    compact_legal,
-    compact_mask,
-    compact_num_actions,
+    action_ids,
+    action_layout,
+    apply_index,
+    decode_action,
+    encode_action,
+    legal_action_indices,
+    legal_action_mask,
+    num_actions,
 )
 from fivehundred.search import sample_deal
 from fivehundred.tensors import (
@@ -45,49 +45,54 @@ def _games(
         pending: tuple[fh.Card, ...] = ()
         while state.phase is not fh.Phase.DEAL and not state.is_over:
             seen.append((state, pending))
-            state, pending = compact_apply(
-                state, rng.choice(compact_legal(state, pending)), pending
+            state, pending = apply_index(
+                state,
+                rng.choice(legal_action_indices(state, layout="compact", pending=pending)),
+                layout="compact",
+                pending=pending,
             )
     return seen
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p")
 def test_compact_sizes_and_round_trip(rules: fh.Rules) -> None:
-    size = compact_num_actions(rules)
+    size = num_actions(rules, layout="compact")
     assert size <= 200
-    assert compact_layout(rules).size == size
+    assert action_layout(rules, layout="compact").size == size
     for index in range(size):
-        decoded = compact_decode(index, rules)
-        assert compact_encode(decoded, rules) == index
+        decoded = decode_action(index, rules, layout="compact")
+        assert encode_action(decoded, rules, layout="compact") == index
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p")
 def test_r4_1_compact_mask_matches_library_actions(rules: fh.Rules) -> None:
     for state, pending in _games(rules, 3, seed=rules.players):
-        legal = compact_legal(state, pending)
-        mask = compact_mask(state, pending)
-        assert len(mask) == compact_num_actions(rules)
+        legal = legal_action_indices(state, layout="compact", pending=pending)
+        mask = legal_action_mask(state, layout="compact", pending=pending)
+        assert len(mask) == num_actions(rules, layout="compact")
         assert legal == tuple(i for i, ok in enumerate(mask) if ok)
         if state.phase is fh.Phase.DISCARD:
             pool = set(state.hand(state.contractor or 0)) | set(state.kitty)
-            cards = {compact_decode(i, rules) for i in legal}
+            cards = {decode_action(i, rules, layout="compact") for i in legal}
             assert cards == {DiscardCard(c) for c in pool - set(pending)}
         else:
-            library = sorted(i for a in fh.legal_actions(state) for i in compact_ids(a, rules))
+            library = sorted(
+                i for a in fh.legal_actions(state) for i in action_ids(a, rules, layout="compact")
+            )
             assert list(legal) == library
 
 
 def test_compact_default_size_and_refusals() -> None:
-    assert fh.COMPACT_NUM_ACTIONS == 124
+    assert num_actions(fh.Rules(), layout="compact") == 124
     rules = fh.Rules()
     with pytest.raises(fh.IllegalActionError):
-        compact_decode(124, rules)
+        decode_action(124, rules, layout="compact")
     with pytest.raises(fh.IllegalActionError):
-        compact_encode(fh.Discard(fh.parse_cards("5S 6S 7S")), rules)
+        encode_action(fh.Discard(fh.parse_cards("5S 6S 7S")), rules, layout="compact")
     with pytest.raises(fh.IllegalActionError):
-        compact_encode(DiscardCard(fh.parse_card("2S")), rules)
-    assert compact_ids(fh.parse_call("6S"), rules) == (1,)
-    assert compact_mask(fh.new_game(dealer=0)) == (False,) * 124
+        encode_action(DiscardCard(fh.parse_card("2S")), rules, layout="compact")
+    assert action_ids(fh.parse_call("6S"), rules, layout="compact") == (1,)
+    assert legal_action_mask(fh.new_game(dealer=0), layout="compact") == (False,) * 124
 
 
 def test_r4_1_discard_one_card_at_a_time() -> None:
@@ -98,16 +103,23 @@ def test_r4_1_discard_one_card_at_a_time() -> None:
         state = fh.apply(state, bids[0] if state.to_act == 0 else fh.PASS)
     assert state.phase is fh.Phase.DISCARD
     pending: tuple[fh.Card, ...] = ()
-    first = rng.choice(compact_legal(state))
-    state2, pending = compact_apply(state, first, pending)
+    first = rng.choice(legal_action_indices(state, layout="compact"))
+    state2, pending = apply_index(state, first, layout="compact", pending=pending)
     assert state2 is state and len(pending) == 1
-    assert first not in compact_legal(state, pending)
+    assert first not in legal_action_indices(state, layout="compact", pending=pending)
     with pytest.raises(fh.IllegalActionError):
-        compact_apply(state, first, pending)
+        apply_index(state, first, layout="compact", pending=pending)
     with pytest.raises(fh.IllegalActionError):
-        compact_apply(state, 0, pending)  # a call during a discard in progress
+        apply_index(
+            state, 0, layout="compact", pending=pending
+        )  # a call during a discard in progress
     for _ in range(2):
-        state, pending = compact_apply(state, compact_legal(state, pending)[0], pending)
+        state, pending = apply_index(
+            state,
+            legal_action_indices(state, layout="compact", pending=pending)[0],
+            layout="compact",
+            pending=pending,
+        )
     assert pending == () and state.phase is not fh.Phase.DISCARD
 
 
@@ -155,9 +167,9 @@ def test_r5_3_sample_deal_is_consistent_with_the_view(rules: fh.Rules) -> None:
     for state, _ in _games(rules, 2, seed=11)[::3]:
         for seat in range(rules.players):
             view = fh.observe(state, seat)
-            assert fh.observe(fh.sample_deal(view, rng), seat) == view
+            assert fh.observe(sample_deal(view, rng), seat) == view
     with pytest.raises(ValueError, match="no hand in progress"):
-        fh.sample_deal(fh.observe(fh.new_game(dealer=0), 0), rng)
+        sample_deal(fh.observe(fh.new_game(dealer=0), 0), rng)
 
 
 def _late_state(seed: int) -> fh.GameState:
@@ -184,7 +196,7 @@ def test_r5_3_sample_deal_is_uniform_chi_square() -> None:
         counts: Counter[tuple[tuple[fh.Card, ...], ...]] = Counter()
         draws = 3000
         for _ in range(draws):
-            sampled = fh.sample_deal(view, rng)
+            sampled = sample_deal(view, rng)
             counts[(*tuple(sampled.hands), tuple(sorted(sampled.kitty)))] += 1
         # every consistent deal is found (tiny spaces), and they come equally often
         assert len(counts) >= 2

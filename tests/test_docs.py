@@ -266,7 +266,6 @@ MODULE_PAGES: Final = {
     "encoding": "encoding",
     "playout": "playout",
     "errors": "errors",
-    "compact": "compact",
     "tensors": "tensors",
     "solver": "solver",
 }

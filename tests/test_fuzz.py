@@ -24,7 +24,7 @@ import random
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
-from functools import cache
+from functools import cache, partial
 from typing import Any, Final
 
 import pytest
@@ -33,6 +33,8 @@ from hypothesis import strategies as st
 
 import fivehundred as fh
 from fivehundred.cards import CARDS
+from fivehundred.encoding import decode_action, encode_action
+from fivehundred.records import record_from_text, record_to_text, rules_from_options, rules_options
 from fivehundred.serialize import Saveable
 from rules_strategy import play, rules_from
 
@@ -261,7 +263,7 @@ def normal(doc: Any) -> Any:
     doc = {key: normal(value) for key, value in doc.items()}
     if isinstance(doc.get("rules"), dict):
         with contextlib.suppress(fh.InvalidStateError):
-            doc["rules"] = fh.rules_options(fh.rules_from_options(doc["rules"]))
+            doc["rules"] = rules_options(rules_from_options(doc["rules"]))
     return doc
 
 
@@ -310,10 +312,10 @@ def test_mutated_documents_of_every_type_load_or_raise_invalid_state(
         rng.choice(actions) if actions else fh.PASS,
     )[what]
     loader: Callable[[str], object] = (
-        fh.record_from_json,
-        fh.rules_from_json,
-        fh.view_from_json,
-        fh.action_from_json,
+        partial(fh.from_json, cls=fh.GameRecord),
+        partial(fh.from_json, cls=fh.Rules),
+        partial(fh.from_json, cls=fh.PlayerView),
+        partial(fh.from_json, cls=fh.Action),
     )[what]
     doc: Any = fh.to_dict(subject)
     for kind in kinds:
@@ -354,10 +356,10 @@ DOC_KEYS: Final = (
 )
 LOADERS: Final[tuple[Callable[[Any], object], ...]] = (
     fh.from_dict,
-    fh.rules_from_dict,
-    fh.view_from_dict,
-    fh.action_from_dict,
-    fh.record_from_dict,
+    partial(fh.from_dict, cls=fh.Rules),
+    partial(fh.from_dict, cls=fh.PlayerView),
+    partial(fh.from_dict, cls=fh.Action),
+    partial(fh.from_dict, cls=fh.GameRecord),
 )
 
 
@@ -386,10 +388,10 @@ def test_any_json_value_loads_or_raises_invalid_state(
 
 TEXT_LOADERS: Final[tuple[Callable[[Any], object], ...]] = (
     fh.from_json,
-    fh.rules_from_json,
-    fh.view_from_json,
-    fh.action_from_json,
-    fh.record_from_json,
+    partial(fh.from_json, cls=fh.Rules),
+    partial(fh.from_json, cls=fh.PlayerView),
+    partial(fh.from_json, cls=fh.Action),
+    partial(fh.from_json, cls=fh.GameRecord),
 )
 
 
@@ -486,11 +488,11 @@ def test_mutated_record_texts_read_and_replay_or_raise_documented_errors(
     state: fh.GameState, seed: int, count: int
 ) -> None:
     rng = random.Random(seed)
-    text = fh.record_to_text(fh.record(state))
+    text = record_to_text(fh.record(state))
     for _ in range(count):
         text = record_text_mutation(text, rng)
     try:
-        game = fh.record_from_text(text)
+        game = record_from_text(text)
     except (fh.NotationError, fh.InvalidStateError):
         return
     try:
@@ -499,7 +501,7 @@ def test_mutated_record_texts_read_and_replay_or_raise_documented_errors(
         assert err.problems
         return
     check_invariants(replayed)
-    assert fh.record_from_text(fh.record_to_text(game)) == game
+    assert record_from_text(record_to_text(game)) == game
 
 
 @fuzz_settings(fast=300)
@@ -509,11 +511,11 @@ def test_mutated_record_texts_read_and_replay_or_raise_documented_errors(
 )
 def test_decode_action_raises_only_illegal_action_errors(index: Any, state: fh.GameState) -> None:
     try:
-        action = fh.decode_action(index, state.rules)
+        action = decode_action(index, state.rules)
     except fh.IllegalActionError as err:
         assert err.reason is fh.Reason.NOT_AN_ACTION
         return
-    assert fh.encode_action(action, state.rules) == index
+    assert encode_action(action, state.rules) == index
 
 
 def actions_and_junk() -> st.SearchStrategy[object]:
@@ -634,7 +636,7 @@ def test_pathological_documents_stay_within_the_budget(
 @given(
     text=st.text(min_size=1, max_size=20),
     repeat=st.integers(min_value=1, max_value=fh.errors.MAX_NOTATION * 2),
-    parser=st.sampled_from((*PARSERS, fh.record_from_text)),
+    parser=st.sampled_from((*PARSERS, record_from_text)),
 )
 def test_long_notation_stays_within_the_budget_and_quotes_little(
     text: str, repeat: int, parser: Callable[[str], object]

@@ -25,6 +25,7 @@ from typing import Final
 import pytest
 
 import fivehundred
+from fivehundred._deprecated import DEPRECATED_MODULES
 
 SRC = Path(fivehundred.__file__).parent
 #: The package allowed to read the private fields of the objects its modules define and share.
@@ -71,10 +72,15 @@ def test_the_scan_sees_the_package() -> None:
     assert len(SOURCES) > 30
 
 
-#: The public modules; ``__main__`` is a program, not a library module, so it offers nothing.
+#: The public modules; ``__main__`` is a program, not a library module, so it offers nothing,
+#: and a deprecated module offers only its old names (which warn), so nothing in ``__all__``.
 LIBRARY_MODULES: Final = sorted(
-    n for n in SOURCES if not is_internal(n) and not n.endswith("__main__")
+    n
+    for n in SOURCES
+    if not is_internal(n) and not n.endswith("__main__") and n not in DEPRECATED_MODULES
 )
+#: The most names the top-level package offers: what an application needs, no more.
+MAX_TOP_LEVEL_NAMES: Final = 60
 
 
 @pytest.mark.parametrize("name", LIBRARY_MODULES)
@@ -84,6 +90,37 @@ def test_every_public_module_says_what_it_offers(name: str) -> None:
         return
     module = importlib.import_module(name)
     assert isinstance(module.__all__, list) and module.__all__, name
+
+
+@pytest.mark.parametrize("name", LIBRARY_MODULES)
+def test_every_public_module_lists_its_names_sorted(name: str) -> None:
+    """``__all__`` sorted, without repeats: in plain ``sorted()`` order (as ``dir()``
+    shows names), or in ruff's isort style (constants, then classes, then the rest)."""
+    tree = SOURCES[name]
+    (listed,) = [
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        and any(
+            isinstance(t, ast.Name) and t.id == "__all__"
+            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        )
+    ]
+    names = ast.literal_eval(listed) if listed is not None else None
+    assert isinstance(names, list) and len(names) == len(set(names)), name
+    isort_style = sorted(names, key=lambda n: (0 if n.isupper() else 1 if n[0].isupper() else 2, n))
+    assert names in (sorted(names), isort_style), name
+
+
+def test_the_top_level_package_offers_at_most_sixty_names() -> None:
+    assert len(fivehundred.__all__) <= MAX_TOP_LEVEL_NAMES
+    assert fivehundred.__all__ == sorted(set(fivehundred.__all__))
+
+
+def test_a_deprecated_module_offers_nothing_new() -> None:
+    for name in DEPRECATED_MODULES:
+        module = importlib.import_module(name)
+        assert module.__all__ == [] and not [n for n in dir(module) if not n.startswith("_")]
 
 
 def test_no_private_name_is_imported_across_modules() -> None:
@@ -408,20 +445,26 @@ def owner(name: str) -> str | None:
 
 
 def may_use_internals_of(module: str, package: str) -> bool:
-    """A module may import the internal modules of its own package and of every
-    package that contains it: a subpackage is part of its parent's code."""
-    return module == package or module.startswith(f"{package}.")
+    """A module may import the internal modules of its own package, of every package
+    that contains it (a subpackage is part of its parent's code), and of the packages
+    its own package contains (a package answers for its subpackages); never those of
+    a sibling or cousin package."""
+    home = module.rsplit(".", 1)[0] if "." in module else module
+    inside = module == package or module.startswith(f"{package}.")
+    return inside or package.startswith(f"{home}.")
 
 
 def test_no_internal_module_is_imported_from_outside_its_package() -> None:
     """An internal module is used only inside the package it belongs to (issue 26).
 
-    "Across a package boundary" means: from a module that is not inside the
-    package owning the internal module. ``fivehundred.bots._search`` belongs to
-    ``fivehundred.bots``, so ``fivehundred.pimc`` may not import it (it takes what
-    ``fivehundred.bots`` offers); ``fivehundred._explain`` belongs to
-    ``fivehundred``, and every subpackage (``bots``, ``cli``, ``server``) is part
-    of ``fivehundred``'s own code, so they may. Every import counts, as for cycles.
+    "Across a package boundary" means: from a package beside the one that owns the
+    internal module. ``fivehundred.bots._search`` belongs to ``fivehundred.bots``:
+    ``fivehundred.pimc`` may import it (``fivehundred`` answers for its
+    subpackages), ``fivehundred.cli._table`` may not (``cli`` and ``bots`` are
+    siblings: the command line takes what ``fivehundred.bots`` offers).
+    ``fivehundred._explain`` belongs to ``fivehundred``, of which every subpackage
+    (``bots``, ``cli``, ``server``) is part, so they may. Every import counts, as
+    for cycles.
     """
     wrong = sorted(
         {
@@ -459,5 +502,7 @@ def test_the_new_scans_would_catch_a_breach() -> None:
     assert owner("fivehundred.bots._search") == "fivehundred.bots"
     assert owner("fivehundred._explain") == "fivehundred" and owner("fivehundred.cli") is None
     assert may_use_internals_of("fivehundred.bots._search", "fivehundred")
-    assert not may_use_internals_of("fivehundred.pimc", "fivehundred.bots")
+    assert may_use_internals_of("fivehundred.pimc", "fivehundred.bots")
+    assert not may_use_internals_of("fivehundred.cli._table", "fivehundred.bots")
+    assert not may_use_internals_of("fivehundred.server.app", "fivehundred.cli")
     assert MAX_LINES == 800

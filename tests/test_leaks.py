@@ -36,6 +36,7 @@ from hypothesis import strategies as st
 
 import fivehundred as fh
 from fivehundred.bots import Player
+from fivehundred.encoding import encode_action, legal_action_indices, legal_action_mask
 from rules_strategy import GAME_STATES
 from strategies import examples
 from variant_helpers import auction
@@ -119,7 +120,7 @@ def test_cards_a_seat_cannot_see_never_change_its_view(
     other, _ = found
     assert other.hand(seat) == state.hand(seat)
     assert fh.observe(other, seat) == fh.observe(state, seat)
-    assert fh.view_to_json(fh.observe(other, seat)) == fh.view_to_json(fh.observe(state, seat))
+    assert fh.to_json(fh.observe(other, seat)) == fh.to_json(fh.observe(state, seat))
 
 
 def test_the_swaps_really_change_hidden_cards() -> None:
@@ -227,7 +228,7 @@ def twin_deck(
 def public_actions(state: fh.GameState) -> list[int]:
     """The encodings of the hand's actions that every seat sees (all but the discard)."""
     return [
-        fh.encode_action(action, state.rules)
+        encode_action(action, state.rules)
         for action in state.actions
         if not isinstance(action, fh.Discard)
     ]
@@ -241,10 +242,10 @@ def assert_same_for(a: fh.GameState, b: fh.GameState, watchers: list[int]) -> No
     for seat in watchers:
         seen, other = fh.observe(a, seat), fh.observe(b, seat)
         assert seen == other, f"seat {seat} tells the deals apart in {a.phase}"
-        assert fh.view_to_json(seen) == fh.view_to_json(other)
+        assert fh.to_json(seen) == fh.to_json(other)
     if a.to_act in watchers:
-        assert fh.legal_action_indices(a) == fh.legal_action_indices(b)
-        assert fh.legal_action_mask(a) == fh.legal_action_mask(b)
+        assert legal_action_indices(a) == legal_action_indices(b)
+        assert legal_action_mask(a) == legal_action_mask(b)
 
 
 def twin_hands(

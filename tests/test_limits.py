@@ -12,7 +12,7 @@ import pytest
 import fivehundred as fh
 from fivehundred.cards import parse_card
 from fivehundred.errors import MAX_NOTATION, MAX_PROBLEMS, MAX_QUOTE
-from fivehundred.records import MAX_HANDS, MAX_RECORD_TEXT
+from fivehundred.records import MAX_HANDS, MAX_RECORD_TEXT, record_from_text, rules_from_options
 from fivehundred.serialize import MAX_CARDS, MAX_JSON_SIZE, MAX_SET
 from pathological import MEMORY_BUDGET, SHAPES, cpu_budget, measure, prepared, state_doc
 
@@ -89,7 +89,7 @@ def test_p6_the_largest_deck_fits_a_list_of_cards() -> None:
     assert len(rules.deck) < MAX_CARDS
     state = fh.deal(fh.new_game(rules, dealer=0), seed=3)
     game = fh.record(state)
-    assert fh.record_from_json(fh.record_to_json(game)) == game
+    assert fh.from_json(fh.to_json(game), cls=fh.GameRecord) == game
     assert fh.from_json(fh.to_json(state)) == state
 
 
@@ -110,9 +110,9 @@ def test_records_over_the_hand_limit_are_refused() -> None:
         fh.from_dict(doc)
     lines = "\n".join(f"hand {n} dealer=0 | deck 10H" for n in range(1, MAX_HANDS + 2))
     with pytest.raises(fh.NotationError, match=f"at most {MAX_HANDS}"):
-        fh.record_from_text("fivehundred record 1 dealer=0\n" + lines)
+        record_from_text("fivehundred record 1 dealer=0\n" + lines)
     with pytest.raises(fh.NotationError, match="too long"):
-        fh.record_from_text("#" * (MAX_RECORD_TEXT + 1))
+        record_from_text("#" * (MAX_RECORD_TEXT + 1))
 
 
 @pytest.mark.parametrize(
@@ -133,15 +133,15 @@ def test_notation_errors_quote_a_short_prefix_of_the_input(parse: Callable[[str]
 
 def test_rule_options_are_limited_in_number_and_type() -> None:
     with pytest.raises(fh.InvalidStateError, match="too many"):
-        fh.rules_from_options({f"o{i}": 0 for i in range(100)})
+        rules_from_options({f"o{i}": 0 for i in range(100)})
     with pytest.raises(TypeError, match="mapping"):
-        fh.rules_from_options(None)  # type: ignore[arg-type]  # the wrong type on purpose
+        rules_from_options(None)  # type: ignore[arg-type]  # the wrong type on purpose
     with pytest.raises(fh.InvalidStateError) as caught:
-        fh.rules_from_options({"x" * 500: 0})
+        rules_from_options({"x" * 500: 0})
     assert "x" * (MAX_QUOTE + 1) not in str(caught.value)
 
 
 def test_a_record_line_is_quoted_short() -> None:
     with pytest.raises(fh.NotationError) as caught:
-        fh.record_from_text("fivehundred record 1 dealer=0\nhand 1 dealer=0 | bogus " + "Q" * 900)
+        record_from_text("fivehundred record 1 dealer=0\nhand 1 dealer=0 | bogus " + "Q" * 900)
     assert "Q" * (MAX_QUOTE + 1) not in str(caught.value)

@@ -12,11 +12,12 @@ np: Any = pytest.importorskip("numpy")
 
 import fivehundred as fh  # noqa: E402
 import fivehundred.openspiel as fos  # noqa: E402
+from fivehundred.encoding import num_actions  # noqa: E402
 
 
 def test_game_constants() -> None:
     game = pyspiel.load_game("python_five_hundred")
-    assert game.num_distinct_actions() == fh.COMPACT_NUM_ACTIONS == 124
+    assert game.num_distinct_actions() == num_actions(fh.Rules(), layout="compact") == 124
     assert game.max_chance_outcomes() == 43
     assert game.num_players() == 4
     assert game.max_utility() == 520.0 and game.min_utility() == -520.0

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fivehundred as fh
+from fivehundred.playout import playout
 
 TABLES = (
     fh.Rules(),
@@ -50,7 +51,7 @@ def test_playout_agrees_with_apply_on_every_step(table: fh.Rules, seed: int, ste
         if start.phase in (fh.Phase.DEAL, fh.Phase.GAME_OVER):
             break
         start = fh.apply(start, rng.choice(fh.legal_actions(start)))
-    final = fh.playout(start, rng=rng)
+    final = playout(start, rng=rng)
     assert final.phase in (fh.Phase.DEAL, fh.Phase.GAME_OVER)
     assert _replayed_step_by_step(final, start) == final
     assert fh.replay(fh.record(final)) == final
@@ -58,24 +59,24 @@ def test_playout_agrees_with_apply_on_every_step(table: fh.Rules, seed: int, ste
 
 @pytest.mark.parametrize("table", TABLES, ids=lambda r: f"{r.players}p")
 def test_playout_to_the_end_of_the_game_replays_exactly(table: fh.Rules) -> None:
-    final = fh.playout(fh.new_game(table, dealer=0), rng=random.Random(7), until="game")
+    final = playout(fh.new_game(table, dealer=0), rng=random.Random(7), until="game")
     assert final.is_over and final.result is not None
     assert fh.replay(fh.record(final)) == final
 
 
 def test_playout_is_repeatable_and_never_changes_its_input() -> None:
     start = fh.deal(fh.new_game(dealer=1), seed=3)
-    first = fh.playout(start, rng=random.Random(11))
-    assert fh.playout(start, rng=random.Random(11)) == first
+    first = playout(start, rng=random.Random(11))
+    assert playout(start, rng=random.Random(11)) == first
     assert start == fh.deal(fh.new_game(dealer=1), seed=3)
     assert start.phase is fh.Phase.BIDDING
 
 
 def test_playout_from_a_finished_hand_plays_the_next_hand() -> None:
     long_game = fh.Rules(target=5000, losing_score=-5000)  # one random hand cannot end it
-    waiting = fh.playout(fh.deal(fh.new_game(long_game, dealer=0), seed=5), rng=random.Random(2))
+    waiting = playout(fh.deal(fh.new_game(long_game, dealer=0), seed=5), rng=random.Random(2))
     assert waiting.phase is fh.Phase.DEAL
-    after = fh.playout(waiting, rng=random.Random(3))
+    after = playout(waiting, rng=random.Random(3))
     assert after.hand_number == waiting.hand_number + 1 == 2
 
 
@@ -88,7 +89,7 @@ def test_a_policy_chooses_every_action() -> None:
         return action
 
     start = fh.deal(fh.new_game(dealer=0), seed=9)
-    final = fh.playout(start, first_legal, random.Random(1))
+    final = playout(start, first_legal, random.Random(1))
     assert tuple(chosen) == fh.record(final).hands[-1].actions
 
 
@@ -97,15 +98,15 @@ def test_a_policy_that_breaks_the_rules_is_refused() -> None:
         return fh.MISERE  # not legal as an opening bid (R3.4)
 
     with pytest.raises(fh.IllegalActionError) as err:
-        fh.playout(fh.deal(fh.new_game(dealer=0), seed=9), reckless, random.Random(1))
+        playout(fh.deal(fh.new_game(dealer=0), seed=9), reckless, random.Random(1))
     assert err.value.reason is fh.Reason.MISERE_NEEDS_SEVEN
 
 
 def test_playout_refuses_an_unknown_stopping_point() -> None:
     with pytest.raises(ValueError, match="'hand' or 'game'"):
-        fh.playout(fh.new_game(dealer=0), until="trick")  # type: ignore[arg-type]  # on purpose
+        playout(fh.new_game(dealer=0), until="trick")  # type: ignore[arg-type]  # on purpose
 
 
 def test_playout_without_a_random_source_still_ends_the_hand() -> None:
-    final = fh.playout(fh.deal(fh.new_game(dealer=0), seed=4))
+    final = playout(fh.deal(fh.new_game(dealer=0), seed=4))
     assert final.phase in (fh.Phase.DEAL, fh.Phase.GAME_OVER)

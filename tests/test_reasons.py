@@ -21,6 +21,7 @@ import pytest
 
 import fivehundred as fh
 import variant_helpers
+from fivehundred.playout import playout
 from helpers import JOKER_LEAD, JOKER_VOID, after_auction, dealt, in_play, run
 
 R = fh.Reason
@@ -54,7 +55,7 @@ def nomination_without_the_joker() -> fh.GameState:
 
 
 def game_over() -> fh.GameState:
-    state = fh.playout(fh.new_game(dealer=0), rng=random.Random(1), until="game")
+    state = playout(fh.new_game(dealer=0), rng=random.Random(1), until="game")
     assert state.phase is fh.Phase.GAME_OVER
     return state
 

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 
 import fivehundred as fh
+from fivehundred.records import record_from_text, record_to_text
 from rules_strategy import GAME_STATES, play
 from strategies import examples
 
@@ -30,10 +31,10 @@ def test_replaying_a_record_gives_the_same_state_R2_3(state: fh.GameState) -> No
 @given(state=GAME_STATES)
 def test_the_text_form_round_trips(state: fh.GameState) -> None:
     game = fh.record(state)
-    text = fh.record_to_text(game)
-    assert fh.record_from_text(text) == game
+    text = record_to_text(game)
+    assert record_from_text(text) == game
     assert len(text.splitlines()) == 1 + len(game.hands)
-    assert fh.record_to_text(fh.record_from_text(text)) == text
+    assert record_to_text(record_from_text(text)) == text
 
 
 @settings(max_examples=examples(40), deadline=None)
@@ -49,7 +50,7 @@ def test_action_notation_round_trips_in_its_phase(state: fh.GameState) -> None:
 def test_the_text_form_of_a_five_player_game() -> None:
     rules = fh.Rules(players=5, partner_by_seat=True, trick_points=5)
     state = game_under(rules, 200)
-    text = fh.record_to_text(fh.record(state))
+    text = record_to_text(fh.record(state))
     header = text.splitlines()[0]
     assert header == "fivehundred record 1 dealer=0 players=5 partner_by_seat=true trick_points=5"
     assert "| auction " in text and "| tricks " in text and "partner seat" in text
@@ -57,16 +58,16 @@ def test_the_text_form_of_a_five_player_game() -> None:
 
 def test_a_pasted_record_is_read_tolerantly() -> None:
     state = fh.apply(fh.deal(fh.new_game(dealer=3), seed=7), fh.parse_call("6S"))
-    text = fh.record_to_text(fh.record(state)).lower()
+    text = record_to_text(fh.record(state)).lower()
     text = "# pasted from a bug report\n\n" + text.replace("6s", "6♠")
-    assert fh.record_from_text(text) == fh.record(state)
+    assert record_from_text(text) == fh.record(state)
 
 
 def test_the_header_names_the_first_dealer_even_before_a_deal() -> None:
     game = fh.record(fh.new_game(fh.Rules(players=3), dealer=None))
-    text = fh.record_to_text(game)
+    text = record_to_text(game)
     assert text == "fivehundred record 1 dealer=none players=3\n"
-    assert fh.record_from_text(text) == game
+    assert record_from_text(text) == game
 
 
 @pytest.mark.parametrize(
@@ -89,14 +90,14 @@ def test_the_header_names_the_first_dealer_even_before_a_deal() -> None:
 )
 def test_unreadable_records_raise_a_notation_error(text: str, message: str) -> None:
     with pytest.raises(fh.NotationError, match=message):
-        fh.record_from_text(text)
+        record_from_text(text)
 
 
 def test_bad_options_in_the_header_raise_an_invalid_state_error() -> None:
     with pytest.raises(fh.InvalidStateError, match="unknown option 'colour'"):
-        fh.record_from_text("fivehundred record 1 dealer=0 colour=1")
+        record_from_text("fivehundred record 1 dealer=0 colour=1")
     with pytest.raises(fh.InvalidStateError, match="partner_by_seat is a five-player option"):
-        fh.record_from_text("fivehundred record 1 dealer=0 partner_by_seat=true")
+        record_from_text("fivehundred record 1 dealer=0 partner_by_seat=true")
 
 
 def test_a_record_that_does_not_replay_names_the_action() -> None:
@@ -135,7 +136,7 @@ def test_replay_refuses_a_malformed_record(game: Any, problem: str) -> None:
         fh.replay(game)
     if "cannot" not in problem:
         with pytest.raises(fh.InvalidStateError, match=problem):
-            fh.record_to_text(game)
+            record_to_text(game)
 
 
 def test_replay_refuses_hands_out_of_turn() -> None:
@@ -191,7 +192,7 @@ def test_parse_and_format_refuse_non_text_and_non_actions() -> None:
     with pytest.raises(TypeError):
         fh.format_action("7H")  # type: ignore[arg-type]
     with pytest.raises(fh.NotationError):
-        fh.record_from_text(b"fivehundred")  # type: ignore[arg-type]
+        record_from_text(b"fivehundred")  # type: ignore[arg-type]
 
 
 def test_replay_names_hands_that_cannot_follow() -> None:
@@ -219,29 +220,29 @@ def test_a_first_dealer_left_to_chance_is_taken_from_the_first_hand_R2_1() -> No
     assert game.dealer == state.dealer
     hand = game.hands[0]
     assert fh.replay(fh.GameRecord(fh.Rules(), None, (hand,))) == state
-    text = fh.record_to_text(fh.GameRecord(fh.Rules(), None, (hand,)))
+    text = record_to_text(fh.GameRecord(fh.Rules(), None, (hand,)))
     assert text.startswith(f"fivehundred record 1 dealer={hand.dealer}\n")  # one text per game
-    assert fh.record_from_text(text) == game
+    assert record_from_text(text) == game
     with pytest.raises(fh.NotationError, match=f"write dealer={hand.dealer}"):
-        fh.record_from_text(text.replace(f"dealer={hand.dealer}\n", "dealer=none\n", 1))
-    doc = fh.record_to_dict(fh.GameRecord(fh.Rules(), None, (hand,)))
+        record_from_text(text.replace(f"dealer={hand.dealer}\n", "dealer=none\n", 1))
+    doc = fh.to_dict(fh.GameRecord(fh.Rules(), None, (hand,)))
     assert doc["dealer"] == hand.dealer
     with pytest.raises(fh.InvalidStateError, match=r"record\.dealer: null"):
         fh.from_dict({**fh.to_dict(state), "record": {"dealer": None, "hands": doc["hands"]}})
     with pytest.raises(fh.InvalidStateError, match="dealer: null"):
-        fh.record_from_dict({**doc, "dealer": None})
+        fh.from_dict({**doc, "dealer": None}, cls=fh.GameRecord)
 
 
 def test_the_text_form_of_records_that_do_not_replay() -> None:
     state = fh.deal(fh.new_game(dealer=3), seed=7)
     deck = fh.record(state).hands[0].deck
     odd = fh.GameRecord(fh.Rules(), 3, (fh.HandRecord(3, deck, (fh.Play(deck[0]), fh.PASS)),))
-    text = fh.record_to_text(odd)
+    text = record_to_text(odd)
     assert "| tricks " in text and "| auction pass" in text
-    assert fh.record_from_text(text) == odd
+    assert record_from_text(text) == odd
     with pytest.raises(TypeError):
-        fh.record_to_text("record")  # type: ignore[arg-type]
-    dealt = fh.record_to_text(fh.record(state))
+        record_to_text("record")  # type: ignore[arg-type]
+    dealt = record_to_text(fh.record(state))
     assert dealt.splitlines()[1].count("|") == 1  # the deck alone, no comment
     with pytest.raises(fh.NotationError, match="the deck comes once, first"):
-        fh.record_from_text(dealt.rstrip("\n") + " | deck 5S\n")
+        record_from_text(dealt.rstrip("\n") + " | deck 5S\n")

@@ -9,6 +9,7 @@ import attrs
 import pytest
 
 import fivehundred as fh
+from fivehundred.rules import DEFAULT_LADDER
 
 #: Every on/off option of ``Rules`` and its default.
 FLAGS = {
@@ -227,7 +228,7 @@ HIGH_TENS = ["10H", "10NT"]
 def test_ladder_default_R3_3() -> None:
     expected = [*SIXES, *SEVENS, "M", *EIGHTS, *NINES, *LOW_TENS, "OM=BM", *HIGH_TENS]
     assert rungs(fh.Rules()) == expected
-    assert fh.Rules().ladder == fh.DEFAULT_LADDER
+    assert fh.Rules().ladder == DEFAULT_LADDER
 
 
 def test_ladder_no_misere_V_NO_MISERE() -> None:

@@ -56,14 +56,14 @@ def documents(seed: int) -> list[dict[str, Any]]:
     """Documents of every type from one seeded game under random rules, at random moments."""
     rng = random.Random(seed)
     rules = rules_from_random(rng)
-    found: list[dict[str, Any]] = [fh.rules_to_dict(rules)]
+    found: list[dict[str, Any]] = [fh.to_dict(rules)]
     for number, state in enumerate(whole_games(seed, rules=rules, max_hands=4)):
         if number % 11 and state.phase is not fh.Phase.GAME_OVER:
             continue
         found.append(fh.to_dict(state))
-        found.append(fh.record_to_dict(fh.record(state)))
-        found.extend(fh.view_to_dict(fh.observe(state, seat)) for seat in range(rules.players))
-        found.extend(fh.action_to_dict(action) for action in fh.legal_actions(state)[:40])
+        found.append(fh.to_dict(fh.record(state)))
+        found.extend(fh.to_dict(fh.observe(state, seat)) for seat in range(rules.players))
+        found.extend(fh.to_dict(action) for action in fh.legal_actions(state)[:40])
     return found
 
 
@@ -160,4 +160,4 @@ def test_an_unknown_key_and_a_partner_call_with_both_fields_fail() -> None:
     }
     assert not VALIDATOR.is_valid(both)
     with pytest.raises(fh.InvalidStateError):
-        fh.action_from_dict(both)
+        fh.from_dict(both, cls=fh.Action)

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fivehundred as fh
+from fivehundred.records import rules_from_options, rules_options
 from fivehundred.serialize import MAX_JSON_SIZE, MAX_LIST
 from rules_strategy import GAME_STATES, play, random_rules
 from strategies import examples
@@ -52,15 +53,15 @@ def test_a_saved_state_loads_back_equal(state: fh.GameState) -> None:
 @settings(max_examples=examples(100), deadline=None)
 @given(rules=random_rules())
 def test_rules_round_trip(rules: fh.Rules) -> None:
-    assert fh.rules_from_json(fh.rules_to_json(rules)) == rules
-    assert fh.rules_from_options(fh.rules_options(rules)) == rules
-    assert fh.to_dict(rules) == fh.rules_to_dict(rules)
+    assert fh.from_json(fh.to_json(rules), cls=fh.Rules) == rules
+    assert rules_from_options(rules_options(rules)) == rules
+    assert fh.to_dict(rules) == fh.to_dict(rules)
 
 
 def test_default_rules_are_an_empty_object() -> None:
-    assert fh.rules_to_dict(fh.Rules())["rules"] == {}
-    assert fh.rules_to_dict(fh.Rules(players=6, team_size=2))["rules"] == {"players": 6}
-    assert fh.rules_to_dict(fh.Rules(players=6, team_size=3))["rules"] == {
+    assert fh.to_dict(fh.Rules())["rules"] == {}
+    assert fh.to_dict(fh.Rules(players=6, team_size=2))["rules"] == {"players": 6}
+    assert fh.to_dict(fh.Rules(players=6, team_size=3))["rules"] == {
         "players": 6,
         "team_size": 3,
     }
@@ -71,24 +72,24 @@ def test_default_rules_are_an_empty_object() -> None:
 def test_views_round_trip(state: fh.GameState) -> None:
     for seat in range(state.rules.players):
         view = fh.observe(state, seat)
-        assert fh.view_from_json(fh.view_to_json(view)) == view
-        assert fh.to_dict(view) == fh.view_to_dict(view)
+        assert fh.from_json(fh.to_json(view), cls=fh.PlayerView) == view
+        assert fh.to_dict(view) == fh.to_dict(view)
 
 
 @settings(max_examples=examples(40), deadline=None)
 @given(state=GAME_STATES)
 def test_legal_actions_round_trip(state: fh.GameState) -> None:
     for action in fh.legal_actions(state)[:400]:
-        assert fh.action_from_json(fh.action_to_json(action)) == action
-        assert fh.to_dict(action) == fh.action_to_dict(action)
+        assert fh.from_json(fh.to_json(action), cls=fh.Action) == action
+        assert fh.to_dict(action) == fh.to_dict(action)
 
 
 @settings(max_examples=examples(40), deadline=None)
 @given(state=GAME_STATES)
 def test_records_round_trip_in_json(state: fh.GameState) -> None:
     game = fh.record(state)
-    assert fh.record_from_json(fh.record_to_json(game)) == game
-    assert fh.to_dict(game) == fh.record_to_dict(game)
+    assert fh.from_json(fh.to_json(game), cls=fh.GameRecord) == game
+    assert fh.to_dict(game) == fh.to_dict(game)
 
 
 def test_every_action_kind_has_a_json_form() -> None:
@@ -104,7 +105,7 @@ def test_every_action_kind_has_a_json_form() -> None:
         fh.Play(fh.JOKER, fh.Suit.HEARTS),
     ]
     for action in actions:
-        assert fh.action_from_dict(fh.action_to_dict(action)) == action
+        assert fh.from_dict(fh.to_dict(action), cls=fh.Action) == action
 
 
 # -- loading refuses what is wrong, naming every problem ------------------------------------
@@ -205,17 +206,48 @@ def test_huge_numbers_and_huge_texts_are_refused() -> None:
         fh.from_json(" " * (MAX_JSON_SIZE + 1))
 
 
+def test_one_family_loads_every_saveable_type_by_its_class() -> None:
+    state = default_game(20)
+    values: list[Any] = [
+        state,
+        fh.record(state),
+        fh.observe(state, 2),
+        fh.Rules(players=5),
+        fh.parse_call("7NT"),
+        fh.Play(fh.JOKER, fh.Suit.HEARTS),
+    ]
+    for value in values:
+        cls = type(value)
+        assert fh.from_json(fh.to_json(value), cls=cls) == value
+        assert fh.from_dict(fh.to_dict(value), cls=cls) == value
+    assert fh.from_json(fh.to_json(fh.DECLINE), cls=fh.Action) == fh.DECLINE
+    assert fh.from_json(fh.to_json(state)) == state  # GameState is the default
+
+
+def test_loading_refuses_a_class_it_cannot_load_and_the_wrong_action_class() -> None:
+    bad: tuple[Any, ...] = (int, fh.Card, "GameState", None)
+    for cls in bad:
+        with pytest.raises(fh.FiveHundredTypeError, match="cls is the class to load"):
+            fh.from_dict({}, cls=cls)
+        with pytest.raises(fh.FiveHundredTypeError, match="cls is the class to load"):
+            fh.from_json("{}", cls=cls)
+    with pytest.raises(fh.InvalidStateError, match="a Play is asked for"):
+        fh.from_json(fh.to_json(fh.PASS), cls=fh.Play)
+    with pytest.raises(fh.FiveHundredTypeError, match="to_dict saves a GameState"):
+        fh.to_dict(42)  # type: ignore[arg-type]
+
+
 def test_loading_other_documents_needs_their_type() -> None:
     state = default_game(20)
     view = fh.observe(state, 1)
-    with pytest.raises(fh.InvalidStateError, match="read it with view_from_json"):
-        fh.from_json(fh.view_to_json(view))
-    with pytest.raises(fh.InvalidStateError, match="read it with from_json"):
-        fh.rules_from_json(fh.to_json(state))
-    bad: dict[str, Any] = copy.deepcopy(fh.action_to_dict(fh.PASS))
+    with pytest.raises(fh.InvalidStateError, match="read it with cls=PlayerView"):
+        fh.from_json(fh.to_json(view))
+    with pytest.raises(fh.InvalidStateError, match="read it with cls=GameState"):
+        fh.from_json(fh.to_json(state), cls=fh.Rules)
+    bad: dict[str, Any] = copy.deepcopy(fh.to_dict(fh.PASS))
     bad["action"] = {"kind": "partner", "card": None, "seat": None}
     with pytest.raises(fh.InvalidStateError, match="names a card or a seat"):
-        fh.action_from_dict(bad)
+        fh.from_dict(bad, cls=fh.Action)
 
 
 def test_saving_something_else_is_refused() -> None:
@@ -224,13 +256,13 @@ def test_saving_something_else_is_refused() -> None:
     with pytest.raises(TypeError):
         fh.to_json(None)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        fh.rules_to_dict("rules")  # type: ignore[arg-type]
+        fh.to_dict("rules")  # type: ignore[arg-type]
 
 
 @given(st.sampled_from(("players", "target", "score_cap", "trick_points")))
 def test_rule_options_refuse_out_of_range_numbers(name: str) -> None:
     with pytest.raises(fh.InvalidStateError, match="out of range"):
-        fh.rules_from_options({name: 10**12})
+        rules_from_options({name: 10**12})
 
 
 def test_the_snapshot_is_checked_on_its_own() -> None:
@@ -295,23 +327,25 @@ def test_wrong_types_are_named() -> None:
     problems = problems_of(doc)
     assert "record.hands[0].actions[0]: the string is too long (over 1000 characters)" in problems
     with pytest.raises(fh.InvalidStateError, match="is needed, not int"):
-        fh.from_json(42)  # type: ignore[arg-type]
+        fh.from_json(42)  # type: ignore[call-overload]
     with pytest.raises(fh.InvalidStateError, match="rules: expected an object, found object"):
         fh.from_dict({"format_version": 1, "type": "game_state", "rules": object()})
 
 
 def test_views_with_bad_actions_are_refused() -> None:
     state = default_game(2)
-    doc = fh.view_to_dict(fh.observe(state, state.to_act or 0))
+    doc = fh.to_dict(fh.observe(state, state.to_act or 0))
     doc["view"]["legal_actions"][:2] = ["P", "banana"]
     with pytest.raises(fh.InvalidStateError) as caught:
-        fh.view_from_dict(doc)
+        fh.from_dict(doc, cls=fh.PlayerView)
     assert any("write 'P' as 'pass'" in p for p in caught.value.problems)
     assert any("'banana' is not a call" in p for p in caught.value.problems)
     with pytest.raises(fh.InvalidStateError, match="view: expected an object"):
-        fh.view_from_dict({"format_version": 1, "type": "player_view", "view": []})
+        fh.from_dict({"format_version": 1, "type": "player_view", "view": []}, cls=fh.PlayerView)
     with pytest.raises(fh.InvalidStateError, match=r"action\.kind: expected one of"):
-        fh.action_from_dict({"format_version": 1, "type": "action", "action": {"kind": "x"}})
+        fh.from_dict(
+            {"format_version": 1, "type": "action", "action": {"kind": "x"}}, cls=fh.Action
+        )
 
 
 def test_a_partner_seat_given_as_a_bool_is_refused_P5() -> None:
@@ -326,7 +360,7 @@ def test_numbers_too_large_to_print_are_named_without_printing_them() -> None:
     with pytest.raises(fh.InvalidStateError, match="a very large number is not supported"):
         fh.from_dict({"format_version": big, "type": "game_state"})
     with pytest.raises(fh.InvalidStateError, match="target=a very large number is out of range"):
-        fh.rules_from_options({"target": big})
+        rules_from_options({"target": big})
     doc = fh.to_dict(default_game(2))
     doc["snapshot"]["to_act"] = big
     assert (
@@ -359,10 +393,10 @@ def test_each_kind_of_form_problem_is_named() -> None:
 
 
 def test_view_and_action_documents_name_their_form_problems() -> None:
-    view = fh.view_to_dict(fh.observe(default_game(3), 0))
+    view = fh.to_dict(fh.observe(default_game(3), 0))
     view["view"]["rules"] = []
     with pytest.raises(fh.InvalidStateError, match=r"view\.rules: expected an object of rule"):
-        fh.view_from_dict(view)
+        fh.from_dict(view, cls=fh.PlayerView)
     envelope: dict[str, Any] = {"format_version": 1, "type": "action"}
     cases = [
         ([], "action: expected an object, found a list"),
@@ -372,7 +406,7 @@ def test_view_and_action_documents_name_their_form_problems() -> None:
     ]
     for action, problem in cases:
         with pytest.raises(fh.InvalidStateError) as caught:
-            fh.action_from_dict({**envelope, "action": action})
+            fh.from_dict({**envelope, "action": action}, cls=fh.Action)
         assert any(problem in p for p in caught.value.problems), caught.value.problems
 
 

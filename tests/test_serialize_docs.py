@@ -11,6 +11,7 @@ import doctest
 import json
 import re
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any, Final
 
@@ -23,10 +24,10 @@ PAGES: Final = ("json-format.md", "records.md")
 BLOCK: Final = re.compile(r"^```(\w+)[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 LOADERS: Final[dict[str, Callable[[Any], object]]] = {
     "game_state": fh.from_dict,
-    "game_record": fh.record_from_dict,
-    "rules": fh.rules_from_dict,
-    "player_view": fh.view_from_dict,
-    "action": fh.action_from_dict,
+    "game_record": partial(fh.from_dict, cls=fh.GameRecord),
+    "rules": partial(fh.from_dict, cls=fh.Rules),
+    "player_view": partial(fh.from_dict, cls=fh.PlayerView),
+    "action": partial(fh.from_dict, cls=fh.Action),
 }
 
 

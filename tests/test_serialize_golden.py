@@ -19,6 +19,8 @@ from typing import Final
 import pytest
 
 import fivehundred as fh
+from fivehundred.records import record_from_text, record_to_text, rules_options
+from fivehundred.serialize import FORMAT_VERSION
 
 FIXTURES: Final = Path(__file__).parent / "fixtures"
 WRITE: Final = os.environ.get("FIVEHUNDRED_WRITE_FIXTURES") == "1"
@@ -111,7 +113,7 @@ STATES: Final[dict[str, Callable[[], fh.GameState]]] = {
 def check_golden(path: Path, text: str) -> None:
     if WRITE:
         path.write_text(text, encoding="utf-8")
-    assert fh.FORMAT_VERSION == 1, "a new format version needs its own fixtures (see above)"
+    assert FORMAT_VERSION == 1, "a new format version needs its own fixtures (see above)"
     expected = path.read_text(encoding="utf-8")
     assert text == expected, f"{path.name} changed: the JSON format version 1 is frozen"
 
@@ -128,10 +130,10 @@ def test_views_and_records_match_their_fixtures(name: str) -> None:
     state = STATES[name]()
     seat = (state.contractor or 0) + 1
     view = fh.observe(state, seat % state.rules.players)
-    check_golden(FIXTURES / f"{name}.view.json", fh.view_to_json(view, indent=2) + "\n")
-    check_golden(FIXTURES / f"{name}.record.txt", fh.record_to_text(fh.record(state)))
+    check_golden(FIXTURES / f"{name}.view.json", fh.to_json(view, indent=2) + "\n")
+    check_golden(FIXTURES / f"{name}.record.txt", record_to_text(fh.record(state)))
     text = (FIXTURES / f"{name}.record.txt").read_text(encoding="utf-8")
-    assert fh.replay(fh.record_from_text(text)) == state
+    assert fh.replay(record_from_text(text)) == state
 
 
 def test_the_fixtures_show_what_they_are_named_for() -> None:
@@ -145,11 +147,11 @@ def test_the_fixtures_show_what_they_are_named_for() -> None:
 
 def test_rules_and_actions_match_their_fixtures() -> None:
     lines = [
-        fh.rules_to_json(fh.Rules()),
-        fh.rules_to_json(fh.Rules.american()),
-        fh.rules_to_json(fh.Rules(players=6, team_size=3, score_cap=480, black_fours=False)),
+        fh.to_json(fh.Rules()),
+        fh.to_json(fh.Rules.american()),
+        fh.to_json(fh.Rules(players=6, team_size=3, score_cap=480, black_fours=False)),
         *(
-            fh.action_to_json(action)
+            fh.to_json(action)
             for action in (
                 fh.PASS,
                 fh.parse_call("10NT-SK"),
@@ -207,6 +209,6 @@ def test_rule_defaults_are_frozen_for_version_1() -> None:
     rules = fh.Rules()
     current = {field: getattr(rules, field) for field in VERSION_1_DEFAULTS}
     assert current == VERSION_1_DEFAULTS
-    assert set(fh.rules_options(fh.Rules())) == set()
+    assert set(rules_options(fh.Rules())) == set()
     team_sizes = {n: fh.Rules(players=n).team_size for n in (2, 3, 4, 5, 6)}
     assert team_sizes == {2: 1, 3: 1, 4: 2, 5: 1, 6: 2}

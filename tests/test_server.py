@@ -134,7 +134,7 @@ def test_a_seat_sees_its_own_view_and_legal_actions(client: TestClient) -> None:
     view = look(client, table, token)
     document = view["view"]
     assert document["type"] == "player_view"
-    loaded = fh.view_from_dict(document)
+    loaded = fh.from_dict(document, cls=fh.PlayerView)
     assert loaded.seat == 0
     assert view["legal_actions"] == [fh.format_action(a) for a in loaded.legal_actions]
     assert view["version"] == len(document["view"]["auction"])  # only bids so far

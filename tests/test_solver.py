@@ -1,4 +1,4 @@
-"""The double-dummy solver (``fivehundred.solve``, ``fivehundred.claim``).
+"""The double-dummy solver (``fivehundred.solver.solve``, ``fivehundred.solver.claim``).
 
 The reference is a plain minimax over ``fh.legal_plays`` and ``fh.apply``,
 written here with no pruning and no shared code: the solver must agree with it
@@ -24,6 +24,7 @@ from fivehundred import solver
 from fivehundred._engine.simulate import simulation
 from fivehundred._engine.state import hands_of, to_act
 from fivehundred.bots import RandomPlayer
+from fivehundred.solver import claim, solve
 
 MANY: Final = bool(os.environ.get("FIVEHUNDRED_SOLVER_MANY"))
 OPTIONS: Final = ("misere_playout", "joker_lead_last", "joker_name_any", "all_pass_no_trumps")
@@ -127,7 +128,7 @@ def minimax(
 
 def reference(state: fh.GameState, seat: int | None) -> tuple[int, dict[fh.Play, int]]:
     """The minimax count from ``state`` and after each legal play (as ``solve`` counts)."""
-    result = fh.solve(state, seat, actions=False)
+    result = solve(state, seat, actions=False)
     counted = result.side
     contract = state.contract
     everyone = frozenset(range(state.rules.players))
@@ -148,7 +149,7 @@ def check_endings(seed: int, count: int, most: int) -> None:
         players = rng.randint(2, 6)
         state = ending(rng, players, most, misere=rng.random() < 0.25)
         seat = None if state.contractor is not None else state.to_act
-        found = fh.solve(state, seat)
+        found = solve(state, seat)
         total, after = reference(state, seat)
         assert found.tricks == total, (state, found)
         assert dict(found.values) == after, (state, found)
@@ -166,7 +167,7 @@ def test_the_solver_agrees_with_minimax_at_every_table_size(players: int) -> Non
     for _ in range(400 if MANY else 20):
         state = ending(rng, players, 3, misere=rng.random() < 0.3)
         seat = None if state.contractor is not None else state.to_act
-        assert fh.solve(state, seat, actions=False).tricks == reference(state, seat)[0]
+        assert solve(state, seat, actions=False).tricks == reference(state, seat)[0]
 
 
 def test_a_misere_is_forced_when_the_contractor_must_win_a_trick_R6() -> None:
@@ -174,7 +175,7 @@ def test_a_misere_is_forced_when_the_contractor_must_win_a_trick_R6() -> None:
     seen = set()
     for _ in range(40):
         state = ending(rng, 4, 3, misere=True)
-        result = fh.solve(state)
+        result = solve(state)
         assert result.forced is not None
         assert result.forced == (result.tricks > 0)
         assert state.contractor in result.side
@@ -184,11 +185,9 @@ def test_a_misere_is_forced_when_the_contractor_must_win_a_trick_R6() -> None:
 
 def play_line(state: fh.GameState) -> tuple[fh.GameState, int]:
     """Play the solver's line to the end (each seat takes an optimal action)."""
-    first = fh.solve(state)
+    first = solve(state)
     while state.phase is fh.Phase.PLAY:
-        state = fh.apply(
-            state, fh.solve(state, None if state.contractor is not None else 0).best[0]
-        )
+        state = fh.apply(state, solve(state, None if state.contractor is not None else 0).best[0])
     return state, first.total
 
 
@@ -198,7 +197,7 @@ def test_the_optimal_line_played_out_achieves_the_count_R5() -> None:
         state = ending(rng, 4, 5)
         if state.contractor is None:
             continue
-        counted = fh.solve(state).side
+        counted = solve(state).side
         end, total = play_line(state)
         assert side_tricks(end, counted) == total
 
@@ -207,7 +206,7 @@ def test_the_optimal_line_played_out_achieves_the_count_R5() -> None:
 def test_a_full_hand_line_achieves_the_count() -> None:
     rng = random.Random(8)
     state = in_play(fh.Rules(), rng)
-    counted = fh.solve(state, actions=False).side
+    counted = solve(state, actions=False).side
     end, total = play_line(state)
     assert side_tricks(end, counted) == total
 
@@ -232,7 +231,7 @@ def upgraded(state: fh.GameState, rng: random.Random) -> tuple[fh.GameState, int
     h = state._h
     ctx = h.ctx
     assert ctx is not None
-    counted = fh.solve(state, actions=False).side
+    counted = solve(state, actions=False).side
     hands = list(hands_of(state))
     pairs = []
     for mine in counted:
@@ -285,8 +284,8 @@ def test_a_pure_upgrade_never_loses_a_trick(seed: int, players: int) -> None:
     if made is None:
         return
     twin, seat = made
-    before = fh.solve(state, seat, actions=False).tricks
-    after = fh.solve(twin, seat, actions=False).tricks
+    before = solve(state, seat, actions=False).tricks
+    after = solve(twin, seat, actions=False).tricks
     assert after >= before
 
 
@@ -296,44 +295,44 @@ def test_a_claim_holds_exactly_up_to_the_solved_count() -> None:
         state = ending(rng, 4, 4)
         seat = state.to_act
         assert seat is not None
-        best = fh.solve(state, seat, actions=False)
+        best = solve(state, seat, actions=False)
         remaining = len(state.hand(seat))
         if state.contract is not None and state.contract.is_misere and seat == state.contractor:
             continue
-        assert fh.claim(state, seat, best.tricks)
-        assert not fh.claim(state, seat, best.tricks + 1) or best.tricks >= remaining
-        assert fh.claim(state, seat, 0)
-        assert not fh.claim(state, seat, remaining + 1)
+        assert claim(state, seat, best.tricks)
+        assert not claim(state, seat, best.tricks + 1) or best.tricks >= remaining
+        assert claim(state, seat, 0)
+        assert not claim(state, seat, remaining + 1)
 
 
 def test_the_solver_refuses_what_it_cannot_solve() -> None:
     state = fh.deal(fh.new_game(dealer=0), seed=1)
     with pytest.raises(fh.FiveHundredError, match="play phase"):
-        fh.solve(state)
+        solve(state)
     with pytest.raises(TypeError, match="GameState"):
-        fh.solve(fh.observe(state, 0))  # type: ignore[arg-type]  # a view is not a state
+        solve(fh.observe(state, 0))  # type: ignore[arg-type]  # a view is not a state
     rules = fh.Rules(all_pass_no_trumps=True)
     passed = fh.deal(fh.new_game(rules, dealer=0), seed=1)
     while passed.phase is fh.Phase.BIDDING:
         passed = fh.apply(passed, fh.PASS)
     assert passed.contractor is None
     with pytest.raises(fh.FiveHundredError, match="V-ALL-PASS"):
-        fh.solve(passed)
-    assert fh.solve(passed, 0, actions=False).side == frozenset({0, 2})
+        solve(passed)
+    assert solve(passed, 0, actions=False).side == frozenset({0, 2})
     with pytest.raises(fh.FiveHundredError, match="seat 9"):
-        fh.claim(passed, 9, 1)
+        claim(passed, 9, 1)
     with pytest.raises(fh.FiveHundredError, match="seat True"):
-        fh.claim(passed, True, 1)
+        claim(passed, True, 1)
     with pytest.raises(TypeError, match="whole number"):
-        fh.claim(passed, 0, 1.5)  # type: ignore[arg-type]  # a fraction of a trick
+        claim(passed, 0, 1.5)  # type: ignore[arg-type]  # a fraction of a trick
 
 
 def test_solution_totals_and_exports() -> None:
-    assert fh.solve is solver.solve
-    assert fh.claim is solver.claim
+    assert solve is solver.solve
+    assert claim is solver.claim
     rng = random.Random(2)
     state = ending(rng, 4, 2)
     seat = None if state.contractor is not None else 0
-    result = fh.solve(state, seat)
+    result = solve(state, seat)
     assert result.total == result.taken + result.tricks
     assert result.best and all(result.values[p] == result.tricks for p in result.best)

@@ -9,6 +9,7 @@ import random
 import pytest
 
 import fivehundred as fh
+from fivehundred.records import record_from_text, record_to_text
 from variant_helpers import dealt, go
 
 
@@ -51,11 +52,11 @@ def test_starting_scores_round_trip_through_records_json_and_text_R2_3(
         assert game.scores == start
         assert fh.replay(game) == state
         assert fh.from_json(fh.to_json(state)) == state
-        assert fh.record_from_json(fh.record_to_json(game)) == game
-        assert fh.record_from_text(fh.record_to_text(game)) == game
-    text = fh.record_to_text(fh.record(states[-1]))
+        assert fh.from_json(fh.to_json(game), cls=fh.GameRecord) == game
+        assert record_from_text(record_to_text(game)) == game
+    text = record_to_text(fh.record(states[-1]))
     assert f"scores={','.join(map(str, start))}" in text.splitlines()[0]
-    assert fh.record_to_dict(fh.record(states[-1]))["scores"] == list(start)
+    assert fh.to_dict(fh.record(states[-1]))["scores"] == list(start)
 
 
 def test_a_game_from_zero_has_one_spelling_R2_3() -> None:
@@ -67,9 +68,9 @@ def test_a_game_from_zero_has_one_spelling_R2_3() -> None:
     doc["record"]["scores"] = [0, 0]
     with pytest.raises(fh.InvalidStateError, match="leaves the scores out"):
         fh.from_dict(doc)
-    text = fh.record_to_text(game).replace("dealer=0", "dealer=0 scores=0,0", 1)
+    text = record_to_text(game).replace("dealer=0", "dealer=0 scores=0,0", 1)
     with pytest.raises(fh.NotationError, match="leaves scores= out"):
-        fh.record_from_text(text)
+        record_from_text(text)
 
 
 def test_bad_starting_scores_are_refused_in_documents_and_texts() -> None:
@@ -81,11 +82,11 @@ def test_bad_starting_scores_are_refused_in_documents_and_texts() -> None:
     doc["record"]["scores"] = ["100", 50]
     with pytest.raises(fh.InvalidStateError, match=r"record\.scores\[0\]"):
         fh.from_dict(doc)
-    text = fh.record_to_text(fh.record(state))
+    text = record_to_text(fh.record(state))
     with pytest.raises(fh.NotationError, match="given twice"):
-        fh.record_from_text(text.replace("scores=100,50", "scores=100,50 scores=1,2"))
+        record_from_text(text.replace("scores=100,50", "scores=100,50 scores=1,2"))
     with pytest.raises(fh.InvalidStateError, match="one score per side"):
-        fh.replay(fh.record_from_text(text.replace("scores=100,50", "scores=100,50,3")))
+        fh.replay(record_from_text(text.replace("scores=100,50", "scores=100,50,3")))
     with pytest.raises(fh.InvalidStateError, match="starting scores must be ints"):
         fh.replay(fh.GameRecord(fh.Rules(), 0, (), ("1", 2)))  # type: ignore[arg-type]
 

@@ -54,7 +54,7 @@ def test_r9_a_whole_game_is_played_through_the_routes(client: TestClient) -> Non
     moves = 0
     while answer["legal_actions"]:
         assert moves < 3000, "the game did not end within 3000 of the person's moves"
-        view = fh.view_from_dict(answer["view"])
+        view = fh.from_dict(answer["view"], cls=fh.PlayerView)
         assert view.seat == table_server.YOU and view.my_turn
         assert answer["legal_actions"] == [fh.format_action(a) for a in view.legal_actions]
         reply = move(client, game, auth, fh.format_action(me.choose(view)))

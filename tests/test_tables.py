@@ -38,7 +38,7 @@ from fivehundred._tables import (
 )
 from fivehundred.calls import build_ladder
 from fivehundred.cards import Rank
-from fivehundred.rules import standard_deck
+from fivehundred.rules import DEFAULT_LADDER, standard_deck
 from fivehundred.scoring import MISERE_VALUES, SCORE_TABLE, TRICKS_PER_HAND
 
 LADDER_FLAGS = ("misere", "misere_by_value", "open_misere_top", "blind_misere")
@@ -76,10 +76,10 @@ def patched_tables(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPat
 
 
 def test_one_default_ladder_object_R3_3() -> None:
-    assert fh.Rules().ladder is fh.DEFAULT_LADDER
-    assert build_ladder() is fh.DEFAULT_LADDER
+    assert fh.Rules().ladder is DEFAULT_LADDER
+    assert build_ladder() is DEFAULT_LADDER
     clear_caches()  # the ladders are kept apart from the caches: still one object
-    assert fh.Rules().ladder is fh.DEFAULT_LADDER
+    assert fh.Rules().ladder is DEFAULT_LADDER
     # Every option that leaves the ladder alone gives the very same object.
     for rules in (
         fh.Rules(players=6),
@@ -88,7 +88,7 @@ def test_one_default_ladder_object_R3_3() -> None:
         fh.Rules(misere_needs_seven=False),
         fh.Rules.for_players(2),
     ):
-        assert rules.ladder is fh.DEFAULT_LADDER
+        assert rules.ladder is DEFAULT_LADDER
 
 
 def test_equal_ladders_are_one_object_V_NO_MISERE() -> None:
@@ -129,7 +129,7 @@ def test_a_moved_misere_row_moves_the_rung_R3_3(patched_tables: pytest.MonkeyPat
     patched_tables.setattr(_tables, "MISERE_PLACES", (moved, *MISERE_PLACES[1:]))
     ladder = fh.Rules().ladder
     assert ladder.position(fh.MISERE) == ladder.position(fh.parse_call("9H")) + 1
-    assert ladder is not fh.DEFAULT_LADDER
+    assert ladder is not DEFAULT_LADDER
 
 
 @pytest.mark.parametrize(

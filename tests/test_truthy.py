@@ -17,6 +17,7 @@ from typing import Final
 import pytest
 
 import fivehundred as fh
+from fivehundred.rules import DEFAULT_LADDER
 
 #: The public modules whose ``__all__`` is searched (the top level re-exports most).
 MODULES: Final = (
@@ -91,4 +92,4 @@ def test_every_public_constant_is_truthy() -> None:
         and not value
     ]
     assert not falsy, falsy
-    assert fh.JOKER and fh.PASS and fh.DECLINE and fh.DEFAULT_LADDER
+    assert fh.JOKER and fh.PASS and fh.DECLINE and DEFAULT_LADDER

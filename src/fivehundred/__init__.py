@@ -15,6 +15,7 @@ True
 
 from typing import TYPE_CHECKING, Final
 
+from fivehundred._deprecated import deprecated_getattr
 from fivehundred._engine.state import COMPILED
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import (
@@ -45,9 +46,8 @@ from fivehundred.errors import (
     NotationError,
     Reason,
 )
-from fivehundred.notation import parse_call, parse_card, parse_cards
-from fivehundred.playout import Policy, playout
-from fivehundred.rules import DEFAULT_LADDER, Ladder, Rules
+from fivehundred.notation import format_action, parse_action, parse_call, parse_card, parse_cards
+from fivehundred.rules import Rules
 from fivehundred.scoring import (
     GameResult,
     HandResult,
@@ -61,85 +61,26 @@ from fivehundred.tricks import effective_suit, trick_winner
 from fivehundred.views import PlayerView, observe
 
 if TYPE_CHECKING:  # resolved on first use by __getattr__ below (PEP 562)
-    from fivehundred.compact import (
-        COMPACT_NUM_ACTIONS,
-        CompactLayout,
-        compact_apply,
-        compact_decode,
-        compact_encode,
-        compact_ids,
-        compact_layout,
-        compact_legal,
-        compact_mask,
-        compact_num_actions,
-    )
-    from fivehundred.encoding import (
-        NUM_ACTIONS,
-        ActionLayout,
-        action_layout,
-        decode_action,
-        encode_action,
-        legal_action_indices,
-        legal_action_mask,
-        num_actions,
-    )
-    from fivehundred.records import (
-        GameRecord,
-        HandRecord,
-        format_action,
-        parse_action,
-        record,
-        record_from_text,
-        record_to_text,
-        replay,
-        rules_from_options,
-        rules_options,
-    )
-    from fivehundred.search import sample_deal
-    from fivehundred.serialize import (
-        FORMAT_VERSION,
-        action_from_dict,
-        action_from_json,
-        action_to_dict,
-        action_to_json,
-        from_dict,
-        from_json,
-        record_from_dict,
-        record_from_json,
-        record_to_dict,
-        record_to_json,
-        rules_from_dict,
-        rules_from_json,
-        rules_to_dict,
-        rules_to_json,
-        to_dict,
-        to_json,
-        view_from_dict,
-        view_from_json,
-        view_to_dict,
-        view_to_json,
-    )
-    from fivehundred.solver import Solution, claim, solve
+    from fivehundred.records import GameRecord, HandRecord, record, replay
+    from fivehundred.serialize import from_dict, from_json, to_dict, to_json
 
 __version__ = "0.1.0"
 
-#: The public names, in plain ``sorted()`` order (as ``dir()`` shows them).
-#: ``__version__`` is an attribute, not a name to import.
+#: The public names, in plain ``sorted()`` order (as ``dir()`` shows them): what an
+#: application needs. Bot and framework authors find the rest in their own modules
+#: (``fivehundred.encoding``, ``.tensors``, ``.playout``, ``.search``, ``.solver``,
+#: ``.bots``, ``.records``, ``.serialize``). ``__version__`` is an attribute, not a name
+#: to import.
 __all__ = [
     "Action",
-    "ActionLayout",
     "BLIND_MISERE",
-    "COMPACT_NUM_ACTIONS",
     "COMPILED",
     "Call",
     "CallKind",
     "CallPartner",
     "Card",
-    "CompactLayout",
     "DECLINE",
-    "DEFAULT_LADDER",
     "Discard",
-    "FORMAT_VERSION",
     "FiveHundredError",
     "FiveHundredTypeError",
     "GameRecord",
@@ -150,9 +91,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidStateError",
     "JOKER",
-    "Ladder",
     "MISERE",
-    "NUM_ACTIONS",
     "Nominate",
     "NotationError",
     "OPEN_MISERE",
@@ -161,163 +100,58 @@ __all__ = [
     "Phase",
     "Play",
     "PlayerView",
-    "Policy",
     "Rank",
     "Reason",
     "Rules",
-    "Solution",
     "Strain",
     "Suit",
     "Trick",
-    "action_from_dict",
-    "action_from_json",
-    "action_layout",
-    "action_to_dict",
-    "action_to_json",
     "apply",
     "bid_value",
     "check_action",
-    "claim",
-    "compact_apply",
-    "compact_decode",
-    "compact_encode",
-    "compact_ids",
-    "compact_layout",
-    "compact_legal",
-    "compact_mask",
-    "compact_num_actions",
     "deal",
-    "decode_action",
     "effective_suit",
-    "encode_action",
     "format_action",
     "from_dict",
     "from_json",
     "game_result",
     "is_legal",
-    "legal_action_indices",
-    "legal_action_mask",
     "legal_actions",
     "legal_bids",
     "legal_plays",
     "new_game",
-    "num_actions",
     "observe",
     "parse_action",
     "parse_call",
     "parse_card",
     "parse_cards",
-    "playout",
     "record",
-    "record_from_dict",
-    "record_from_json",
-    "record_from_text",
-    "record_to_dict",
-    "record_to_json",
-    "record_to_text",
     "replay",
-    "rules_from_dict",
-    "rules_from_json",
-    "rules_from_options",
-    "rules_options",
-    "rules_to_dict",
-    "rules_to_json",
-    "sample_deal",
     "score_hand",
-    "solve",
     "to_dict",
     "to_json",
     "trick_winner",
-    "view_from_dict",
-    "view_from_json",
-    "view_to_dict",
-    "view_to_json",
 ]
 
 #: The public names that load their module (and, for JSON, cattrs) only when first used,
 #: so that ``import fivehundred`` stays quick for code that only plays.
 _LAZY: Final[dict[str, str]] = {
-    **dict.fromkeys(
-        (
-            "NUM_ACTIONS",
-            "ActionLayout",
-            "action_layout",
-            "decode_action",
-            "encode_action",
-            "legal_action_indices",
-            "legal_action_mask",
-            "num_actions",
-        ),
-        "fivehundred.encoding",
-    ),
-    **dict.fromkeys(
-        (
-            "COMPACT_NUM_ACTIONS",
-            "CompactLayout",
-            "compact_apply",
-            "compact_decode",
-            "compact_encode",
-            "compact_ids",
-            "compact_layout",
-            "compact_legal",
-            "compact_mask",
-            "compact_num_actions",
-        ),
-        "fivehundred.compact",
-    ),
-    "sample_deal": "fivehundred.search",
-    **dict.fromkeys(
-        (
-            "GameRecord",
-            "HandRecord",
-            "format_action",
-            "parse_action",
-            "record",
-            "record_from_text",
-            "record_to_text",
-            "replay",
-            "rules_from_options",
-            "rules_options",
-        ),
-        "fivehundred.records",
-    ),
-    **dict.fromkeys(
-        (
-            "FORMAT_VERSION",
-            "action_from_dict",
-            "action_from_json",
-            "action_to_dict",
-            "action_to_json",
-            "from_dict",
-            "from_json",
-            "record_from_dict",
-            "record_from_json",
-            "record_to_dict",
-            "record_to_json",
-            "rules_from_dict",
-            "rules_from_json",
-            "rules_to_dict",
-            "rules_to_json",
-            "to_dict",
-            "to_json",
-            "view_from_dict",
-            "view_from_json",
-            "view_to_dict",
-            "view_to_json",
-        ),
-        "fivehundred.serialize",
-    ),
-    **dict.fromkeys(("Solution", "claim", "solve"), "fivehundred.solver"),
+    **dict.fromkeys(("GameRecord", "HandRecord", "record", "replay"), "fivehundred.records"),
+    **dict.fromkeys(("from_dict", "from_json", "to_dict", "to_json"), "fivehundred.serialize"),
 }
+
+#: The names this package had before 1.0, which warn and point at their new home.
+_old_name = deprecated_getattr(__name__, stacklevel=3)
 
 
 if not TYPE_CHECKING:  # hidden from type checkers, so that a misspelt fh.name stays an error
 
     def __getattr__(name: str) -> object:
-        """Load a lazy public name's module on first use, then keep the name here (PEP 562)."""
+        """Load a lazy public name's module on first use, then keep the name here (PEP 562);
+        an old name warns and returns its replacement."""
         module_name = _LAZY.get(name)
         if module_name is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+            return _old_name(name)
         import importlib
 
         value = getattr(importlib.import_module(module_name), name)
@@ -328,7 +162,7 @@ if not TYPE_CHECKING:  # hidden from type checkers, so that a misspelt fh.name s
 def __dir__() -> list[str]:
     """The public names (the lazy ones before they are loaded) and the module's dunders.
 
-    Submodules and the names used to build this module stay out, so that ``dir()`` shows
-    exactly ``__all__`` among the names without a leading underscore.
+    Submodules, old names and the names used to build this module stay out, so that
+    ``dir()`` shows exactly ``__all__`` among the names without a leading underscore.
     """
     return sorted({*__all__, *(name for name in globals() if name.startswith("__"))})

@@ -1,5 +1,5 @@
 """The load-time checks of a saved state: its snapshot, read field by field and
-compared with the state its record replays to, and the replay itself.
+compared with the state its record replays to (the replay is ``fivehundred._replay``).
 
 Internal: :func:`fivehundred.serialize.from_dict` runs them.
 """
@@ -7,19 +7,13 @@ Internal: :func:`fivehundred.serialize.from_dict` runs them.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from typing import Any, Final
 
 import attrs
 
 from fivehundred._convert import CONVERTER, kind_of, structure_into
-from fivehundred._quoting import quote
-from fivehundred.actions import Action
 from fivehundred.calls import Call
 from fivehundred.cards import Card, Suit
-from fivehundred.engine import apply, deal, new_game
-from fivehundred.errors import FiveHundredError, NotationError
-from fivehundred.records import HandRecord, format_action, parse_action
 from fivehundred.rules import Rules
 from fivehundred.scoring import GameResult, HandResult
 from fivehundred.state import GameState, Phase, Trick
@@ -205,78 +199,3 @@ def card_problems(snap: Snapshot, rules: Rules) -> list[str]:
     if len(snap.dead_hand) != dead:
         problems.append(f"snapshot.dead_hand: {dead} cards, not {len(snap.dead_hand)} (P2)")
     return problems
-
-
-# -- replaying a record ------------------------------------------------------------------
-
-#: The phases of a hand in progress.
-IN_HAND: Final = frozenset(
-    {Phase.BIDDING, Phase.DISCARD, Phase.PARTNER, Phase.NOMINATE, Phase.PLAY}
-)
-
-# A hand's actions, as actions or as notation read in the phase they are taken in.
-HandInput = tuple[int, Sequence[Card], Sequence[Action] | Sequence[str]]
-
-
-def replay_hands(
-    rules: Rules,
-    first_dealer: int | None,
-    hands: Sequence[HandInput],
-    *,
-    strict: bool = False,
-    scores: Sequence[int] | None = None,
-) -> tuple[GameState, tuple[HandRecord, ...], str | None]:
-    """Replay hands; actions given as text are read in the phase they are taken in.
-
-    With ``strict``, action text must be in canonical notation (:func:`format_action`).
-
-    Returns the state reached, the hands as records (text read into actions) and
-    the first problem (``None`` when the whole record replays). On a problem the
-    state is the last good one and must not be used as the result.
-    """
-    try:
-        state = new_game(rules, dealer=first_dealer, scores=scores)
-    except (FiveHundredError, TypeError) as err:
-        return new_game(), (), f"the game cannot start: {err}"
-    done: list[HandRecord] = []
-    for number, (dealer, deck, actions) in enumerate(hands, 1):
-        if state.phase is not Phase.DEAL:
-            if state.phase is Phase.GAME_OVER:
-                problem = f"hand {number} is dealt after the game is over (R9)"
-            else:
-                problem = f"hand {number} is dealt before hand {number - 1} is over"
-                problem += f" ({state.phase.value})"
-            return state, tuple(done), problem
-        if state.dealer is not None and dealer != state.dealer:
-            problem = f"hand {number} names dealer {dealer}, but seat {state.dealer} deals it"
-            return state, tuple(done), problem
-        try:
-            if state.dealer is None:
-                state = new_game(rules, dealer=dealer, scores=scores)
-            state = deal(state, cards=deck)
-        except (FiveHundredError, TypeError) as err:
-            return state, tuple(done), f"hand {number} cannot be dealt: {err}"
-        taken: list[Action] = []
-        for step, item in enumerate(actions, 1):
-            if state.phase not in IN_HAND:
-                problem = f"hand {number}, action {step} ({item}) comes after the hand is over"
-                return state, tuple(done), problem
-            try:
-                if isinstance(item, str):
-                    action = parse_action(item, phase=state.phase)
-                    if strict and format_action(action) != item:
-                        written = format_action(action)
-                        raise NotationError(f"write {quote(item)} as {written!r}", text=item)
-                else:
-                    action = item
-                state = apply(state, action)
-            except FiveHundredError as err:
-                problem = f"hand {number}, action {step} ({item}) is illegal: {err}"
-                if isinstance(err, NotationError):
-                    problem = f"hand {number}, action {step}: {err}"
-                return state, tuple(done), problem
-            taken.append(action)
-        done.append(HandRecord(dealer, tuple(deck), tuple(taken)))
-        if state.phase in IN_HAND and number < len(hands):
-            return state, tuple(done), f"hand {number} stops before it is over"
-    return state, tuple(done), None

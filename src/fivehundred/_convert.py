@@ -29,7 +29,7 @@ from fivehundred.actions import CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call, parse_call
 from fivehundred.cards import Card, Suit, parse_card
 from fivehundred.errors import FiveHundredTypeError, InvalidStateError, NotationError
-from fivehundred.records import format_action
+from fivehundred.notation import format_action
 from fivehundred.rules import Rules
 from fivehundred.scoring import Outcome
 from fivehundred.state import Phase
@@ -433,12 +433,13 @@ def load_json(text: object, what: str) -> dict[str, Any]:
     return read_document(data, what)
 
 
+#: The class that reads each type of document (``from_json(text, cls=...)``).
 DOCUMENT_TYPES: Final = {
-    "game_state": "from_json",
-    "game_record": "record_from_json",
-    "rules": "rules_from_json",
-    "player_view": "view_from_json",
-    "action": "action_from_json",
+    "game_state": "GameState",
+    "game_record": "GameRecord",
+    "rules": "Rules",
+    "player_view": "PlayerView",
+    "action": "Action",
 }
 
 
@@ -458,7 +459,7 @@ def read_document(data: object, what: str) -> dict[str, Any]:
     if kind != what:
         if isinstance(kind, str) and kind in DOCUMENT_TYPES:
             problems.append(
-                f"type: this is a {kind} document; read it with {DOCUMENT_TYPES[kind]}()"
+                f"type: this is a {kind} document; read it with cls={DOCUMENT_TYPES[kind]}"
             )
         else:
             problems.append(f"type: expected {json.dumps(what)}, found {kind_of(kind)}")

@@ -1,8 +1,8 @@
 """Rule options by name: the mapping form of :class:`~fivehundred.Rules` that JSON
 documents, records, the game server and the adapters use.
 
-Internal: the public names are :func:`fivehundred.rules_options` and
-:func:`fivehundred.rules_from_options` (from :mod:`fivehundred.records`).
+Internal: the public names are :func:`fivehundred.records.rules_options` and
+:func:`fivehundred.records.rules_from_options`.
 """
 
 from __future__ import annotations

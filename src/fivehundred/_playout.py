@@ -1,4 +1,4 @@
-"""The loop of :func:`fivehundred.playout`, compiled by mypyc in the compiled build.
+"""The loop of :func:`fivehundred.playout.playout`, compiled by mypyc in the compiled build.
 
 Internal: :mod:`fivehundred.playout` checks the arguments (a compiled function
 answers a wrong type with a bare ``TypeError``) and calls :func:`run`.

@@ -345,7 +345,8 @@ def _call_key(call: Call) -> tuple[CallKind, int | None, Strain | None]:
 class Ladder:
     """The bid ladder (R3.3): rungs from low to high; calls on one rung are equal.
 
-    >>> from fivehundred import DEFAULT_LADDER, OPEN_MISERE, BLIND_MISERE
+    >>> from fivehundred import OPEN_MISERE, BLIND_MISERE
+    >>> from fivehundred.calls import DEFAULT_LADDER
     >>> DEFAULT_LADDER.position(OPEN_MISERE) == DEFAULT_LADDER.position(BLIND_MISERE)
     True
 

@@ -1,60 +1,79 @@
-"""A fixed integer encoding of every action, for learning agents (no numpy needed).
+"""Actions as integers, for learning agents (no numpy needed): one API, two layouts.
 
-For one :class:`~fivehundred.Rules`, every action a player could ever take has
-an index in ``range(num_actions(rules))``, laid out in blocks (see
-``docs/json-format.md``, "Action encoding"):
+For one :class:`~fivehundred.Rules`, every action a player could ever take has an
+id in ``range(num_actions(rules, layout=...))``. The ``layout`` argument of every
+function here picks how the ids are laid out (:class:`Layout`; a member or its
+value):
 
-1. **calls**: pass, then every bid of the ladder from low to high; with
-   sans-kitty bids (V-SANS-KITTY) the sans-kitty form of each bid follows, in the
-   same order;
-2. **plays**: each card of the deck in card order, then the four Joker leads that
-   name a suit (spades, clubs, diamonds, hearts; R7.4);
-3. **nominations** (only when the rules allow them, R7.1): the four suits, then decline;
-4. **partner calls** (five players, P5): each card of the deck but the Joker, or
-   each seat with ``partner_by_seat``;
-5. **discards**: every set of ``kitty_size`` cards of the deck, numbered by the
-   combinatorial number system: for positions ``p1 < p2 < … < pk`` of the cards in
-   the deck's card order, the index in the block is ``C(p1, 1) + C(p2, 2) + … + C(pk, k)``.
+- ``"full"`` (the default): one id per library action; a kitty discard is one id
+  among every set of ``kitty_size`` cards, so the default game has 12,422 ids and
+  the 45-card deck (V-45) over a million;
+- ``"compact"``: the contractor discards one card at a time, each a decision of its
+  own (a :class:`DiscardCard`), so every game has at most 200 ids (124 by default).
+  The cards chosen so far travel beside the state as ``pending``, a tuple of cards,
+  and :func:`apply_index` applies the whole :class:`~fivehundred.Discard` with the
+  last one. This is the layout of the OpenSpiel and PettingZoo adapters.
 
-The discard block is last, so the other indices stay small; it holds
-C(43, 3) = 12,341 discards in the default game and C(45, 5) = 1,221,759 with the
-45-card deck (V-45): for such large spaces use :func:`legal_action_indices`
-rather than the dense :func:`legal_action_mask`.
+Both layouts share their first blocks, with the same ids: the calls (pass, then the
+ladder, then its sans-kitty forms with V-SANS-KITTY), the plays (each card of the
+deck in card order, then the four Joker leads naming a suit, R7.4), the Joker
+nominations (R7.1) and the five-player partner calls (P5). Only the discard block,
+last, differs. See ``docs/json-format.md``, "Action encoding".
 
 >>> import fivehundred as fh
->>> fh.NUM_ACTIONS, fh.num_actions(fh.Rules(players=5))
-(12422, 23569)
+>>> from fivehundred.encoding import decode_action, encode_action, legal_action_indices
+>>> from fivehundred.encoding import num_actions
+>>> num_actions(fh.Rules()), num_actions(fh.Rules(), layout="compact")
+(12422, 124)
+>>> encode_action(fh.parse_call("7H"), fh.Rules()), decode_action(9, fh.Rules())
+(9, Call.parse('7H'))
 >>> state = fh.deal(fh.new_game(dealer=3), seed=7)
->>> fh.encode_action(fh.parse_call("7H"), fh.Rules())
-9
->>> fh.decode_action(9, fh.Rules())
-Call.parse('7H')
->>> mask = fh.legal_action_mask(state)
->>> [fh.decode_action(i, state.rules) for i in range(len(mask)) if mask[i]][:3]
+>>> [decode_action(i, state.rules) for i in legal_action_indices(state)][:3]
 [Call.parse('pass'), Call.parse('6S'), Call.parse('6C')]
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from functools import lru_cache
-from math import comb
-from typing import Final
+from typing import Final, Literal, overload
 
-import attrs
-
-from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
-from fivehundred.calls import PASS, Call
-from fivehundred.cards import INDEX_SPACE, JOKER, Card, Suit
-from fivehundred.engine import legal_actions
-from fivehundred.errors import IllegalActionError, Reason
+from fivehundred._compact import (
+    compact_apply,
+    compact_decode,
+    compact_encode,
+    compact_ids,
+    compact_indices,
+    compact_layout,
+    compact_mask,
+    compact_size,
+)
+from fivehundred._encoding import (
+    ActionLayout,
+    DiscardCard,
+    EncodedAction,
+    Layout,
+    full_decode,
+    full_encode,
+    full_indices,
+    full_layout,
+    full_mask,
+    full_size,
+)
+from fivehundred.actions import Action
+from fivehundred.cards import Card
+from fivehundred.engine import apply, legal_actions
+from fivehundred.errors import FiveHundredTypeError
 from fivehundred.rules import Rules
-from fivehundred.state import GameState, Phase
+from fivehundred.state import GameState
 
 __all__ = [
     "NUM_ACTIONS",
     "ActionLayout",
+    "DiscardCard",
+    "EncodedAction",
+    "Layout",
+    "action_ids",
     "action_layout",
+    "apply_index",
     "decode_action",
     "encode_action",
     "legal_action_indices",
@@ -62,401 +81,205 @@ __all__ = [
     "num_actions",
 ]
 
-
-@attrs.frozen
-class ActionLayout:
-    """Where each block of the action encoding starts for one set of rules, and its size.
-
-    >>> import fivehundred as fh
-    >>> layout = fh.action_layout(fh.Rules())
-    >>> layout.calls, layout.plays, layout.nominations, layout.partners, layout.discards
-    (range(0, 29), range(29, 76), range(76, 81), range(81, 81), range(81, 12422))
-
-    Constructing one checks nothing and raises nothing: it is a plain record of values the
-    library made.
-    """
-
-    rules: Rules = attrs.field(repr=False)
-    calls: range
-    plays: range
-    nominations: range
-    partners: range
-    discards: range
-    #: The calls, by index within the call block.
-    call_list: tuple[Call, ...] = attrs.field(repr=False)
-    #: The cards of the deck in card order (plays and discards are numbered by it).
-    deck: tuple[Card, ...] = attrs.field(repr=False)
-    #: The partner calls, by index within the partner block.
-    partner_list: tuple[CallPartner, ...] = attrs.field(repr=False)
-
-    @property
-    def size(self) -> int:
-        """The number of actions: :func:`num_actions`."""
-        return self.discards.stop
+#: A ``layout`` argument: a :class:`Layout` member or its value.
+LayoutName = Layout | Literal["full", "compact"]
 
 
-def action_layout(rules: Rules) -> ActionLayout:
-    """The block layout of the action encoding for ``rules``.
-
-    Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) when ``rules``
-    is not a :class:`~fivehundred.Rules`.
-    """
-    if not isinstance(rules, Rules):  # before the cache, which would hash any junk
-        raise IllegalActionError(
-            Reason.NOT_AN_ACTION, f"rules must be a fivehundred.Rules, not {type(rules).__name__}"
-        )
-    return _layout(rules)
-
-
-@lru_cache(maxsize=64)
-def _layout(rules: Rules) -> ActionLayout:
-    """:func:`action_layout`, built once per ``Rules``."""
-    bids = rules.ladder.calls
-    calls: tuple[Call, ...] = (PASS, *bids)
-    if rules.sans_kitty:
-        calls += tuple(attrs.evolve(call, sans_kitty=True) for call in bids)
-    deck = rules.deck
-    nominations = 5 if rules.joker_nomination else 0
-    partners: tuple[CallPartner, ...] = ()
-    if rules.calls_partner:
-        if rules.partner_by_seat:
-            partners = tuple(CallPartner(seat=seat) for seat in range(rules.players))
-        else:
-            partners = tuple(CallPartner(card) for card in deck if not card.is_joker)
-    start = 0
-    blocks: list[range] = []
-    for size in (
-        len(calls),
-        len(deck) + 4,
-        nominations,
-        len(partners),
-        comb(len(deck), rules.kitty_size),
-    ):
-        blocks.append(range(start, start + size))
-        start += size
-    return ActionLayout(
-        rules,
-        calls=blocks[0],
-        plays=blocks[1],
-        nominations=blocks[2],
-        partners=blocks[3],
-        discards=blocks[4],
-        call_list=calls,
-        deck=deck,
-        partner_list=partners,
+def _compact(layout: object) -> bool:
+    """Whether ``layout`` names the compact layout; refuses anything that is not a layout."""
+    if layout is Layout.FULL:
+        return False
+    if layout is Layout.COMPACT:
+        return True
+    if isinstance(layout, str) and layout in ("full", "compact"):
+        return layout == "compact"
+    raise FiveHundredTypeError(
+        f"layout is 'full' or 'compact' (a fivehundred.encoding.Layout), not {layout!r}"
     )
 
 
-def num_actions(rules: Rules) -> int:
-    """The number of action indices for ``rules``.
-
-    Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) when ``rules`` is not a
-    :class:`~fivehundred.Rules`.
-    """
-    return action_layout(rules).size
-
-
-_DEFAULT: Final = Rules()
-#: The number of action indices for the default rules (``num_actions(Rules())``).
-NUM_ACTIONS: Final = num_actions(_DEFAULT)
+def _no_pending(pending: tuple[Card, ...]) -> None:
+    """The full layout has no discard in progress: ``pending`` must be empty."""
+    if pending != ():
+        raise FiveHundredTypeError(
+            f"pending cards belong to the compact layout, not the full one: {pending!r}"
+        )
 
 
-@lru_cache(maxsize=64)
-def _positions(rules: Rules) -> tuple[dict[Call, int], dict[Card, int], dict[CallPartner, int]]:
-    layout = action_layout(rules)
-    calls = {call: i for i, call in enumerate(layout.call_list)}
-    cards = {card: i for i, card in enumerate(layout.deck)}
-    partners = {partner: i for i, partner in enumerate(layout.partner_list)}
-    return calls, cards, partners
-
-
-def _not_encoded(action: object, why: str) -> IllegalActionError:
-    return IllegalActionError(Reason.NOT_AN_ACTION, f"{action!r} has no index: {why}")
-
-
-def encode_action(action: Action, rules: Rules) -> int:
-    """The index of ``action`` under ``rules``.
-
-    An action these rules can never allow (a card not in the deck, a sans-kitty
-    bid without V-SANS-KITTY, anything that is not an action) raises
-    :class:`~fivehundred.IllegalActionError` with ``Reason.NOT_AN_ACTION``.
+def action_layout(rules: Rules, *, layout: LayoutName = Layout.FULL) -> ActionLayout:
+    """Where each block of ids starts for ``rules`` in ``layout``, and how many there are.
 
     >>> import fivehundred as fh
-    >>> fh.encode_action(fh.Play(fh.JOKER, fh.Suit.HEARTS), fh.Rules())
+    >>> action_layout(fh.Rules(players=5), layout="compact").size
+    196
+
+    Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) when ``rules`` is
+    not a :class:`~fivehundred.Rules`, and :class:`~fivehundred.FiveHundredTypeError` for an
+    unknown ``layout``.
+    """
+    return compact_layout(rules) if _compact(layout) else full_layout(rules)
+
+
+def num_actions(rules: Rules, *, layout: LayoutName = Layout.FULL) -> int:
+    """The number of ids for ``rules`` in ``layout``.
+
+    >>> import fivehundred as fh
+    >>> num_actions(fh.Rules(players=5)), num_actions(fh.Rules(players=5), layout="compact")
+    (23569, 196)
+
+    Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) when ``rules`` is
+    not a :class:`~fivehundred.Rules`, and :class:`~fivehundred.FiveHundredTypeError` for an
+    unknown ``layout``.
+    """
+    return compact_size(rules) if _compact(layout) else full_size(rules)
+
+
+#: The number of ids of the default game in the full layout (``num_actions(Rules())``).
+NUM_ACTIONS: Final = full_size(Rules())
+
+
+def encode_action(action: EncodedAction, rules: Rules, *, layout: LayoutName = Layout.FULL) -> int:
+    """The id of ``action`` under ``rules`` in ``layout``.
+
+    In the compact layout, a :class:`DiscardCard` has an id and a whole
+    :class:`~fivehundred.Discard` has several: use :func:`action_ids`.
+
+    >>> import fivehundred as fh
+    >>> encode_action(fh.Play(fh.JOKER, fh.Suit.HEARTS), fh.Rules())
     75
+    >>> encode_action(DiscardCard(fh.parse_card("5S")), fh.Rules(), layout="compact")
+    81
+
+    Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) for an action these
+    rules can never allow (a card not in the deck, a sans-kitty bid without V-SANS-KITTY,
+    anything that is not an action, a :class:`DiscardCard` in the full layout), when
+    ``rules`` is not a :class:`~fivehundred.Rules`; and
+    :class:`~fivehundred.FiveHundredTypeError` for an unknown ``layout``.
     """
-    layout = action_layout(rules)
-    calls, cards, partners = _positions(rules)
-    kind = type(action)
-    try:
-        if kind is Call:
-            assert isinstance(action, Call)
-            return layout.calls.start + calls[action]
-        if kind is Play:
-            assert isinstance(action, Play)
-            if action.suit is None:
-                return layout.plays.start + cards[action.card]
-            if not action.card.is_joker or type(action.suit) is not Suit:
-                raise _not_encoded(action, "only the Joker is led naming a suit")
-            return layout.plays.start + len(layout.deck) + int(action.suit)
-        if kind is Nominate and len(layout.nominations):
-            assert isinstance(action, Nominate)
-            offset = 4 if action.suit is None else int(action.suit)
-            return layout.nominations.start + offset
-        if kind is CallPartner:
-            assert isinstance(action, CallPartner)
-            return layout.partners.start + partners[action]
-        if kind is Discard:
-            assert isinstance(action, Discard)
-            return layout.discards.start + _discard_rank(action, cards, rules.kitty_size)
-    except (KeyError, TypeError):
-        raise _not_encoded(action, f"it is not an action of these rules ({rules!r})") from None
-    raise _not_encoded(action, "it is not an action of these rules")
+    if _compact(layout):
+        return compact_encode(action, rules)
+    return full_encode(action, rules)  # type: ignore[arg-type]  # a DiscardCard is refused there
 
 
-def _discard_rank(action: Discard, cards: dict[Card, int], size: int) -> int:
-    positions = sorted({cards[card] for card in action.cards})
-    if len(positions) != size or len(action.cards) != size:
-        raise _not_encoded(action, f"a discard is {size} different cards")
-    return sum(comb(position, k) for k, position in enumerate(positions, 1))
-
-
-def decode_action(index: int, rules: Rules) -> Action:
-    """The action with this index under ``rules``; the inverse of :func:`encode_action`.
-
-    An index outside ``range(num_actions(rules))`` raises
-    :class:`~fivehundred.IllegalActionError` with ``Reason.NOT_AN_ACTION``.
+def action_ids(
+    action: Action, rules: Rules, *, layout: LayoutName = Layout.FULL
+) -> tuple[int, ...]:
+    """The ids of a library action: one, or in the compact layout one per card of a discard
+    (in card order).
 
     >>> import fivehundred as fh
-    >>> fh.decode_action(fh.num_actions(fh.Rules()) - 1, fh.Rules())
+    >>> discard = fh.Discard(fh.parse_cards("5S 6S 7S"))
+    >>> action_ids(discard, fh.Rules(), layout="compact"), action_ids(discard, fh.Rules())
+    ((81, 82, 83), (81,))
+
+    Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) for an action these
+    rules do not have, or when ``rules`` is not a :class:`~fivehundred.Rules`; and
+    :class:`~fivehundred.FiveHundredTypeError` for an unknown ``layout``.
+    """
+    if _compact(layout):
+        return compact_ids(action, rules)
+    return (full_encode(action, rules),)
+
+
+@overload
+def decode_action(
+    index: int, rules: Rules, *, layout: Literal[Layout.FULL, "full"] = ...
+) -> Action: ...
+@overload
+def decode_action(index: int, rules: Rules, *, layout: LayoutName) -> EncodedAction: ...
+def decode_action(index: int, rules: Rules, *, layout: LayoutName = Layout.FULL) -> EncodedAction:
+    """What the id ``index`` stands for under ``rules``; the inverse of :func:`encode_action`.
+
+    A library action, or in the compact layout a :class:`DiscardCard` for a discard id.
+
+    >>> import fivehundred as fh
+    >>> decode_action(num_actions(fh.Rules()) - 1, fh.Rules())
     Discard(cards=(Card.parse('KH'), Card.parse('AH'), Card.parse('Jo')))
+    >>> decode_action(81, fh.Rules(), layout="compact")
+    DiscardCard(card=Card.parse('5S'))
+
+    Raises :class:`~fivehundred.IllegalActionError` (``NOT_AN_ACTION``) for an id outside
+    ``range(num_actions(rules, layout=layout))``, and
+    :class:`~fivehundred.FiveHundredTypeError` for an unknown ``layout``.
     """
-    layout = action_layout(rules)
-    if type(index) is not int or not 0 <= index < layout.size:
-        raise IllegalActionError(
-            Reason.NOT_AN_ACTION,
-            f"{index!r} is not an action index: indices are 0 to {layout.size - 1} for these rules",
-        )
-    if index in layout.calls:
-        return layout.call_list[index - layout.calls.start]
-    if index in layout.plays:
-        offset = index - layout.plays.start
-        if offset < len(layout.deck):
-            return Play(layout.deck[offset])
-        return Play(JOKER, Suit(offset - len(layout.deck)))
-    if index in layout.nominations:
-        offset = index - layout.nominations.start
-        return DECLINE if offset == 4 else Nominate(Suit(offset))
-    if index in layout.partners:
-        return layout.partner_list[index - layout.partners.start]
-    return Discard(
-        layout.deck[p] for p in _discard_positions(index - layout.discards.start, rules.kitty_size)
-    )
+    if _compact(layout):
+        return compact_decode(index, rules)
+    return full_decode(index, rules)
 
 
-def _discard_positions(rank: int, size: int) -> list[int]:
-    """The deck positions of the discard with this rank (the combinatorial number system)."""
-    positions = []
-    for k in range(size, 0, -1):
-        # the largest p with comb(p, k) <= rank
-        p = bisect_right(_Comb(k), rank, lo=k - 1, hi=70) - 1
-        positions.append(p)
-        rank -= comb(p, k)
-    return positions[::-1]
+def legal_action_indices(
+    state: GameState, *, layout: LayoutName = Layout.FULL, pending: tuple[Card, ...] = ()
+) -> tuple[int, ...]:
+    """The ids of the legal actions of ``state``, ascending (the sparse form of the mask).
 
-
-class _Comb:
-    """``comb(p, k)`` as a sequence over ``p``, for a binary search."""
-
-    def __init__(self, k: int) -> None:
-        self.k = k
-
-    def __getitem__(self, p: int) -> int:
-        return comb(p, self.k)
-
-
-class _Tables:
-    """Lookup tables of one encoding, built once per ``Rules``, for the legal-index fast paths."""
-
-    __slots__ = (
-        "by_id",
-        "calls",
-        "comb_rows",
-        "discards",
-        "false_tail",
-        "joker_leads",
-        "kitty_size",
-        "nominations",
-        "partner_cards",
-        "partner_seats",
-        "plays",
-        "position",
-        "size",
-    )
-
-    def __init__(self, rules: Rules) -> None:
-        layout = action_layout(rules)
-        calls, _, _ = _positions(rules)
-        deck = layout.deck
-        self.size = layout.size
-        self.kitty_size = rules.kitty_size
-        #: The call indices by value (an Enum-hashing lookup), and by the identity of the
-        #: Call objects met so far, each entry holding its object so that the id cannot be
-        #: reused while the entry lives: the engine hands out the same few Call objects.
-        self.calls = {call: layout.calls.start + i for call, i in calls.items()}
-        self.by_id = {id(call): (index, call) for call, index in self.calls.items()}
-        #: ``position[card.index]``: the card's place in the deck's card order, -1 if not in it.
-        position = [-1] * INDEX_SPACE
-        for place, card in enumerate(deck):
-            position[card.index] = place
-        self.position = position
-        self.plays = layout.plays.start
-        self.joker_leads = layout.plays.start + len(deck)
-        #: The nomination block's start, -1 without nominations (V-NO-NOMINATION).
-        self.nominations = layout.nominations.start if len(layout.nominations) else -1
-        partner_cards = [-1] * INDEX_SPACE
-        partner_seats: dict[int, int] = {}
-        for i, partner in enumerate(layout.partner_list):
-            if partner.card is not None:
-                partner_cards[partner.card.index] = layout.partners.start + i
-            elif partner.seat is not None:
-                partner_seats[partner.seat] = layout.partners.start + i
-        self.partner_cards = partner_cards
-        self.partner_seats = partner_seats
-        self.discards = layout.discards.start
-        #: The mask's all-False discard block, to end the mask of any other phase with;
-        #: kept only for spaces of moderate size (V-45 has over a million discards).
-        tail = len(layout.discards)
-        self.false_tail = (False,) * tail if tail <= _FALSE_TAIL_LIMIT else None
-        #: ``comb_rows[j][p] == comb(p, j)``: the discard ranks' terms, by deck position.
-        self.comb_rows = tuple(
-            tuple(comb(p, j) for p in range(len(deck))) for j in range(self.kitty_size + 1)
-        )
-
-
-#: The largest discard block whose all-False mask part a table keeps.
-_FALSE_TAIL_LIMIT: Final = 1 << 16
-#: How many Call objects one table remembers by identity before it starts again.
-_KNOWN_CALLS_LIMIT: Final = 4096
-
-
-@lru_cache(maxsize=64)
-def _tables(rules: Rules) -> _Tables:
-    return _Tables(rules)
-
-
-def legal_action_indices(state: GameState) -> tuple[int, ...]:
-    """The indices of the legal actions of ``state``, ascending (the sparse form of the mask).
-
-    In the kitty phase the discard indices are computed straight from the contractor's
-    cards, without building the discards (C(13, 3) = 286 in the default game, 3,003 with
-    V-45).
+    ``pending`` (compact layout only) holds the cards of a discard in progress: the next
+    card's ids leave them out. In the full layout's kitty phase the discard ids are computed
+    straight from the contractor's cards, without building the discards.
 
     >>> import fivehundred as fh
-    >>> fh.legal_action_indices(fh.new_game(dealer=0))
+    >>> legal_action_indices(fh.new_game(dealer=0))
     ()
+    >>> legal_action_indices(fh.deal(fh.new_game(dealer=3), seed=7), layout="compact")[:3]
+    (0, 1, 2)
 
-    Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state.
+    Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state, an unknown ``layout``
+    or ``pending`` cards in the full layout.
     """
-    if type(state) is GameState and state.phase is Phase.DISCARD:
-        return _discard_indices(state, _tables(state.rules))
-    actions = legal_actions(state)  # refuses what is not a GameState
-    if not actions:
-        return ()
-    return _indices(actions, state.rules)
+    if _compact(layout):
+        return compact_indices(state, pending)
+    _no_pending(pending)
+    return full_indices(state)
 
 
-def _discard_indices(state: GameState, tables: _Tables) -> tuple[int, ...]:
-    """Every kitty-size subset of hand + kitty, ranked, ascending (R4.1).
+def legal_action_mask(
+    state: GameState, *, layout: LayoutName = Layout.FULL, pending: tuple[Card, ...] = ()
+) -> tuple[bool, ...]:
+    """For each id of ``range(num_actions(state.rules, layout=layout))``, whether it is legal.
 
-    In the combinatorial number system a subset's rank is ``sum(comb(p_j, j))`` over its
-    sorted deck positions ``p_1 < … < p_k``, and ranks ascend with the largest position
-    first, then the next. So, taking the pool's positions in order, the ranks of the
-    ``j``-subsets seen so far grow by those that end at the new position ``p``: the
-    ``(j - 1)``-subsets before it, each plus ``comb(p, j)``, all larger than the old ones.
+    All ``False`` while waiting for a deal and when the game is over; ``pending`` as in
+    :func:`legal_action_indices`.
+
+    >>> import fivehundred as fh
+    >>> mask = legal_action_mask(fh.deal(fh.new_game(dealer=3), seed=7), layout="compact")
+    >>> len(mask), sum(mask)
+    (124, 28)
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state, an unknown ``layout``
+    or ``pending`` cards in the full layout.
     """
-    seat = state.contractor
-    assert seat is not None
-    position = tables.position
-    pool = [position[card.index] for card in state.hand(seat)]
-    pool += [position[card.index] for card in state.kitty]
-    pool.sort()
-    size = tables.kitty_size
-    rows = tables.comb_rows
-    last = len(pool) - 1
-    # levels[j]: the ranks (plus the block's start) of the j-subsets of the positions so far
-    levels = [[tables.discards]] + [[] for _ in range(size)]
-    for m, p in enumerate(pool):
-        # only levels that the positions still to come can fill up to ``size`` matter
-        for j in range(min(m + 1, size), max(0, size - last + m - 1), -1):
-            levels[j].extend(map(rows[j][p].__add__, levels[j - 1]))
-    return tuple(levels[size])
+    if _compact(layout):
+        return compact_mask(state, pending)
+    _no_pending(pending)
+    return full_mask(state)
 
 
-def _indices(actions: tuple[Action, ...], rules: Rules) -> tuple[int, ...]:
-    """The indices of ``actions`` (legal actions of a state), ascending; table lookups mostly."""
-    tables = _tables(rules)
-    position = tables.position
-    by_id = tables.by_id
-    indices = []
-    for action in actions:
-        kind = type(action)
-        index = -1
-        if kind is Play:
-            assert isinstance(action, Play)
-            suit = action.suit
-            if suit is None:
-                place = position[action.card.index]
-                if place >= 0:
-                    index = tables.plays + place
-            elif action.card.is_joker and type(suit) is Suit:
-                index = tables.joker_leads + int(suit)
-        elif kind is Call:
-            assert isinstance(action, Call)
-            known = by_id.get(id(action))
-            if known is not None:
-                index = known[0]
-            else:
-                index = tables.calls.get(action, -1)
-                if index >= 0:
-                    if len(by_id) >= _KNOWN_CALLS_LIMIT:
-                        by_id.clear()
-                    by_id[id(action)] = (index, action)
-        elif kind is Nominate:
-            assert isinstance(action, Nominate)
-            suit = action.suit
-            if tables.nominations >= 0 and (suit is None or type(suit) is Suit):
-                index = tables.nominations + (4 if suit is None else int(suit))
-        elif kind is CallPartner:
-            assert isinstance(action, CallPartner)
-            card = action.card
-            if card is not None:
-                index = tables.partner_cards[card.index]
-            elif action.seat is not None:
-                index = tables.partner_seats.get(action.seat, -1)
-        if index < 0:  # discards (never listed by the engine) and anything unusual
-            index = encode_action(action, rules)
-        indices.append(index)
-    indices.sort()
-    return tuple(indices)
+def apply_index(
+    state: GameState,
+    index: int,
+    *,
+    layout: LayoutName = Layout.FULL,
+    pending: tuple[Card, ...] = (),
+) -> tuple[GameState, tuple[Card, ...]]:
+    """Take the action with id ``index``: the new state and the new ``pending``.
 
+    In the compact layout a discard id adds its card to ``pending``, and the last one
+    applies the whole :class:`~fivehundred.Discard` (R4.1), leaving ``pending`` empty.
+    Any other id applies its action as :func:`~fivehundred.apply` does; in the full
+    layout ``pending`` is always ``()``.
 
-def legal_action_mask(state: GameState) -> tuple[bool, ...]:
-    """For each index of ``range(num_actions(state.rules))``, whether that action is legal now.
+    >>> import fivehundred as fh
+    >>> state = fh.deal(fh.new_game(dealer=3), seed=7)
+    >>> after, pending = apply_index(state, 1)
+    >>> after.auction, pending
+    (((0, Call.parse('6S')),), ())
 
-    All ``False`` while waiting for a deal and when the game is over.
-
-    Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state.
+    Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state, an unknown
+    ``layout`` or bad ``pending`` cards, and :class:`~fivehundred.IllegalActionError` for an
+    id that is not legal now (``Reason.NOT_AN_ACTION`` during a discard in progress).
     """
-    indices = legal_action_indices(state)
-    tables = _tables(state.rules)
-    tail = tables.false_tail
-    if tail is not None and (not indices or indices[-1] < tables.discards):
-        head = [False] * tables.discards  # no discard is legal: only the small blocks vary
-        for index in indices:
-            head[index] = True
-        return tuple(head) + tail
-    mask = [False] * tables.size
-    for index in indices:
-        mask[index] = True
-    return tuple(mask)
+    if _compact(layout):
+        return compact_apply(state, index, pending)
+    _no_pending(pending)
+    if type(state) is not GameState:
+        legal_actions(state)  # raises the library's type error
+    return apply(state, full_decode(index, state.rules)), ()

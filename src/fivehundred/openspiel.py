@@ -12,12 +12,12 @@ The game:
   position ``p`` of the rules' deck (card order); the ``k``-th card dealt is the
   ``k``-th card of the deck order, and goes where R2.2 deals it
   (:func:`fivehundred.deal` with ``cards=``);
-- **actions**: the compact encoding (:mod:`fivehundred.compact`): the kitty
-  exchange is ``kitty_size`` single-card decisions;
+- **actions**: the compact layout of :mod:`fivehundred.encoding`
+  (``layout="compact"``): the kitty exchange is ``kitty_size`` single-card decisions;
 - **observations**: :mod:`fivehundred.tensors` of the seat's
   :func:`~fivehundred.observe` view (information state: ``perfect_recall``), the
   cards of a discard in progress shown in the ``discards`` section;
-- ``resample_from_infostate`` draws from :func:`fivehundred.sample_deal`;
+- ``resample_from_infostate`` draws from :func:`fivehundred.search.sample_deal`;
 - **returns**: parameter ``returns``: ``"score"`` (each player's side's score
   change over the episode, the default) or ``"win"`` (1 for the winners of a
   finished game, -1 for the others, 0 for an unfinished one);
@@ -39,12 +39,14 @@ import attrs
 import numpy as np
 import pyspiel
 
+# the compact layout's own functions, bound once: no layout is resolved per step
+from fivehundred._compact import compact_apply, compact_decode, compact_mask, compact_size
 from fivehundred._quoting import expect
 from fivehundred.cards import Card
-from fivehundred.compact import compact_apply, compact_decode, compact_mask, compact_num_actions
+from fivehundred.encoding import DiscardCard
 from fivehundred.engine import deal, new_game
 from fivehundred.errors import FiveHundredError
-from fivehundred.records import format_action
+from fivehundred.notation import format_action
 from fivehundred.rules import Rules
 from fivehundred.scoring import bid_value
 from fivehundred.search import sample_deal
@@ -154,7 +156,7 @@ class FiveHundredGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         self.hand_length = per_hand
         win = self.returns_kind == "win"
         info = pyspiel.GameInfo(
-            num_distinct_actions=compact_num_actions(rules),
+            num_distinct_actions=compact_size(rules),
             max_chance_outcomes=len(rules.deck),
             num_players=rules.players,
             min_utility=-1.0 if win else float(-bound),
@@ -235,9 +237,9 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyp
         if player == pyspiel.PlayerId.CHANCE:
             return f"Deal:{self.rules.deck[action]}"
         decoded = compact_decode(int(action), self.rules)
-        if type(decoded).__name__ == "DiscardCard":
-            return f"discard {decoded.card}"  # type: ignore[union-attr]  # a DiscardCard
-        return format_action(decoded)  # type: ignore[arg-type]  # a library action
+        if isinstance(decoded, DiscardCard):
+            return f"discard {decoded.card}"
+        return format_action(decoded)
 
     def is_terminal(self) -> bool:
         """Whether the episode is over: the game's end, or ``max_hands`` hands played."""

@@ -9,13 +9,14 @@
 (['action_mask', 'observation'], (124,))
 
 ``env(**rules_options)`` takes the :class:`~fivehundred.Rules` options by name
-(as :func:`fivehundred.rules_from_options` reads them), and ``render_mode``
+(as :func:`fivehundred.records.rules_from_options` reads them), and ``render_mode``
 (``"ansi"`` or ``None``), ``max_hands`` (the hands of one episode, default 1;
 the episode also ends with the game) and ``max_cycles`` (truncate every agent
 after that many turns each; default none).
 
 - agents ``player_0`` … ``player_{n-1}`` are the seats;
-- actions are the compact ids (:mod:`fivehundred.compact`): ``Discrete(n)``;
+- actions are the compact ids (:mod:`fivehundred.encoding`, ``layout="compact"``):
+  ``Discrete(n)``;
 - observations are ``{"observation": Box, "action_mask": Box}``: the
   observation tensor of the agent's own view (:mod:`fivehundred.tensors`, a
   discard in progress shown in the ``discards`` section), and the legal ids;
@@ -31,9 +32,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+# the compact layout's own functions, bound once: no layout is resolved per step
+from fivehundred._compact import compact_apply, compact_mask, compact_size
 from fivehundred._quoting import expect
 from fivehundred.cards import Card
-from fivehundred.compact import compact_apply, compact_mask, compact_num_actions
 from fivehundred.engine import deal, new_game
 from fivehundred.errors import FiveHundredError
 from fivehundred.records import rules_from_options
@@ -80,7 +82,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         players = self.rules.players
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents: list[str] = []
-        size = compact_num_actions(self.rules)
+        size = compact_size(self.rules)
         layout = observation_layout(self.rules)
         self._discards = layout.sections["discards"][0]
         self._positions = {card: p for p, card in enumerate(self.rules.deck)}
@@ -103,7 +105,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        """``Discrete(compact_num_actions(rules))``."""
+        """``Discrete(compact_size(rules))``."""
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:

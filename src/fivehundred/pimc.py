@@ -2,7 +2,7 @@
 
 :class:`PIMCPlayer` plays a card by sampling the hidden cards
 (:func:`fivehundred.search.sample_state`: deals consistent with everything its
-seat has seen), solving each sampled deal exactly (:func:`fivehundred.solve`)
+seat has seen), solving each sampled deal exactly (:func:`fivehundred.solver.solve`)
 and playing the card whose solved outcomes score best on average: each
 solved trick count is turned into the hand's score change for its side minus
 the others' average, as the search player scores its play-outs, so a card that

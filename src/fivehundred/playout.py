@@ -10,7 +10,7 @@ actions are in its record.
 >>> import random
 >>> import fivehundred as fh
 >>> state = fh.deal(fh.new_game(dealer=0), seed=3)
->>> final = fh.playout(state, rng=random.Random(1))
+>>> final = playout(state, rng=random.Random(1))
 >>> final.phase in (fh.Phase.DEAL, fh.Phase.GAME_OVER), final.last_hand.number
 (True, 1)
 >>> fh.replay(fh.record(final)) == final  # the same actions through apply
@@ -23,6 +23,9 @@ arguments first, so a wrong type is the library's own error in both builds.
 from __future__ import annotations
 
 import random
+import sys
+import types
+import warnings
 from collections.abc import Callable
 from typing import Literal
 
@@ -67,3 +70,35 @@ def playout(
     if policy is not None and not callable(policy):
         raise FiveHundredTypeError(f"policy is a function of (state, rng) or None, not {policy!r}")
     return _playout.run(state, policy, rng if rng is not None else random.Random(), until)
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable as the function of the same name was in 0.1 (deprecated).
+
+    ``fivehundred.playout`` was the function :func:`playout` until 1.0 and is now this
+    module; once the module is imported, the package's attribute is the module, so the
+    old call ``fh.playout(state)`` lands here: it warns, then plays out.
+    """
+
+    def __call__(
+        self,
+        state: GameState,
+        policy: Policy | None = None,
+        rng: random.Random | None = None,
+        *,
+        until: Literal["hand", "game"] = "hand",
+    ) -> GameState:
+        """:func:`playout`, with a :class:`DeprecationWarning`.
+
+        Raises what :func:`playout` raises.
+        """
+        warnings.warn(
+            "fivehundred.playout(...) is deprecated and will be removed in the next minor "
+            "release: use fivehundred.playout.playout",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return playout(state, policy, rng=rng, until=until)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -16,34 +16,31 @@ True
 A record also has a text form, one line per hand, to paste into a bug report
 (see ``docs/records.md``): :func:`record_to_text` and :func:`record_from_text`.
 
->>> text = fh.record_to_text(game)
+>>> from fivehundred.records import record_from_text, record_to_text
+>>> text = record_to_text(game)
 >>> print(text[:59])
 fivehundred record 1 dealer=3
 hand 1 dealer=3 | deck 9C 10S
->>> fh.record_from_text(text) == game
+>>> record_from_text(text) == game
 True
 
-Actions have a short notation (:func:`format_action`, :func:`parse_action`);
-a bid and a card play can look alike (``7H``), so reading one may need the phase.
-
->>> fh.format_action(fh.Play(fh.JOKER, fh.Suit.HEARTS))
-'Jo:H'
->>> fh.parse_action("7H", phase=fh.Phase.PLAY), fh.parse_action("7H", phase=fh.Phase.BIDDING)
-(Play(card=Card.parse('7H')), Call.parse('7H'))
+The actions of the text form are written in the action notation of
+:mod:`fivehundred.notation` (:func:`~fivehundred.format_action`,
+:func:`~fivehundred.parse_action`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-import attrs
-
+from fivehundred._deprecated import deprecated_getattr
 from fivehundred._engine.deal import start_scores
 from fivehundred._engine.state import hand_records
 from fivehundred._options import MAX_OPTIONS, rules_from_options, rules_options
 from fivehundred._quoting import quote
+from fivehundred._replay import GameRecord, HandRecord, replay_hands
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call, CallKind
 from fivehundred.cards import Card
@@ -54,13 +51,11 @@ from fivehundred.errors import (
     InvalidStateError,
     NotationError,
 )
-from fivehundred.notation import (
-    PHASE_WORDS,
-    format_action,
-    parse_action,
-    parse_call,
-    parse_cards,
-)
+from fivehundred.notation import PHASE_WORDS, parse_call, parse_cards
+
+# notation's own names, kept out of this module's namespace: records lends them no more
+from fivehundred.notation import format_action as _format_action
+from fivehundred.notation import parse_action as _parse_action
 from fivehundred.rules import Rules
 from fivehundred.state import GameState, Phase
 
@@ -70,8 +65,6 @@ __all__ = [
     "MAX_RECORD_TEXT",
     "GameRecord",
     "HandRecord",
-    "format_action",
-    "parse_action",
     "record",
     "record_from_text",
     "record_to_text",
@@ -79,38 +72,6 @@ __all__ = [
     "rules_from_options",
     "rules_options",
 ]
-
-
-@attrs.frozen
-class HandRecord:
-    """One hand: its dealer, the deck order it was dealt from (R2.2) and its actions.
-
-    Constructing one checks nothing and raises nothing; :func:`~fivehundred.replay` checks every
-    deal and action.
-    """
-
-    dealer: int
-    deck: tuple[Card, ...]
-    actions: tuple[Action, ...] = ()
-
-
-@attrs.frozen
-class GameRecord:
-    """A whole game so far: the rules, the first dealer, every hand dealt and the
-    starting scores.
-
-    Constructing one checks nothing and raises nothing; :func:`~fivehundred.replay` checks every
-    deal and action.
-    """
-
-    rules: Rules
-    #: The first dealer (``None`` when a game not yet dealt leaves it to chance, R2.1).
-    dealer: int | None
-    hands: tuple[HandRecord, ...] = ()
-    #: The running scores the game started from (``new_game(scores=...)``), one per
-    #: side; ``None`` for a game started at 0 (a record has one spelling per game:
-    #: :func:`record` never writes all zeros here).
-    scores: tuple[int, ...] | None = None
 
 
 #: The most hands a record may hold when it is read (JSON or text): a game to 500
@@ -196,8 +157,6 @@ def replay(game: GameRecord) -> GameState:
     if problems:
         raise InvalidStateError(problems)
     hands = [(hand.dealer, hand.deck, hand.actions) for hand in game.hands]
-    from fivehundred._checks import replay_hands  # _checks reads records: import on use
-
     state, _, problem = replay_hands(game.rules, game.dealer, hands, scores=game.scores)
     if problem is not None:
         raise InvalidStateError([problem])
@@ -238,13 +197,13 @@ def _hand_line(number: int, hand: HandRecord, rules: Rules, note: str) -> str:
         if not run:
             return
         if isinstance(run[0], Call):
-            sections.append("auction " + " ".join(map(format_action, run)))
+            sections.append("auction " + " ".join(map(_format_action, run)))
         elif isinstance(run[0], Play):
             tricks = [run[i : i + size] for i in range(0, len(run), size)]
-            text = " / ".join(" ".join(map(format_action, trick)) for trick in tricks)
+            text = " / ".join(" ".join(map(_format_action, trick)) for trick in tricks)
             sections.append("tricks " + text)
         else:
-            sections.extend(map(format_action, run))
+            sections.extend(map(_format_action, run))
         run.clear()
 
     for action in hand.actions:
@@ -432,10 +391,10 @@ def _read_hand(line: str, number: int, position: int) -> HandRecord:
                 actions.extend(parse_call(word) for word in _call_words(rest))
             elif label == "tricks":
                 actions.extend(
-                    parse_action(word, phase=Phase.PLAY) for word in rest.replace("/", " ").split()
+                    _parse_action(word, phase=Phase.PLAY) for word in rest.replace("/", " ").split()
                 )
             else:
-                actions.append(parse_action(section, phase=PHASE_WORDS[label]))
+                actions.append(_parse_action(section, phase=PHASE_WORDS[label]))
         except NotationError as err:
             if str(err).startswith(f"line {number} "):
                 raise
@@ -448,3 +407,8 @@ def _read_hand(line: str, number: int, position: int) -> HandRecord:
 def _call_words(text: str) -> Iterable[str]:
     """The calls of an auction section (sans-kitty bids are written ``7H-SK``, one word)."""
     return text.split()
+
+
+if not TYPE_CHECKING:  # hidden from type checkers, so that a misspelt name stays an error
+    #: The names this module had before 1.0, which warn and point at their new home.
+    __getattr__ = deprecated_getattr(__name__)

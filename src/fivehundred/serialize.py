@@ -1,5 +1,10 @@
 """JSON: save and load game states, rules, player views, actions and game records.
 
+One family for every type: :func:`to_dict` and :func:`to_json` save any of them, and
+:func:`from_dict` and :func:`from_json` load the type their ``cls`` argument names
+(a :class:`~fivehundred.GameState` when it is left out), as cattrs'
+``structure(data, cls)`` does.
+
 Format version 1 is described in ``docs/json-format.md``. Every document is a
 JSON object with ``"format_version": 1`` and a ``"type"``; cards and calls are
 written in their notation (``"10H"``, ``"Jo"``, ``"7NT"``).
@@ -19,6 +24,8 @@ snapshot, the replay of the record) in ``fivehundred._checks``.
 >>> text = fh.to_json(state)
 >>> fh.from_json(text) == state
 True
+>>> fh.from_json(fh.to_json(state.rules), cls=fh.Rules) == state.rules
+True
 >>> fh.from_json(text.replace('"to_act": 1', '"to_act": 2'))
 Traceback (most recent call last):
 ...
@@ -30,7 +37,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, Final, TypeAlias, TypeVar, cast
+from types import UnionType
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar, cast, overload
 
 import attrs
 
@@ -40,7 +48,6 @@ from fivehundred._checks import (
     Snapshot,
     compare_snapshot,
     read_snapshot,
-    replay_hands,
     snapshot_problems,
 )
 from fivehundred._convert import (
@@ -60,14 +67,15 @@ from fivehundred._convert import (
     read_suit,
     structure_into,
 )
+from fivehundred._deprecated import deprecated_getattr
+from fivehundred._replay import replay_hands
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call
 from fivehundred.cards import Card
 from fivehundred.errors import FiveHundredTypeError, InvalidStateError, NotationError
+from fivehundred.notation import format_action, parse_action
 from fivehundred.records import (
     GameRecord,
-    format_action,
-    parse_action,
     record,
     rules_options,
 )
@@ -83,26 +91,10 @@ __all__ = [
     "MAX_JSON_SIZE",
     "MAX_LIST",
     "MAX_SET",
-    "action_from_dict",
-    "action_from_json",
-    "action_to_dict",
-    "action_to_json",
     "from_dict",
     "from_json",
-    "record_from_dict",
-    "record_from_json",
-    "record_to_dict",
-    "record_to_json",
-    "rules_from_dict",
-    "rules_from_json",
-    "rules_to_dict",
-    "rules_to_json",
     "to_dict",
     "to_json",
-    "view_from_dict",
-    "view_from_json",
-    "view_to_dict",
-    "view_to_json",
 ]
 
 #: The version of the JSON format this library writes and reads.
@@ -136,12 +128,8 @@ _T = TypeVar("_T")
 # -- rules ------------------------------------------------------------------------------
 
 
-def rules_to_dict(rules: Rules) -> JSONDict:
+def _rules_to_dict(rules: Rules) -> JSONDict:
     """A rules document: the options that differ from the default game.
-
-    >>> import fivehundred as fh
-    >>> fh.rules_to_dict(fh.Rules(players=5, partner_by_seat=True))
-    {'format_version': 1, 'type': 'rules', 'rules': {'players': 5, 'partner_by_seat': True}}
 
     Raises :class:`~fivehundred.FiveHundredTypeError` for an argument of the wrong type.
     """
@@ -149,8 +137,8 @@ def rules_to_dict(rules: Rules) -> JSONDict:
     return make_envelope("rules", rules=rules_options(rules))
 
 
-def rules_from_dict(data: object) -> Rules:
-    """The :class:`~fivehundred.Rules` of a rules document (see :func:`rules_to_dict`).
+def _rules_from_dict(data: object) -> Rules:
+    """The :class:`~fivehundred.Rules` of a rules document (see :func:`_rules_to_dict`).
 
     Raises :class:`~fivehundred.InvalidStateError` listing every problem of the document
     (``err.problems``); any Python value is data here, so there is no type error.
@@ -162,24 +150,6 @@ def rules_from_dict(data: object) -> Rules:
     if problems or rules is None:
         raise InvalidStateError(problems)
     return rules
-
-
-def rules_to_json(rules: Rules, *, indent: int | None = None) -> str:
-    """:func:`rules_to_dict` as JSON text.
-
-    Raises :class:`~fivehundred.FiveHundredTypeError` for an argument of the wrong type, or an
-    ``indent`` that is not a whole number or ``None``.
-    """
-    return dump_json(rules_to_dict(rules), indent)
-
-
-def rules_from_json(text: str | bytes) -> Rules:
-    """Read a rules document from JSON text.
-
-    Raises :class:`~fivehundred.InvalidStateError` listing every problem of the text or the
-    document, including text that is not JSON, too long or too deeply nested.
-    """
-    return rules_from_dict(load_json(text, "rules"))
 
 
 # -- actions ------------------------------------------------------------------------------
@@ -202,12 +172,8 @@ def _action_fields(action: Action) -> JSONDict:
     raise FiveHundredTypeError(f"{type(action).__name__} is not an action")
 
 
-def action_to_dict(action: Action) -> JSONDict:
+def _action_to_dict(action: Action) -> JSONDict:
     """An action document: ``{"kind": ..., ...}`` under ``"action"``.
-
-    >>> import fivehundred as fh
-    >>> fh.action_to_dict(fh.Play(fh.JOKER, fh.Suit.HEARTS))["action"]
-    {'kind': 'play', 'card': 'Jo', 'suit': 'H'}
 
     Raises :class:`~fivehundred.FiveHundredTypeError` for an argument of the wrong type.
     """
@@ -291,8 +257,8 @@ _ACTION_READERS: Final[dict[tuple[str, str], Callable[[object], Any]]] = {
 }
 
 
-def action_from_dict(data: object) -> Action:
-    """The action of an action document (see :func:`action_to_dict`).
+def _action_from_dict(data: object) -> Action:
+    """The action of an action document (see :func:`_action_to_dict`).
 
     Raises :class:`~fivehundred.InvalidStateError` listing every problem of the document
     (``err.problems``); any Python value is data here, so there is no type error.
@@ -306,32 +272,10 @@ def action_from_dict(data: object) -> Action:
     return action
 
 
-def action_to_json(action: Action, *, indent: int | None = None) -> str:
-    """:func:`action_to_dict` as JSON text.
-
-    Raises :class:`~fivehundred.FiveHundredTypeError` for an argument of the wrong type, or an
-    ``indent`` that is not a whole number or ``None``.
-    """
-    return dump_json(action_to_dict(action), indent)
-
-
-def action_from_json(text: str | bytes) -> Action:
-    """Read an action document from JSON text.
-
-    >>> import fivehundred as fh
-    >>> fh.action_from_json(fh.action_to_json(fh.DECLINE))
-    Nominate(suit=None)
-
-    Raises :class:`~fivehundred.InvalidStateError` listing every problem of the text or the
-    document, including text that is not JSON, too long or too deeply nested.
-    """
-    return action_from_dict(load_json(text, "action"))
-
-
 # -- player views ---------------------------------------------------------------------------
 
 
-def view_to_dict(view: PlayerView) -> JSONDict:
+def _view_to_dict(view: PlayerView) -> JSONDict:
     """A player-view document: what one seat may know, to send to a client or a bot.
 
     Legal actions are written in action notation (:func:`~fivehundred.format_action`).
@@ -342,7 +286,7 @@ def view_to_dict(view: PlayerView) -> JSONDict:
     return make_envelope("player_view", view=CONVERTER.unstructure(view))
 
 
-def view_from_dict(data: object) -> PlayerView:
+def _view_from_dict(data: object) -> PlayerView:
     """The :class:`~fivehundred.PlayerView` of a player-view document.
 
     The document is checked for its form and notation only: a view alone cannot
@@ -384,29 +328,6 @@ def view_from_dict(data: object) -> PlayerView:
     return view
 
 
-def view_to_json(view: PlayerView, *, indent: int | None = None) -> str:
-    """:func:`view_to_dict` as JSON text.
-
-    >>> import fivehundred as fh
-    >>> view = fh.observe(fh.deal(fh.new_game(dealer=3), seed=7), 0)
-    >>> fh.view_from_json(fh.view_to_json(view)) == view
-    True
-
-    Raises :class:`~fivehundred.FiveHundredTypeError` for an argument of the wrong type, or an
-    ``indent`` that is not a whole number or ``None``.
-    """
-    return dump_json(view_to_dict(view), indent)
-
-
-def view_from_json(text: str | bytes) -> PlayerView:
-    """Read a player-view document from JSON text (see :func:`view_from_dict`).
-
-    Raises :class:`~fivehundred.InvalidStateError` listing every problem of the text or the
-    document, including text that is not JSON, too long or too deeply nested.
-    """
-    return view_from_dict(load_json(text, "player_view"))
-
-
 # -- game records -------------------------------------------------------------------------
 
 
@@ -428,7 +349,7 @@ def _record_fields(game: GameRecord) -> JSONDict:
     return fields
 
 
-def record_to_dict(game: GameRecord) -> JSONDict:
+def _record_to_dict(game: GameRecord) -> JSONDict:
     """A game-record document: the rules, the first dealer and every hand's deck and actions.
 
     Raises :class:`~fivehundred.FiveHundredTypeError` for an argument of the wrong type.
@@ -470,7 +391,7 @@ def _read_record(
     return GameRecord(rules, doc.dealer, done, scores), state
 
 
-def record_from_dict(data: object) -> GameRecord:
+def _record_from_dict(data: object) -> GameRecord:
     """The :class:`~fivehundred.GameRecord` of a game-record document.
 
     The record is replayed to read its actions (a bid and a card play can look
@@ -496,24 +417,6 @@ def record_from_dict(data: object) -> GameRecord:
     return found[0]
 
 
-def record_to_json(game: GameRecord, *, indent: int | None = None) -> str:
-    """:func:`record_to_dict` as JSON text.
-
-    Raises :class:`~fivehundred.FiveHundredTypeError` for an argument of the wrong type, or an
-    ``indent`` that is not a whole number or ``None``.
-    """
-    return dump_json(record_to_dict(game), indent)
-
-
-def record_from_json(text: str | bytes) -> GameRecord:
-    """Read a game-record document from JSON text (see :func:`record_from_dict`).
-
-    Raises :class:`~fivehundred.InvalidStateError` listing every problem of the text or the
-    document, including text that is not JSON, too long or too deeply nested.
-    """
-    return record_from_dict(load_json(text, "game_record"))
-
-
 # -- game states ----------------------------------------------------------------------------
 
 
@@ -533,22 +436,35 @@ def to_dict(obj: Saveable) -> JSONDict:
     >>> doc = fh.to_dict(fh.deal(fh.new_game(dealer=3), seed=7))
     >>> list(doc), doc["snapshot"]["phase"], doc["snapshot"]["to_act"]
     (['format_version', 'type', 'rules', 'record', 'snapshot'], 'bidding', 0)
+    >>> fh.to_dict(fh.Rules(players=5, partner_by_seat=True))
+    {'format_version': 1, 'type': 'rules', 'rules': {'players': 5, 'partner_by_seat': True}}
+    >>> fh.to_dict(fh.Play(fh.JOKER, fh.Suit.HEARTS))["action"]
+    {'kind': 'play', 'card': 'Jo', 'suit': 'H'}
 
     Raises :class:`~fivehundred.FiveHundredTypeError` for anything it cannot save.
     """
     if isinstance(obj, GameState):
         return _state_to_dict(obj)
     if isinstance(obj, Rules):
-        return rules_to_dict(obj)
+        return _rules_to_dict(obj)
     if isinstance(obj, PlayerView):
-        return view_to_dict(obj)
+        return _view_to_dict(obj)
     if isinstance(obj, GameRecord):
-        return record_to_dict(obj)
-    return action_to_dict(obj)
+        return _record_to_dict(obj)
+    if isinstance(obj, _ACTION_CLASSES):
+        return _action_to_dict(obj)
+    raise FiveHundredTypeError(
+        f"to_dict saves a GameState, GameRecord, PlayerView, Rules or an action, "
+        f"not {type(obj).__name__}"
+    )
 
 
 def to_json(obj: Saveable, *, indent: int | None = None) -> str:
     """:func:`to_dict` as JSON text; ``indent`` as in :func:`json.dumps`.
+
+    >>> import fivehundred as fh
+    >>> fh.to_json(fh.Rules(players=3))
+    '{"format_version": 1, "type": "rules", "rules": {"players": 3}}'
 
     Raises :class:`~fivehundred.FiveHundredTypeError` for anything it cannot save, or an
     ``indent`` that is not a whole number or ``None``.
@@ -556,17 +472,8 @@ def to_json(obj: Saveable, *, indent: int | None = None) -> str:
     return dump_json(to_dict(obj), indent)
 
 
-def from_dict(data: object) -> GameState:
-    """The :class:`~fivehundred.GameState` of a game-state document, fully checked.
-
-    The record is replayed (every deal and action must be legal) and every
-    field of the snapshot must match the replayed state; the snapshot is also
-    checked on its own (card conservation, hand and kitty sizes, seats, turn).
-    Every problem found is listed in one :class:`~fivehundred.InvalidStateError`.
-
-    Raises :class:`~fivehundred.InvalidStateError` listing every problem of the document
-    (``err.problems``); any Python value is data here, so there is no type error.
-    """
+def _state_from_dict(data: object) -> GameState:
+    """The :class:`~fivehundred.GameState` of a game-state document, fully checked."""
     doc = read_document(data, "game_state")
     problems: list[str] = []
     fields = read_fields(doc, ("rules", "record", "snapshot"), problems)
@@ -587,18 +494,122 @@ def from_dict(data: object) -> GameState:
     return found[1]
 
 
-def from_json(text: str | bytes) -> GameState:
-    """Read a game-state document from JSON text (see :func:`from_dict`).
+#: The action classes: ``from_dict(data, cls=Play)`` reads an action of that class only.
+_ACTION_CLASSES: Final = (Call, Discard, Nominate, CallPartner, Play)
 
-    Oversized (over 16 MiB) or too deeply nested (over 32 levels) text, numbers
+#: For each class a document can hold: its document type and its reader.
+_READERS: Final[dict[object, tuple[str, Callable[[object], Any]]]] = {
+    GameState: ("game_state", _state_from_dict),
+    GameRecord: ("game_record", _record_from_dict),
+    PlayerView: ("player_view", _view_from_dict),
+    Rules: ("rules", _rules_from_dict),
+    Action: ("action", _action_from_dict),
+    **{cls: ("action", _action_from_dict) for cls in _ACTION_CLASSES},
+}
+
+#: A class :func:`from_dict` reads.
+_Loadable = TypeVar(
+    "_Loadable",
+    GameState,
+    GameRecord,
+    PlayerView,
+    Rules,
+    Call,
+    Discard,
+    Nominate,
+    CallPartner,
+    Play,
+)
+
+
+def _reader(cls: object) -> tuple[str, Callable[[object], Any]]:
+    try:
+        return _READERS[cls]
+    except (KeyError, TypeError):
+        raise FiveHundredTypeError(
+            f"cls is the class to load: GameState, GameRecord, PlayerView, Rules, Action or "
+            f"one of its classes, not {cls!r}"
+        ) from None
+
+
+def _load(found: object, cls: object) -> Any:
+    """``found``, checked to be of the action class ``cls`` asked for (when one was)."""
+    if cls in _ACTION_CLASSES and type(found) is not cls:
+        name = getattr(cls, "__name__", cls)
+        raise InvalidStateError([f"action: a {name} is asked for, found {found!r}"])
+    return found
+
+
+@overload
+def from_dict(data: object) -> GameState: ...
+@overload
+def from_dict(data: object, cls: type[_Loadable]) -> _Loadable: ...
+@overload
+def from_dict(data: object, cls: UnionType) -> Action: ...
+def from_dict(data: object, cls: object = GameState) -> object:
+    """The value of type ``cls`` that a document (a dict of plain values) holds, fully checked.
+
+    ``cls`` is :class:`~fivehundred.GameState` (the default),
+    :class:`~fivehundred.GameRecord`, :class:`~fivehundred.PlayerView`,
+    :class:`~fivehundred.Rules`, or :data:`~fivehundred.Action` (or one action class, to
+    accept that kind only), as in cattrs' ``structure(data, cls)``.
+
+    A state's record is replayed (every deal and action must be legal) and every
+    field of its snapshot must match the replayed state; the snapshot is also
+    checked on its own (card conservation, hand and kitty sizes, seats, turn). A
+    record is replayed too; a view is checked for its form and notation only (a view
+    alone cannot be checked against the game it came from). Every problem found is
+    listed in one :class:`~fivehundred.InvalidStateError`.
+
+    >>> import fivehundred as fh
+    >>> state = fh.deal(fh.new_game(dealer=3), seed=7)
+    >>> fh.from_dict(fh.to_dict(state)) == state
+    True
+    >>> fh.from_dict(fh.to_dict(fh.record(state)), cls=fh.GameRecord) == fh.record(state)
+    True
+    >>> fh.from_dict({"format_version": 1, "type": "action",
+    ...               "action": {"kind": "nominate", "suit": "D"}}, cls=fh.Action)
+    Nominate(suit=<Suit.DIAMONDS: 2>)
+
+    Raises :class:`~fivehundred.InvalidStateError` listing every problem of the document
+    (``err.problems``; any Python value is data here), and
+    :class:`~fivehundred.FiveHundredTypeError` for a ``cls`` it cannot load.
+    """
+    return _load(_reader(cls)[1](data), cls)
+
+
+@overload
+def from_json(text: str | bytes) -> GameState: ...
+@overload
+def from_json(text: str | bytes, cls: type[_Loadable]) -> _Loadable: ...
+@overload
+def from_json(text: str | bytes, cls: UnionType) -> Action: ...
+def from_json(text: str | bytes, cls: object = GameState) -> object:
+    """Read the value of type ``cls`` from JSON text (see :func:`from_dict`).
+
+    Oversized (over 1 MiB) or too deeply nested (over 32 levels) text, numbers
     beyond ±(2**53 - 1), NaN and repeated keys are refused too.
 
+    >>> import fivehundred as fh
+    >>> view = fh.observe(fh.deal(fh.new_game(dealer=3), seed=7), 0)
+    >>> fh.from_json(fh.to_json(view), cls=fh.PlayerView) == view
+    True
+    >>> fh.from_json(fh.to_json(fh.DECLINE), cls=fh.Action)
+    Nominate(suit=None)
+
     Raises :class:`~fivehundred.InvalidStateError` listing every problem of the text or the
-    document, including text that is not JSON, too long or too deeply nested.
+    document, including text that is not JSON, too long or too deeply nested, and
+    :class:`~fivehundred.FiveHundredTypeError` for a ``cls`` it cannot load.
     """
-    return from_dict(load_json(text, "game_state"))
+    what, read = _reader(cls)
+    return _load(read(load_json(text, what)), cls)
 
 
 def _need(obj: object, cls: type) -> None:
     if not isinstance(obj, cls):
         raise FiveHundredTypeError(f"a {cls.__name__} is needed, not {type(obj).__name__}")
+
+
+if not TYPE_CHECKING:  # hidden from type checkers, so that a misspelt name stays an error
+    #: The per-type pairs this module had before 1.0, which warn and point at the one family.
+    __getattr__ = deprecated_getattr(__name__)

@@ -22,7 +22,7 @@ contracting side its tricks, the coalition the contracting side's losses.
 - **Misère** (R6): the contractor wants no trick, so the coalition maximises
   the contractor's tricks and the contractor minimises them. Without
   V-MISERE-PLAYOUT the hand ends at the contractor's first trick (so the count
-  is 0 or 1); with it, every trick is played. :attr:`~fivehundred.Solution.forced` tells
+  is 0 or 1); with it, every trick is played. :attr:`~fivehundred.solver.Solution.forced` tells
   whether the contractor can be forced to win a trick. Partners sitting out
   (R4.2) do not play.
 - **V-ALL-PASS** (No Trumps with no contractor): there is no contracting side;
@@ -43,7 +43,7 @@ compiled with the engine core in the compiled build.
 >>> state = fh.deal(fh.new_game(dealer=3), seed=4)
 >>> while state.phase is not fh.Phase.PLAY or len(state.hand(state.to_act)) > 4:
 ...     state = fh.apply(state, fh.legal_actions(state)[-1])
->>> result = fh.solve(state)
+>>> result = solve(state)
 >>> 0 <= result.tricks <= 4 and set(result.best) <= set(fh.legal_plays(state))
 True
 """
@@ -73,7 +73,7 @@ class Solution:
     >>> state = fh.deal(fh.new_game(dealer=3), seed=4)
     >>> while state.phase is not fh.Phase.PLAY or len(state.hand(state.to_act)) > 2:
     ...     state = fh.apply(state, fh.legal_actions(state)[-1])
-    >>> result = fh.solve(state)
+    >>> result = solve(state)
     >>> result.total == result.taken + result.tricks
     True
     >>> state.contractor in result.side, all(p in result.values for p in result.best)
@@ -181,8 +181,9 @@ def solve(state: GameState, seat: int | None = None, *, actions: bool = True) ->
 
     ``seat`` chooses the counted side (by default the contracting side; see the
     module's model). With ``actions`` (the default) every legal action of the
-    seat to act is valued too (:attr:`~fivehundred.Solution.values`,
-    :attr:`~fivehundred.Solution.best`); without it only the count is searched, which is quicker.
+    seat to act is valued too (:attr:`~fivehundred.solver.Solution.values`,
+    :attr:`~fivehundred.solver.Solution.best`); without it only the count is searched, which is
+    quicker.
 
     Raises :class:`~fivehundred.FiveHundredError` (a :class:`ValueError`) outside
     the play phase, for a seat that is not at the table, and for a V-ALL-PASS hand
@@ -192,7 +193,7 @@ def solve(state: GameState, seat: int | None = None, *, actions: bool = True) ->
     >>> state = fh.deal(fh.new_game(dealer=3), seed=4)
     >>> while state.phase is not fh.Phase.PLAY or len(state.hand(state.to_act)) > 3:
     ...     state = fh.apply(state, fh.legal_actions(state)[-1])
-    >>> result = fh.solve(state)
+    >>> result = solve(state)
     >>> 0 <= result.tricks <= 3, set(result.values) == set(fh.legal_plays(state))
     (True, True)
     """
@@ -248,7 +249,7 @@ def claim(state: GameState, seat: int, tricks: int) -> bool:
     >>> state = fh.deal(fh.new_game(dealer=3), seed=4)
     >>> while state.phase is not fh.Phase.PLAY or len(state.hand(state.to_act)) > 4:
     ...     state = fh.apply(state, fh.legal_actions(state)[-1])
-    >>> fh.claim(state, state.to_act, 0), fh.claim(state, state.to_act, 5)
+    >>> claim(state, state.to_act, 0), claim(state, state.to_act, 5)
     (True, False)
     """
     state = _check(state)

@@ -9,8 +9,8 @@ a buffer of your own instead. NumPy is never needed.
 The layout is versioned (:data:`TENSOR_VERSION`); :func:`observation_layout` and
 :func:`information_state_layout` give every section's name, offset and shape for
 given :class:`~fivehundred.Rules`. Cards are numbered by their position in the
-rules' deck (card order, ``rules.deck``), calls by their compact id (pass, then the
-ladder; see :mod:`fivehundred.compact`), seats absolutely. The observation, version 1:
+rules' deck (card order, ``rules.deck``), calls by their action id (pass, then the
+ladder; see :mod:`fivehundred.encoding`), seats absolutely. The observation, version 1:
 
 =================  =======================  ==================================================
 section            shape                    what

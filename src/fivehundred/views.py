@@ -35,7 +35,7 @@ class PlayerView:
     """Everything one seat may know about a game at one moment.
 
     Constructing one checks nothing and raises nothing: views are made by
-    :func:`~fivehundred.observe` (or read by :func:`~fivehundred.view_from_json`, which checks
+    :func:`~fivehundred.observe` (or read by :func:`~fivehundred.from_json`, which checks
     them).
     """
 

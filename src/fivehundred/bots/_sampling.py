@@ -274,7 +274,7 @@ def sample_deal(view: PlayerView, rng: random.Random) -> GameState:
     >>> import fivehundred as fh
     >>> state = fh.deal(fh.new_game(dealer=1), seed=3)
     >>> view = fh.observe(state, 2)
-    >>> fh.observe(fh.sample_deal(view, random.Random(1)), 2) == view
+    >>> fh.observe(sample_deal(view, random.Random(1)), 2) == view
     True
 
     Raises :class:`~fivehundred.FiveHundredTypeError` for a non-view or a non-``random.Random``,

@@ -26,6 +26,7 @@ import attrs
 
 import fivehundred as fh
 from fivehundred._quoting import expect
+from fivehundred.records import rules_from_options, rules_options
 from fivehundred.tournament import DEFAULT_BUDGET, PLAYER_TYPES, make_player
 from fivehundred.tricks import display_groups, is_trump
 
@@ -186,7 +187,7 @@ class Table:
             "sides": [list(side) for side in state.rules.sides],
             "version": self.version,
             "legal_actions": [fh.format_action(a) for a in view.legal_actions],
-            "view": fh.view_to_dict(view),
+            "view": fh.to_dict(view),
             "display": _display(view),
         }
 
@@ -318,7 +319,7 @@ class Tables:
         The tokens are answered here only; the database keeps their hashes.
         """
         try:
-            rules = fh.rules_from_options(options)
+            rules = rules_from_options(options)
         except fh.InvalidStateError as err:
             raise Refused(422, "BAD_RULES", str(err)) from None
         kinds = _check_seats(seats, rules.players)
@@ -345,7 +346,7 @@ class Tables:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute(
                 "INSERT INTO game VALUES (?, ?, ?, ?, ?)",
-                (table.id, json.dumps(fh.rules_options(rules)), json.dumps(kinds), seed, dealer),
+                (table.id, json.dumps(rules_options(rules)), json.dumps(kinds), seed, dealer),
             )
             self._db.executemany(
                 "INSERT INTO token VALUES (?, ?, ?)",
@@ -422,7 +423,7 @@ class Tables:
                 )
             )
         rules_text, seats_text, seed, dealer = row
-        state = fh.new_game(fh.rules_from_options(json.loads(rules_text)), dealer=dealer)
+        state = fh.new_game(rules_from_options(json.loads(rules_text)), dealer=dealer)
         next_deck = iter(decks)
         for seat, text in actions:
             if state.phase is fh.Phase.DEAL:
