@@ -39,7 +39,7 @@ WRONG: Final[dict[str, object]] = {
 
 #: Public names not called here, and why.
 NOT_CALLED: Final = {
-    "fivehundred.Policy": "a type alias (a Callable type) for annotations, not a function",
+    "fivehundred.playout.Policy": "a type alias (a Callable type) for annotations, not a function",
     "fivehundred.bots.Player": "a Protocol, a type for annotations: it cannot be instantiated",
     "fivehundred.tensors.Buffer": "a Protocol, a type for annotations: it cannot be instantiated",
     "fivehundred.tricks.Context": "the compiled class that context() builds once and caches; "

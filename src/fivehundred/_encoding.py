@@ -33,10 +33,11 @@ from bisect import bisect_right
 from enum import StrEnum
 from functools import lru_cache
 from math import comb
-from typing import Final, TypeAlias
+from typing import Final, NoReturn, TypeAlias
 
 import attrs
 
+from fivehundred._quoting import no_member
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import PASS, Call
 from fivehundred.cards import INDEX_SPACE, JOKER, Card, Suit
@@ -72,10 +73,15 @@ class Layout(StrEnum):
     >>> Layout("compact") is Layout.COMPACT
     True
 
-    ``Layout("dense")`` raises ``ValueError``, as for any enum; the functions of
-    :mod:`fivehundred.encoding` raise :class:`~fivehundred.FiveHundredTypeError` for an
-    unknown ``layout``.
+    ``Layout("dense")`` raises :class:`~fivehundred.FiveHundredError` (a ``ValueError``,
+    as for any enum) and ``Layout(3)`` a :class:`~fivehundred.FiveHundredTypeError`;
+    the functions of :mod:`fivehundred.encoding` raise
+    :class:`~fivehundred.FiveHundredTypeError` for an unknown ``layout``.
     """
+
+    @classmethod
+    def _missing_(cls, value: object) -> NoReturn:
+        no_member(cls, value)
 
     #: One id per library action: a kitty discard is one id among every set of
     #: ``kitty_size`` cards (12,422 ids in the default game).
