@@ -122,10 +122,21 @@ def misere_places() -> str:
     return NOTICE + "\n" + _table(header, rows) + note
 
 
-def _rules_text(players: int, black_fours: bool) -> str:
-    options = [] if players == 4 else [f"players={players}"]
-    options += ["black_fours=True"] if black_fours else []
+def _rules_text(rules: fh.Rules) -> str:
+    options = [] if rules.players == 4 else [f"players={rules.players}"]
+    options += ["black_fours=True"] if rules.black_fours else []
+    options += [f'deck_id="{rules.deck_id}"'] if rules.deck_id is not None else []
     return f"`Rules({', '.join(options)})`"
+
+
+def _named_deck_rules(rule: str) -> fh.Rules:
+    """The rules of the first table size a deck of ``MORE_DECKS`` fits (its deal adds up)."""
+    for players in sorted(_tables.TABLES):
+        try:
+            return fh.Rules(players=players, deck_id=rule)
+        except fh.FiveHundredError:
+            continue
+    raise SystemExit(f"the deck {rule} fits no table: its deal adds up for no player count")
 
 
 def _ranks(low: fh.Rank, extra: tuple[fh.Rank, ...]) -> str:
@@ -134,10 +145,15 @@ def _ranks(low: fh.Rank, extra: tuple[fh.Rank, ...]) -> str:
 
 
 def decks() -> str:
-    """The deck and the deal of every table (R1.1, R2.2, V-45, P2–P6), from ``DECKS``."""
+    """The deck and the deal of every table (R1.1, R2.2, V-45, P2–P6), from ``DECKS``, and
+    every deck a table plays when its rules name it, from ``MORE_DECKS``."""
     rows = []
-    for (players, black_fours), row in sorted(_tables.DECKS.items()):
-        rules = fh.Rules(players=players, black_fours=black_fours)
+    tables = [
+        (row, fh.Rules(players=n, black_fours=black))
+        for (n, black), row in sorted(_tables.DECKS.items())
+    ]
+    tables += [(row, _named_deck_rules(rule)) for rule, row in _tables.MORE_DECKS.items()]
+    for row, rules in tables:
         suits = " · ".join(
             f"{suit.symbol} {_ranks(row.lowest[suit], row.extra[suit])}" for suit in fh.Suit
         )
@@ -145,7 +161,7 @@ def decks() -> str:
         rows.append(
             (
                 row.rule,
-                _rules_text(players, black_fours),
+                _rules_text(rules),
                 len(rules.deck),
                 suits + " · Joker",
                 packets,

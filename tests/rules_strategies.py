@@ -31,6 +31,7 @@ import attrs
 from hypothesis import strategies as st
 
 import fivehundred as fh
+from fivehundred import _tables
 
 __all__ = [
     "BOOLEAN_OPTIONS",
@@ -53,6 +54,7 @@ _CONSTRAINED: Final = frozenset(
         "team_size",
         "partner_by_seat",
         "black_fours",
+        "deck_id",
         "single_round",
         "self_raise",
         "rebid",
@@ -105,6 +107,9 @@ def _build(
     options: dict[str, Any] = {"players": n, "team_size": choose("team_size", TEAM_SIZES[n])}
     options["partner_by_seat"] = choose("partner_by_seat", (False, True)) if n == 5 else False
     options["black_fours"] = choose("black_fours", (False, True)) if n == 4 else False
+    # a deck named by its rule ID: the table's own, or (four players) the V-45 deck
+    named = (None, *(row.rule for (k, _), row in _tables.DECKS.items() if k == n))
+    options["deck_id"] = None if options["black_fours"] else choose("deck_id", named)
     for name, default in BOOLEAN_OPTIONS.items():
         options[name] = choose(name, (default, not default))
     single = choose("single_round", (False, True))

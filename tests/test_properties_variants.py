@@ -95,9 +95,14 @@ MISERE_NAMES: Final = frozenset({"M", "OM", "BM"})
 _ALL_RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 
+def forty_five(rules: fh.Rules) -> bool:
+    """Whether the rules play the V-45 deck: by ``black_fours``, or named by its rule ID."""
+    return rules.black_fours or rules.deck_id == "V-45"
+
+
 def ref_deck(rules: fh.Rules) -> tuple[fh.Card, ...]:
     """R1.1, V-45, P2, P3, P5, P6: the cards of the deck, sorted."""
-    return _ref_deck(rules.players, rules.black_fours)
+    return _ref_deck(rules.players, forty_five(rules))
 
 
 @functools.cache
@@ -186,7 +191,7 @@ def ref_distribute(
     slots = [(dealer + step) % players for step in range(1, players + 1)]
     if players == 2:
         slots = [slots[0], -1, slots[1]]  # -1: the dead hand
-    packets = (2, 1, 2) if rules.black_fours else (1, 1, 1)
+    packets = (2, 1, 2) if forty_five(rules) else (1, 1, 1)
     hands: dict[int, set[fh.Card]] = {slot: set() for slot in slots}
     kitty: set[fh.Card] = set()
     cards = iter(deck)
@@ -714,7 +719,7 @@ def check_deal(step: Step) -> None:
     hands, dead, kitty = ref_distribute(rules, after.deck, dealer)
     assert [set(h) for h in after.hands] == hands  # R2.2
     assert set(after.dead_hand) == dead and set(after.kitty) == kitty  # P2, V-45
-    assert len(after.kitty) == (5 if rules.black_fours else 3)
+    assert len(after.kitty) == (5 if forty_five(rules) else 3)
     assert after.phase is fh.Phase.BIDDING and after.to_act == (dealer + 1) % rules.players
     assert after.scores == before.scores and after.hand_number == before.hand_number + 1
     assert fh.deal(before, seed=step.deal_seed) == after  # R2.3
@@ -1310,7 +1315,7 @@ def features_of(steps: Sequence[Step]) -> Counter[str]:
             found["partner called by seat" if action.seat is not None else "partner card"] += 1
             if action.card is not None and after.partner is None:
                 found["contractor alone (P5)"] += 1
-        if isinstance(action, fh.Discard) and rules.black_fours:
+        if isinstance(action, fh.Discard) and forty_five(rules):
             found["V-45 discard of five"] += 1
         if isinstance(action, fh.Nominate):
             assert after.contractor is not None

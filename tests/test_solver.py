@@ -33,7 +33,7 @@ OPTIONS: Final = ("misere_playout", "joker_lead_last", "joker_name_any", "all_pa
 def random_rules(rng: random.Random, players: int) -> fh.Rules:
     chosen = {option: True for option in OPTIONS if rng.random() < 0.3}
     try:
-        return fh.Rules(players=players, **chosen)
+        return fh.Rules.australian(players=players, **chosen)
     except (TypeError, ValueError):
         return fh.Rules(players=players)
 

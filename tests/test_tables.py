@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import random
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,6 +32,7 @@ from fivehundred._tables import (
     MIN_BID,
     MIN_PLAYERS,
     MISERE_PLACES,
+    MORE_DECKS,
     TABLES,
     DeckRow,
     MiserePlace,
@@ -38,6 +40,8 @@ from fivehundred._tables import (
 )
 from fivehundred.calls import build_ladder
 from fivehundred.cards import Rank
+from fivehundred.playout import playout
+from fivehundred.records import record_from_text, record_to_text, rules_from_options, rules_options
 from fivehundred.rules import DEFAULT_LADDER, standard_deck
 from fivehundred.scoring import MISERE_VALUES, SCORE_TABLE, TRICKS_PER_HAND
 
@@ -101,7 +105,7 @@ def test_equal_ladders_are_one_object_V_NO_MISERE() -> None:
 
 @pytest.mark.parametrize("options", LADDER_SETTINGS, ids=lambda o: ",".join(map(str, o.values())))
 def test_every_misere_call_sits_where_its_row_says_R3_3(options: dict[str, bool]) -> None:
-    ladder = fh.Rules(**options).ladder
+    ladder = fh.Rules.australian(**options).ladder
     for place in MISERE_PLACES:
         call = fh.parse_call(place.call)
         if not all(options[flag] for flag in place.needs):
@@ -267,8 +271,8 @@ def test_a_deck_the_deal_does_not_fill_is_refused_R2_2(
 
 
 def test_a_deck_with_a_kitty_of_seven_adds_up_R2_2(patched_tables: pytest.MonkeyPatch) -> None:
-    patched_tables.setitem(DECKS, (4, True), attrs.evolve(DECK_47, packets=KITTY_7))
-    rules = fh.Rules(black_fours=True)
+    patched_tables.setitem(MORE_DECKS, "V-47", attrs.evolve(DECK_47, packets=KITTY_7))
+    rules = fh.Rules(deck_id="V-47")
     assert (len(rules.deck), rules.kitty_size, rules.hand_size) == (47, 7, 10)
     assert rules.deal_packets == KITTY_7
     assert set(rules.deck) - set(standard_deck()) == set(fh.parse_cards("4S 4C 11S 11C"))
@@ -277,13 +281,64 @@ def test_a_deck_with_a_kitty_of_seven_adds_up_R2_2(patched_tables: pytest.Monkey
 def test_a_deck_with_a_kitty_of_seven_is_dealt_in_full_R2_2(
     patched_tables: pytest.MonkeyPatch,
 ) -> None:
-    patched_tables.setitem(DECKS, (4, True), attrs.evolve(DECK_47, packets=KITTY_7))
-    rules = fh.Rules(black_fours=True)
+    patched_tables.setitem(MORE_DECKS, "V-47", attrs.evolve(DECK_47, packets=KITTY_7))
+    rules = fh.Rules(deck_id="V-47")
     state = fh.deal(fh.new_game(rules, dealer=0), cards=rules.deck)
     dealt = [card for hand in state.hands for card in hand] + list(state.kitty)
     assert {len(hand) for hand in state.hands} == {10}
     assert len(state.kitty) == 7
     assert sorted(dealt) == sorted(rules.deck)
+    # a new deck is a row of data: the engine plays it to the end of a hand unchanged
+    played = playout(fh.deal(fh.new_game(rules, dealer=0), seed=4), rng=random.Random(4))
+    assert played.phase in {fh.Phase.DEAL, fh.Phase.GAME_OVER}
+    assert played.last_hand is not None and sum(played.last_hand.tricks) in {0, 10}
+
+
+# -- a deck named by its rule ID (Rules.deck_id) -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("key", "row"), [pytest.param(key, row, id=row.rule) for key, row in sorted(DECKS.items())]
+)
+def test_every_deck_of_the_table_can_be_named_by_its_rule_id_R1_1(
+    key: tuple[int, bool], row: DeckRow
+) -> None:
+    players, black_fours = key
+    by_default = fh.Rules(players=players, black_fours=black_fours)
+    named = fh.Rules(players=players, deck_id=row.rule)
+    assert named.deck == by_default.deck
+    assert named.deal_packets == by_default.deal_packets
+    assert named != by_default  # the deck named is part of the rules' value
+    assert rules_options(named)["deck_id"] == row.rule
+    assert rules_from_options(rules_options(named)) == named
+
+
+def test_a_named_deck_is_kept_through_json_and_the_record_text_V_45() -> None:
+    rules = fh.Rules(deck_id="V-45")
+    assert (len(rules.deck), rules.kitty_size) == (45, 5)
+    assert fh.from_json(fh.to_json(rules), cls=fh.Rules) == rules
+    game = fh.record(fh.deal(fh.new_game(rules, dealer=1), seed=2))
+    text = record_to_text(game)
+    assert "deck_id=V-45" in text.splitlines()[0]
+    assert record_from_text(text).rules == rules
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"deck_id": "V-99"}, ["deck_id='V-99' is no deck", "R1.1", "V-45", "P6"]),
+        ({"deck_id": "V-45", "black_fours": True}, ["black_fours (V-45) chooses the deck"]),
+        ({"deck_id": "P6"}, ["P6 deck has 63 cards", "places 43", "R2.2"]),
+        ({"deck_id": 45}, ["the rule ID of a deck (a str) or None"]),
+    ],
+)
+def test_a_deck_that_is_not_there_or_does_not_fit_is_refused_R2_2(
+    options: dict[str, object], words: list[str]
+) -> None:
+    with pytest.raises(fh.FiveHundredError) as info:
+        fh.Rules(**options)  # type: ignore[arg-type]  # bad values on purpose
+    for word in words:
+        assert word in str(info.value), str(info.value)
 
 
 @pytest.mark.parametrize(

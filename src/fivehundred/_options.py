@@ -19,13 +19,17 @@ from fivehundred.rules import Rules
 #: Rule options that are whole numbers (the others are True/False; ``score_cap`` may be None).
 _INT_OPTIONS: Final = frozenset({"players", "team_size", "trick_points", "target", "losing_score"})
 _OPTIONAL_INT_OPTIONS: Final = frozenset({"score_cap"})
+#: Rule options that are a short text or None (the rule ID of a deck).
+_OPTIONAL_TEXT_OPTIONS: Final = frozenset({"deck_id"})
+#: The longest text a text option may hold.
+MAX_OPTION_TEXT: Final = 16
 
 
 def _option_names() -> tuple[str, ...]:
     return tuple(field.name for field in attrs.fields(Rules))
 
 
-def rules_options(rules: Rules) -> dict[str, int | bool | None]:
+def rules_options(rules: Rules) -> dict[str, int | bool | str | None]:
     """The options of ``rules`` that differ from the default game for its number of players.
 
     ``players`` is listed when it is not 4; ``team_size`` only when it is not the
@@ -41,7 +45,7 @@ def rules_options(rules: Rules) -> dict[str, int | bool | None]:
     if not isinstance(rules, Rules):
         raise FiveHundredTypeError(f"a fivehundred Rules is needed, not {quote(rules)}")
     base = Rules(players=rules.players)
-    options: dict[str, int | bool | None] = {}
+    options: dict[str, int | bool | str | None] = {}
     for name in _option_names():
         value = getattr(rules, name)
         if (name == "players" and value != 4) or value != getattr(base, name):
@@ -90,6 +94,13 @@ def rules_from_options(options: Mapping[str, object]) -> Rules:
                 continue
             if isinstance(value, int) and is_int and abs(value) > _MAX_OPTION:
                 problems.append(f"rules: {name}={_short(value)} is out of range")
+                continue
+        elif name in _OPTIONAL_TEXT_OPTIONS:
+            if value is not None and not (isinstance(value, str) and len(value) <= MAX_OPTION_TEXT):
+                problems.append(
+                    f"rules: {name} must be a rule ID (at most {MAX_OPTION_TEXT} characters) "
+                    f"or null, not {_short(value)}"
+                )
                 continue
         elif not isinstance(value, bool):
             problems.append(f"rules: {name} must be true or false, not {_short(value)}")

@@ -37,11 +37,13 @@ __all__ = [
     "MIN_BID",
     "MIN_PLAYERS",
     "MISERE_PLACES",
+    "MORE_DECKS",
     "TABLES",
     "TRICKS_PER_HAND",
     "DeckRow",
     "MiserePlace",
     "TableRow",
+    "deck_named",
     "number_word",
 ]
 
@@ -176,6 +178,18 @@ DECKS: Final[dict[tuple[int, bool], DeckRow]] = {
     (5, False): DeckRow("P5", _TWOS),
     (6, False): DeckRow("P6", _TWOS, extra=_P6_EXTRA),
 }
+#: Decks a table plays only when its rules name them (``Rules(deck_id=...)``), by rule ID.
+#: Any row of ``DECKS`` can be named too. A deck fits a table when its deal adds up
+#: (hands of 10 for every player, and the kitty); ``Rules`` checks that.
+MORE_DECKS: Final[dict[str, DeckRow]] = {}
+
+
+def deck_named(rule: str) -> DeckRow | None:
+    """The deck row whose rule ID is ``rule``, from ``DECKS`` or ``MORE_DECKS``, or ``None``."""
+    for row in DECKS.values():
+        if row.rule == rule:
+            return row
+    return MORE_DECKS.get(rule)
 
 # -- the tables: seats, sides, dead hand, called partner (P2-P6) --------------------------
 

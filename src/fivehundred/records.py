@@ -167,12 +167,13 @@ def replay(game: GameRecord) -> GameState:
 
 _HEADER: Final = "fivehundred record 1"
 _SECTIONS: Final = ("deck", "auction", "discard", "partner", "nominate", "decline", "tricks")
-_OPTION_RE: Final = re.compile(r"^([a-z_]+)=(-?[0-9]{1,10}|true|false|none)$")
+#: ``name=value``: a whole number, true, false, none, or a rule ID (``deck_id=V-45``).
+_OPTION_RE: Final = re.compile(r"^([A-Za-z_]+)=(-?[0-9]{1,10}|[A-Za-z][A-Za-z0-9.\-]{0,15})$")
 _SCORES_RE: Final = re.compile(r"^scores=(-?[0-9]{1,7}(?:,-?[0-9]{1,7}){0,9})$")
 _HAND_RE: Final = re.compile(r"^hand\s+([0-9]{1,9})\s+dealer=([0-9]{1,2})$", re.IGNORECASE)
 
 
-def _format_option(value: int | bool | None) -> str:
+def _format_option(value: int | bool | str | None) -> str:
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -343,13 +344,13 @@ def _read_header(line: str, number: int) -> tuple[Rules, int | None, tuple[int, 
             if not any(scores):
                 raise _line_error(number, line, "a game started at 0 leaves scores= out")
             continue
-        match = _OPTION_RE.match(word.lower())
+        match = _OPTION_RE.match(word)
         if match is None:
             raise _line_error(number, line, f"{quote(word)} is not an option=value pair")
-        name, value = match.groups()
-        parsed: object = {"true": True, "false": False, "none": None}.get(value)
-        if value not in ("true", "false", "none"):
-            parsed = int(value)
+        name, value = match.group(1).lower(), match.group(2)
+        parsed: object = {"true": True, "false": False, "none": None}.get(value.lower())
+        if value.lower() not in ("true", "false", "none"):
+            parsed = value if value[0].isalpha() else int(value)  # a rule ID, or a number
         if name == "dealer":
             if seen_dealer or isinstance(parsed, bool):
                 raise _line_error(number, line, f"{quote(word)}: dealer=SEAT once, or dealer=none")

@@ -192,6 +192,10 @@ class Rules:
     partner_by_seat: bool = _flag(False)
     #: V-45: the 45-card deck (black 4s kept) and a kitty of 5.
     black_fours: bool = _flag(False)
+    #: The rule ID of the deck to play, a row of the deck table (``"R1.1"``, ``"V-45"``,
+    #: ``"P6"``, ...); ``None``: the table's own deck (R1.1, V-45 with ``black_fours``,
+    #: P2–P6). The deal of the deck must add up for the table (R2.2).
+    deck_id: str | None = None
     #: ``False`` is V-NO-MISERE: no misère, open misère or blind misère bids.
     misere: bool = _flag(True)
     #: ``False`` is V-MISERE-ANYTIME: misère needs no standing seven.
@@ -260,8 +264,7 @@ class Rules:
                 if t.calls_partner
             )
             problems.append(f"partner_by_seat is a {where} option (P5), not for players={n}")
-        deck = _deck_problem(n, self.black_fours)
-        problems.append(deck if deck is not None else _deal_problem(n, self.black_fours))
+        problems.append(self._deck_problem())
         try:
             Ladder.of_options(self._ladder_options())
         except FiveHundredError as err:
@@ -284,6 +287,31 @@ class Rules:
         found = [problem for problem in problems if problem is not None]
         if found:
             raise FiveHundredError(problems=found)
+
+    def _deck_problem(self) -> str | None:
+        """Why these rules have no deck, or a deck whose deal does not add up (R2.2)."""
+        n = self.players
+        if self.deck_id is None:
+            problem = _deck_problem(n, self.black_fours)
+            return problem if problem is not None else _deal_problem(n, self.black_fours)
+        if not isinstance(self.deck_id, str):
+            return f"deck_id={self.deck_id!r}: the rule ID of a deck (a str) or None is needed"
+        if self.black_fours:
+            return "black_fours (V-45) chooses the deck: leave deck_id out, or black_fours"
+        row = _tables.deck_named(self.deck_id)
+        if row is None:
+            known = sorted({r.rule for r in _tables.DECKS.values()} | set(_tables.MORE_DECKS))
+            return f"deck_id={self.deck_id!r} is no deck of the deck table ({', '.join(known)})"
+        return _deal_problem_of(row, n, _tables.TABLES[n].dead_hand)
+
+    @cached_property
+    def _deck_row(self) -> _tables.DeckRow:
+        """The row of the deck table these rules play (checked at construction)."""
+        if self.deck_id is None:
+            return _tables.DECKS[self.players, self.black_fours]
+        row = _tables.deck_named(self.deck_id)
+        assert row is not None
+        return row
 
     def _ladder_options(self) -> dict[str, object]:
         """The values of the options, by name: the misère table names those of the ladder."""
@@ -338,7 +366,7 @@ class Rules:
     @cached_property
     def deck(self) -> tuple[Card, ...]:
         """The cards of the deck, in card order (R1.1, V-45, P2–P6)."""
-        return standard_deck(players=self.players, black_fours=self.black_fours)
+        return _deck_of(self._deck_row)
 
     @cached_property
     def ladder(self) -> Ladder:
@@ -354,17 +382,17 @@ class Rules:
         two-player game (P2), takes its packet from the dealer's left, then the
         kitty takes its own.
         """
-        return _tables.DECKS[self.players, self.black_fours].packets
+        return self._deck_row.packets
 
     @cached_property
     def kitty_size(self) -> int:
         """Cards in the kitty (R2.2; 5 with V-45): the kitty packets of the deal added up."""
-        return _tables.DECKS[self.players, self.black_fours].kitty_size
+        return self._deck_row.kitty_size
 
     @cached_property
     def hand_size(self) -> int:
         """Cards dealt to each hand (R2.2): the hand packets of the deal added up."""
-        return _tables.DECKS[self.players, self.black_fours].hand_size
+        return self._deck_row.hand_size
 
     @cached_property
     def sides(self) -> tuple[tuple[int, ...], ...]:

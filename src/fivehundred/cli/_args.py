@@ -63,15 +63,17 @@ _TRUE: Final = frozenset({"true", "yes", "on", "1"})
 _FALSE: Final = frozenset({"false", "no", "off", "0"})
 
 
-def parse_option(text: str) -> tuple[str, int | bool | None]:
+def parse_option(text: str) -> tuple[str, int | bool | str | None]:
     """One ``--option NAME=VALUE``: the Rules field and its value; :class:`UsageError` if bad.
 
     >>> parse_option("target=1000"), parse_option("sans-kitty=yes"), parse_option("score_cap=none")
     (('target', 1000), ('sans_kitty', True), ('score_cap', None))
+    >>> parse_option("deck_id=V-45")
+    ('deck_id', 'V-45')
     """
-    name, equals, value = text.partition("=")
+    name, equals, text_value = text.partition("=")
     name = name.strip().lower().replace("-", "_")
-    value = value.strip().lower()
+    value = text_value.strip().lower()
     fields = {field.name: field for field in attrs.fields(fh.Rules)}
     if not equals or not name:
         raise UsageError(f"--option {text!r}: write NAME=VALUE, e.g. --option target=1000")
@@ -91,6 +93,8 @@ def parse_option(text: str) -> tuple[str, int | bool | None]:
         raise UsageError(f"--option {text!r}: {name} is true or false, not {value!r}")
     if value == "none" and "None" in kind:
         return name, None
+    if kind.startswith("str"):
+        return name, text_value.strip()  # a rule ID keeps its case; Rules checks it
     try:
         return name, int(value)
     except ValueError:
