@@ -11,6 +11,7 @@ import pytest
 
 import fivehundred as fh
 import fivehundred._engine.hand
+from fivehundred._engine import hand
 from fivehundred._engine.hand import KEY_FIELDS
 from fivehundred._engine.state import hand_block
 
@@ -91,3 +92,9 @@ def test_the_hand_block_key_and_pickle_follow_the_field_list() -> None:
     assert again == block and again.key() == block.key()
     assert again.ctx is block.ctx and again.nxt == block.nxt  # derived from the contract
     assert block.copy() == block
+
+
+def test_the_engine_s_phase_numbers_name_the_phases_in_order() -> None:
+    numbers = (hand.DEAL, hand.BIDDING, hand.DISCARD, hand.NOMINATE, hand.PARTNER, hand.PLAY)
+    assert [hand.PHASES[n] for n in (*numbers, hand.OVER)] == list(fh.Phase)
+    assert {phase: n for n, phase in enumerate(fh.Phase)} == hand.PHASE_CODES

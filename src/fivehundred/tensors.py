@@ -87,15 +87,8 @@ __all__ = [
 #: The version of the tensor layouts; it changes whenever a layout does.
 TENSOR_VERSION: Final = 1
 
-_PHASES: Final = (
-    Phase.DEAL,
-    Phase.BIDDING,
-    Phase.DISCARD,
-    Phase.NOMINATE,
-    Phase.PARTNER,
-    Phase.PLAY,
-    Phase.GAME_OVER,
-)
+#: The phases in the order of the one-hot ``phase`` block: the members' own order.
+_PHASES: Final = tuple(Phase)
 
 
 @attrs.frozen

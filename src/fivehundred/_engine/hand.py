@@ -28,15 +28,8 @@ NOMINATE: Final = 3
 PARTNER: Final = 4
 PLAY: Final = 5
 OVER: Final = 6
-PHASES: Final = (
-    Phase.DEAL,
-    Phase.BIDDING,
-    Phase.DISCARD,
-    Phase.NOMINATE,
-    Phase.PARTNER,
-    Phase.PLAY,
-    Phase.GAME_OVER,
-)
+#: The phase of each number above: the members of Phase in their own order.
+PHASES: Final = tuple(Phase)
 PHASE_CODES: Final = {phase: code for code, phase in enumerate(PHASES)}
 
 #: The fields of a :class:`Hand` that make its value, in order, after the rules: what
