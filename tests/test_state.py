@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 import fivehundred as fh
-import fivehundred._engine.hand
 from fivehundred._engine import hand
 from fivehundred._engine.hand import KEY_FIELDS
 from fivehundred._engine.state import hand_block
@@ -57,7 +56,7 @@ def test_repr_names_the_phase_the_contract_and_the_seat_to_act() -> None:
 
 
 def _hand_source() -> ast.ClassDef:
-    path = Path(fivehundred._engine.hand.__file__).parent / "hand.py"  # the compiled build ships it
+    path = Path(hand.__file__).parent / "hand.py"  # the compiled build ships it
     tree = ast.parse(path.read_text(encoding="utf-8"))
     return next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Hand")
 
