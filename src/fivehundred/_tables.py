@@ -191,6 +191,7 @@ def deck_named(rule: str) -> DeckRow | None:
             return row
     return MORE_DECKS.get(rule)
 
+
 # -- the tables: seats, sides, dead hand, called partner (P2-P6) --------------------------
 
 
