@@ -14,6 +14,7 @@ Checked for every name of ``fivehundred.__all__`` and every property of
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import re
 from pathlib import Path
@@ -79,8 +80,13 @@ def source_docstring(obj: object) -> str:
 
 
 def own_docstring(obj: object) -> str:
-    """The docstring autodoc shows for a class, function or property; none for plain values."""
-    if inspect.isclass(obj) or inspect.isroutine(obj) or isinstance(obj, property):
+    """The docstring autodoc shows for a class, function or property; none for plain values.
+
+    In the compiled build a compiled public function is a :class:`functools.partial`
+    that carries its docstring (``fivehundred._docs.documented``).
+    """
+    routine = inspect.isroutine(obj) or isinstance(obj, functools.partial)
+    if inspect.isclass(obj) or routine or isinstance(obj, property):
         return inspect.getdoc(obj) or source_docstring(obj)
     return ""
 
