@@ -18,7 +18,6 @@ from fivehundred._engine.play import play_card, play_mask, play_names, plays_of,
 from fivehundred._engine.state import GameState, TrickNode, hand_of, logged, pack_trick
 from fivehundred._engine.table import Table, bits
 from fivehundred.calls import Call
-from fivehundred.cards import Card
 
 
 def _popcount(mask: int) -> int:
@@ -86,10 +85,6 @@ def random_play_hand(s: GameState, rng: random.Random) -> GameState:
         s._nlog += 1
         play_card(s, pos, named)
     return s
-
-
-def card_position(t: Table, card: Card) -> int:
-    return t.pos_of[card.index]
 
 
 def simulation(

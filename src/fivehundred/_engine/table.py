@@ -19,7 +19,6 @@ from fivehundred.rules import Rules
 
 SUITS: Final = (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS)
 NOMINATIONS: Final = (*(Nominate(suit) for suit in SUITS), DECLINE)
-_ONLY_DECLINE: Final = (DECLINE,)
 CACHE_LIMIT: Final = 1 << 16
 
 # kinds of bid on the ladder
