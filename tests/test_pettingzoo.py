@@ -22,6 +22,14 @@ def test_api_test(options: dict[str, Any]) -> None:
     pettingzoo_test.api_test(env(**options), num_cycles=300)
 
 
+def test_the_module_is_versioned_and_the_package_still_offers_it() -> None:
+    from fivehundred.pettingzoo import fivehundred_v1
+
+    assert fivehundred_v1.FiveHundredEnv.metadata["name"] == "fivehundred_v1"
+    assert fivehundred_v1.__name__.rsplit(".", 1)[-1] == "fivehundred_v1"
+    assert env is fivehundred_v1.env
+
+
 def test_seed_test() -> None:
     pettingzoo_test.seed_test(lambda: env(max_hands=2), num_cycles=300)
 

@@ -1,6 +1,6 @@
-"""Five Hundred as a PettingZoo ``AECEnv`` (needs the ``pettingzoo`` extra).
+"""Five Hundred as a PettingZoo ``AECEnv``, version 1 (needs the ``pettingzoo`` extra).
 
->>> from fivehundred.pettingzoo import env
+>>> from fivehundred.pettingzoo.fivehundred_v1 import env
 >>> table = env(players=4, render_mode="ansi")
 >>> table.reset(seed=1)
 >>> agent = table.agent_selection
@@ -57,7 +57,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi"],
-        "name": "fivehundred_v0",
+        "name": "fivehundred_v1",
         "is_parallelizable": False,
     }
 
