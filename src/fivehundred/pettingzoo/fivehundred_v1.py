@@ -37,7 +37,7 @@ from fivehundred._compact import compact_apply, compact_mask, compact_size
 from fivehundred._quoting import expect
 from fivehundred.cards import Card
 from fivehundred.engine import deal, new_game
-from fivehundred.errors import FiveHundredError
+from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 from fivehundred.records import rules_from_options
 from fivehundred.rules import Rules
 from fivehundred.state import GameState, Phase
@@ -53,7 +53,30 @@ def env(**options: Any) -> FiveHundredEnv:
 
 
 class FiveHundredEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
-    """One table of Five Hundred, turn by turn (agent-environment cycle)."""
+    """One table of Five Hundred, turn by turn (agent-environment cycle).
+
+    An illegal action raises :class:`~fivehundred.IllegalActionError`
+    and changes nothing (not the game, not a pending reward); ``step``,
+    ``observe``, ``last``, ``render`` and :attr:`game_state` before ``reset()``
+    raise :class:`~fivehundred.FiveHundredError` saying to call it.
+    ``state()``, PettingZoo's global state, is not offered (it raises
+    ``NotImplementedError``, as in the classic environments): the game itself
+    is :attr:`game_state`.
+
+    >>> table = FiveHundredEnv(players=3)
+    >>> table.observe("player_0")
+    Traceback (most recent call last):
+    ...
+    fivehundred.errors.FiveHundredError: call reset() before observe(): the table has no game yet
+    >>> table.reset(seed=1)
+    >>> table.game_state.rules.players
+    3
+
+    Raises :class:`~fivehundred.FiveHundredError` for an unknown ``render_mode``
+    or a ``max_hands`` below 1, and :class:`~fivehundred.InvalidStateError` for rules options that
+    :func:`~fivehundred.records.rules_from_options` refuses;
+    :class:`~fivehundred.FiveHundredTypeError` for a wrong type.
+    """
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi"],
@@ -76,16 +99,19 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         if max_hands < 1:
             raise FiveHundredError("max_hands must be at least 1")
         self.render_mode = render_mode
-        self.rules: Rules = rules_from_options(options)
+        rules = rules_from_options(options)
+        #: The rules of the table.
+        self.rules: Rules = rules
         self.max_hands = max_hands
         self.max_cycles = max_cycles
-        players = self.rules.players
+        players = rules.players
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents: list[str] = []
-        size = compact_size(self.rules)
-        layout = observation_layout(self.rules)
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        size = compact_size(rules)
+        layout = observation_layout(rules)
         self._discards = layout.sections["discards"][0]
-        self._positions = {card: p for p, card in enumerate(self.rules.deck)}
+        self._positions = {card: p for p, card in enumerate(rules.deck)}
         space = spaces.Dict(
             {
                 "observation": spaces.Box(-3.0, 3.0, (layout.size,), np.float32),
@@ -95,21 +121,45 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = {agent: spaces.Discrete(size) for agent in self.possible_agents}
         self._rng = random.Random()
-        self.state: GameState = new_game(self.rules, dealer=0)
+        self._game: GameState | None = None
+        #: The cards of a discard in progress (the compact layout discards one card an action).
         self.pending: tuple[Card, ...] = ()
+        #: The hands dealt in this episode.
         self.hands = 0
         self.turns = 0
 
+    @property
+    def game_state(self) -> GameState:
+        """The game as the engine holds it, every hidden card included: for tools, not agents.
+
+        Raises :class:`~fivehundred.FiveHundredError` before ``reset()``.
+        """
+        return self._require("game_state")
+
+    def _require(self, what: str) -> GameState:
+        if self._game is None:
+            raise FiveHundredError(f"call reset() before {what}: the table has no game yet")
+        return self._game
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same for every agent)."""
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self.possible_agents[self._seat(agent)]]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         """``Discrete(compact_size(rules))``."""
-        return self.action_spaces[agent]
+        return self.action_spaces[self.possible_agents[self._seat(agent)]]
+
+    def _seat(self, agent: str) -> int:
+        seat = self._seats.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise FiveHundredError(
+                f"{agent!r} is not an agent of this table: they are {', '.join(self._seats)}"
+            )
+        return seat
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game: a random dealer, the first hand dealt (from ``seed`` when given)."""
+        expect(seed, (int, type(None)), "a seed (an int), or None")
         if seed is not None:
             self._rng = random.Random(seed)
         self.agents = list(self.possible_agents)
@@ -118,87 +168,106 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.state = deal(
-            new_game(self.rules, dealer=self._rng.randrange(self.rules.players)), rng=self._rng
-        )
+        dealer = self._rng.randrange(self.rules.players)
+        self._game = deal(new_game(self.rules, dealer=dealer), rng=self._rng)
         self.pending = ()
         self.hands = 1
         self.turns = 0
-        self._select()
+        self._select(self._game)
 
-    def _select(self) -> None:
-        seat = self.state.to_act
+    def _select(self, game: GameState) -> None:
+        seat = game.to_act
         if seat is not None:
             self.agent_selection = self.possible_agents[seat]
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, reward since it last acted, ends and info."""
+        self._require("last()")
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+        return result
+
     def observe(self, agent: str) -> dict[str, Any]:
         """The agent's observation tensor and its action mask (all zeros when not to act)."""
-        seat = self.possible_agents.index(agent)
-        view = observe(self.state, seat)
+        game = self._require("observe()")
+        seat = self._seat(agent)
+        view = observe(game, seat)
         tensor = np.asarray(observation_tensor(view), dtype=np.float32)
         if self.pending and view.contractor == seat:
             for card in self.pending:
                 tensor[self._discards + self._positions[card]] = 1.0
-        if self.state.to_act == seat:
-            mask = np.asarray(compact_mask(self.state, self.pending), dtype=np.int8)
+        if game.to_act == seat:
+            mask = np.asarray(compact_mask(game, self.pending), dtype=np.int8)
         else:
             mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
         return {"observation": tensor, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
-        """Take the selected agent's action (a compact id); ``None`` for a finished agent."""
+        """Take the selected agent's action (a compact id); ``None`` for a finished agent.
+
+        A refused action raises before anything changes: the game, the pending
+        rewards and the selected agent stay as they were.
+        """
+        before = self._require("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert action is not None
+        if action is None:
+            raise FiveHundredTypeError(
+                f"{agent} is still in the game: step() takes an action id (an int), not None; "
+                "None is the action of a terminated or truncated agent only"
+            )
+        expect(action, (int, np.integer), "an action id (an int)")
+        game, self.pending = compact_apply(before, int(action), self.pending)
+        self._game = game
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        before = self.state
-        self.state, self.pending = compact_apply(self.state, int(action), self.pending)
         self.turns += 1
-        phase = self.state.phase
+        phase = game.phase
         if phase in (Phase.DEAL, Phase.GAME_OVER) and before.phase is not phase:
-            self._end_hand()
+            self._end_hand(game)
         elif self.max_cycles is not None and self.turns >= self.max_cycles * len(self.agents):
             self.truncations = dict.fromkeys(self.agents, True)
-        self._select()
+        self._select(self._require("step()"))
         self._accumulate_rewards()
 
-    def _end_hand(self) -> None:
-        result = self.state.last_hand
-        if result is not None:
-            for seat, agent in enumerate(self.agents):
-                self.rewards[agent] = float(result.changes[self.rules.side_of(seat)])
-        if self.state.is_over or self.hands >= self.max_hands:
+    def _end_hand(self, game: GameState) -> None:
+        hand = game.last_hand
+        assert hand is not None  # a hand has just ended
+        for seat, agent in enumerate(self.possible_agents):
+            self.rewards[agent] = float(hand.changes[self.rules.side_of(seat)])
+        if game.is_over or self.hands >= self.max_hands:
             self.terminations = dict.fromkeys(self.agents, True)
             return
-        self.state = deal(self.state, rng=self._rng)
+        self._game = deal(game, rng=self._rng)
         self.pending = ()
         self.hands += 1
 
     def render(self) -> str | None:
         """The table as text (``render_mode="ansi"``): every hand, the trick, the scores."""
+        game = self._require("render()")
         if self.render_mode is None:
             return None
-        state = self.state
-        lines = [
-            f"hand {state.hand_number}, {state.phase.value}; scores "
-            + " ".join(map(str, state.scores))
-        ]
-        for seat in range(self.rules.players):
-            marker = "*" if state.to_act == seat else " "
-            cards = " ".join(map(str, state.hand(seat))) or "-"
-            lines.append(f"{marker} player_{seat}: {cards}")
-        if state.contract is not None:
-            lines.append(f"contract {state.contract} by player_{state.contractor}")
-        if state.trick:
-            lines.append("trick " + " ".join(f"{s}:{c}" for s, c in state.trick))
-        if self.pending:
-            lines.append("discarding " + " ".join(map(str, self.pending)))
-        if state.to_act is not None:
-            lines.append(observation_string(observe(state, state.to_act)))
-        return "\n".join(lines)
+        return _table_text(game, self.pending)
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def _table_text(game: GameState, pending: tuple[Card, ...]) -> str:
+    lines = [
+        f"hand {game.hand_number}, {game.phase.value}; scores " + " ".join(map(str, game.scores))
+    ]
+    for seat in range(game.rules.players):
+        marker = "*" if game.to_act == seat else " "
+        cards = " ".join(map(str, game.hand(seat))) or "-"
+        lines.append(f"{marker} player_{seat}: {cards}")
+    if game.contract is not None:
+        lines.append(f"contract {game.contract} by player_{game.contractor}")
+    if game.trick:
+        lines.append("trick " + " ".join(f"{s}:{c}" for s, c in game.trick))
+    if pending:
+        lines.append("discarding " + " ".join(map(str, pending)))
+    if game.to_act is not None:
+        lines.append(observation_string(observe(game, game.to_act)))
+    return "\n".join(lines)
