@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -10,7 +11,7 @@ pettingzoo_test: Any = pytest.importorskip("pettingzoo.test")
 np: Any = pytest.importorskip("numpy")
 
 import fivehundred as fh  # noqa: E402
-from fivehundred.pettingzoo import env  # noqa: E402
+from fivehundred.pettingzoo import env, fivehundred_v1  # noqa: E402
 
 #: Random bids lose up to 520 a hand: these scores keep a game going for many hands.
 LONG_GAME = {"target": 10_000, "losing_score": -10_000}
@@ -20,16 +21,19 @@ MAX_STEPS = 20_000
 
 @pytest.mark.parametrize(
     "options",
-    [{"render_mode": "ansi"}, {"players": 5, "max_hands": 3}, {"players": 3}],
-    ids=["default", "5p", "3p"],
+    [
+        {"render_mode": "ansi"},
+        {"players": 5, "max_hands": 3, "reward": "points"},
+        {"players": 3},
+        {"players": 6, "reward": "game"},
+    ],
+    ids=["default", "5p-3-hands", "3p", "6p-game"],
 )
 def test_api_test(options: dict[str, Any]) -> None:
     pettingzoo_test.api_test(env(**options), num_cycles=300)
 
 
 def test_the_module_is_versioned_and_the_package_still_offers_it() -> None:
-    from fivehundred.pettingzoo import fivehundred_v1
-
     assert fivehundred_v1.FiveHundredEnv.metadata["name"] == "fivehundred_v1"
     assert fivehundred_v1.__name__.rsplit(".", 1)[-1] == "fivehundred_v1"
     assert env is fivehundred_v1.env
@@ -39,39 +43,82 @@ def test_seed_test() -> None:
     pettingzoo_test.seed_test(lambda: env(max_hands=2), num_cycles=300)
 
 
-def _run(table: Any, seed: int) -> tuple[int, dict[str, float]]:
-    table.reset(seed=seed)
+def _random_steps(
+    table: Any, seed: int, stop: Callable[[], bool] | None = None
+) -> tuple[dict[str, float], dict[str, tuple[bool, bool]]]:
+    """Random legal actions until the episode ends (or ``stop()``): each agent's rewards,
+    and each agent's last (termination, truncation)."""
     rng = np.random.default_rng(seed)
-    steps = 0
     totals = dict.fromkeys(table.possible_agents, 0.0)
+    ends: dict[str, tuple[bool, bool]] = {}
     for agent in table.agent_iter(MAX_STEPS):
+        if stop is not None and stop():
+            break
         obs, reward, termination, truncation, _ = table.last()
         totals[agent] += reward
+        ends[agent] = (termination, truncation)
         action = None
         if not (termination or truncation):
-            assert obs["action_mask"].sum() >= 1
             assert table.observation_space(agent).contains(obs)
             action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-            steps += 1
         table.step(action)
-    return steps, totals
+    return totals, ends
 
 
-def test_r8_rewards_are_the_sides_score_changes() -> None:
-    long_game = {"target": 10_000, "losing_score": -10_000}  # random bids lose 520 a hand
-    table = env(max_hands=3, **long_game)
-    _, totals = _run(table, 4)
-    scores = table.game_state.scores
+def test_r8_points_rewards_are_the_sides_score_changes() -> None:
+    table = env(max_hands=3, render_mode="ansi", **LONG_GAME)
+    table.reset(seed=4)
+    totals, _ = _random_steps(table, 4)
+    game = table.game_state
     for seat, agent in enumerate(table.possible_agents):
-        assert totals[agent] == scores[fh.Rules().side_of(seat)]
-    assert table.hands == 3 and not table.game_state.is_over
+        assert totals[agent] == game.scores[game.rules.side_of(seat)]
+    assert table.hands == 3 and not game.is_over and table.agents == []
+    text = table.render()  # the scores, the empty hands, and no seat to act
+    assert text is not None
+    assert text.splitlines()[0] == f"hand 3, deal; scores {game.scores[0]} {game.scores[1]}"
+    assert text.splitlines()[1:5] == [f"  player_{seat}: -" for seat in range(4)]
+    assert text.splitlines()[5:] == [f"contract {game.contract} by player_{game.contractor}"]
 
 
-def test_max_cycles_truncates_every_agent() -> None:
-    table = env(max_cycles=3)
-    steps, _ = _run(table, 1)
-    assert steps == 3 * 4
-    assert all(table.truncations.get(a, True) for a in table.possible_agents)
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_r9_game_rewards_are_plus_one_to_the_winners_and_minus_one_to_the_rest(
+    players: int,
+) -> None:
+    table = env(players=players, reward="game")
+    table.reset(seed=players)
+    totals, _ = _random_steps(table, players)
+    game = table.game_state
+    assert game.is_over and game.result is not None and table.agents == []
+    winners = game.result.winners
+    for seat, agent in enumerate(table.possible_agents):
+        assert totals[agent] == (1.0 if game.rules.side_of(seat) in winners else -1.0)
+    assert table.hands == game.hand_number
+
+
+def test_max_hands_truncates_a_game_reward_and_terminates_a_points_reward() -> None:
+    cut = env(reward="game", max_hands=2, **LONG_GAME)
+    cut.reset(seed=5)
+    totals, ends = _random_steps(cut, 5)
+    assert set(totals.values()) == {0.0}  # the game was not played out: no one won it
+    assert ends == dict.fromkeys(cut.possible_agents, (False, True))
+    assert cut.hands == 2 and not cut.game_state.is_over
+    hand = env(max_hands=2, **LONG_GAME)
+    hand.reset(seed=5)
+    totals, ends = _random_steps(hand, 5)
+    assert ends == dict.fromkeys(hand.possible_agents, (True, False))
+    assert set(totals.values()) != {0.0}  # the two hands were scored
+
+
+def test_by_default_points_play_one_hand_and_the_game_plays_to_its_end() -> None:
+    assert env().max_hands == 1
+    assert env(reward="game").max_hands is None
+    assert env(reward="game", max_hands=7).max_hands == 7
+
+
+def test_max_cycles_is_refused_as_the_classic_environments_do() -> None:
+    with pytest.raises(fh.FiveHundredError, match=r"no max_cycles.*max_hands"):
+        env(max_cycles=4)
+    assert not hasattr(fivehundred_v1, "parallel_env")  # what max_cycles_test would need
 
 
 def test_render_and_refusals() -> None:
@@ -86,6 +133,8 @@ def test_render_and_refusals() -> None:
         env(render_mode="human")
     with pytest.raises(ValueError, match="max_hands"):
         env(max_hands=0)
+    with pytest.raises(fh.FiveHundredError, match="reward must be 'points' or 'game'"):
+        env(reward="tricks")
     with pytest.raises(fh.InvalidStateError):
         env(player=5)
 
@@ -122,12 +171,7 @@ def test_r4_1_a_discard_in_progress_is_observed_and_rendered() -> None:
 def _at_second_hand(table: Any, seed: int) -> float:
     """Play hand 1 at random; the reward that the first agent of hand 2 has pending."""
     table.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    for _ in table.agent_iter(MAX_STEPS):
-        if table.hands == 2:
-            break
-        mask = table.last()[0]["action_mask"]
-        table.step(int(rng.choice(np.flatnonzero(mask))))
+    _random_steps(table, seed, stop=lambda: table.hands == 2)
     assert table.hands == 2 and table.game_state.hand_number == 2
     pending = table.last()[1]
     assert pending != 0.0  # the precondition: hand 1 was scored

@@ -1,32 +1,41 @@
 """Five Hundred as a PettingZoo ``AECEnv``, version 1 (needs the ``pettingzoo`` extra).
 
->>> from fivehundred.pettingzoo.fivehundred_v1 import env
->>> table = env(players=4, render_mode="ansi")
+>>> from fivehundred.pettingzoo import fivehundred_v1
+>>> table = fivehundred_v1.env(players=4)
 >>> table.reset(seed=1)
->>> agent = table.agent_selection
->>> obs = table.observe(agent)
->>> sorted(obs), obs["action_mask"].shape
-(['action_mask', 'observation'], (124,))
+>>> obs, reward, termination, truncation, info = table.last()
+>>> sorted(obs), obs["action_mask"].shape, table.metadata["name"]
+(['action_mask', 'observation'], (124,), 'fivehundred_v1')
 
-``env(**rules_options)`` takes the :class:`~fivehundred.Rules` options by name
-(as :func:`fivehundred.records.rules_from_options` reads them), and ``render_mode``
-(``"ansi"`` or ``None``), ``max_hands`` (the hands of one episode, default 1;
-the episode also ends with the game) and ``max_cycles`` (truncate every agent
-after that many turns each; default none).
+``env(**options)`` takes the :class:`~fivehundred.Rules` options by name
+(as :func:`fivehundred.records.rules_from_options` reads them), and:
 
-- agents ``player_0`` … ``player_{n-1}`` are the seats;
-- actions are the compact ids (:mod:`fivehundred.encoding`, ``layout="compact"``):
-  ``Discrete(n)``;
-- observations are ``{"observation": Box, "action_mask": Box}``: the
-  observation tensor of the agent's own view (:mod:`fivehundred.tensors`, a
-  discard in progress shown in the ``discards`` section), and the legal ids;
-- the reward of each agent at the end of a hand is its side's score change (R8).
+- ``render_mode``: ``"ansi"`` (``render()`` returns the table as text) or ``None``;
+- ``reward``: ``"points"`` (the default), each agent's side's score change at
+  the end of each hand (R8); or ``"game"``, +1 to every agent of a side that
+  wins the game and -1 to every other agent, at its end (R9);
+- ``max_hands``: the most hands of one episode. ``None`` (the default) is one
+  hand with ``reward="points"`` and the whole game with ``reward="game"``. An
+  episode also ends with the game. Reaching ``max_hands`` terminates the agents
+  under ``"points"`` (the episode is those hands) and truncates them under
+  ``"game"`` (the game was cut short, and no one gets its reward).
+
+There is no ``max_cycles``: as in the classic environments, every episode ends
+by itself (a hand has at most a few dozen turns a seat), and cutting a hand
+short would leave its reward unscored.
+
+Agents ``player_0`` … ``player_{n-1}`` are the seats; actions are the compact
+ids (:mod:`fivehundred.encoding`, ``layout="compact"``); observations are
+``{"observation": Box, "action_mask": Box}``: the observation tensor of the
+agent's own view (:mod:`fivehundred.tensors`, a discard in progress shown in
+the ``discards`` section), and the legal ids, all zeros for an agent whose turn
+it is not, as in the classic environments.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import numpy as np
 from gymnasium import spaces
@@ -46,9 +55,14 @@ from fivehundred.views import observe
 
 __all__ = ["FiveHundredEnv", "env"]
 
+#: The values of ``reward=``: points per hand, or +-1 for the game.
+REWARDS: Final = ("points", "game")
+#: The values of ``render_mode=`` besides ``None``.
+RENDER_MODES: Final = ("ansi",)
+
 
 def env(**options: Any) -> FiveHundredEnv:
-    """A new environment: ``render_mode``, ``max_hands``, ``max_cycles``, and Rules options."""
+    """A new environment: ``render_mode``, ``max_hands``, ``reward``, and Rules options."""
     return FiveHundredEnv(**options)
 
 
@@ -63,23 +77,24 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
     ``NotImplementedError``, as in the classic environments): the game itself
     is :attr:`game_state`.
 
-    >>> table = FiveHundredEnv(players=3)
+    >>> table = FiveHundredEnv(players=3, reward="game")
     >>> table.observe("player_0")
     Traceback (most recent call last):
     ...
     fivehundred.errors.FiveHundredError: call reset() before observe(): the table has no game yet
     >>> table.reset(seed=1)
-    >>> table.game_state.rules.players
-    3
+    >>> table.max_hands is None, table.game_state.rules.players
+    (True, 3)
 
     Raises :class:`~fivehundred.FiveHundredError` for an unknown ``render_mode``
-    or a ``max_hands`` below 1, and :class:`~fivehundred.InvalidStateError` for rules options that
+    or ``reward``, a ``max_hands`` below 1, a ``max_cycles`` (see the module's
+    notes), and :class:`~fivehundred.InvalidStateError` for rules options that
     :func:`~fivehundred.records.rules_from_options` refuses;
     :class:`~fivehundred.FiveHundredTypeError` for a wrong type.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"],
+        "render_modes": list(RENDER_MODES),
         "name": "fivehundred_v1",
         "is_parallelizable": False,
     }
@@ -87,23 +102,35 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
     def __init__(
         self,
         render_mode: str | None = None,
-        max_hands: int = 1,
-        max_cycles: int | None = None,
+        max_hands: int | None = None,
+        reward: str = "points",
         **options: Any,
     ) -> None:
-        super().__init__()
-        if render_mode not in (None, "ansi"):
+        expect(render_mode, (str, type(None)), "a render mode (a str), or None")
+        expect(max_hands, (int, type(None)), "a number of hands (an int), or None")
+        expect(reward, str, "a reward kind (a str)")
+        if render_mode is not None and render_mode not in RENDER_MODES:
             raise FiveHundredError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
-        expect(max_hands, int, "a number of hands (an int)")
-        expect(max_cycles, (int, type(None)), "a number of cycles (an int), or None")
-        if max_hands < 1:
-            raise FiveHundredError("max_hands must be at least 1")
-        self.render_mode = render_mode
+        if reward not in REWARDS:
+            raise FiveHundredError(f"reward must be 'points' or 'game', not {reward!r}")
+        if max_hands is not None and max_hands < 1:
+            raise FiveHundredError(f"max_hands must be at least 1 (or None), not {max_hands}")
+        if "max_cycles" in options:
+            raise FiveHundredError(
+                "fivehundred_v1 takes no max_cycles: every hand ends by itself, and a hand "
+                "cut short has no score; bound an episode with max_hands"
+            )
         rules = rules_from_options(options)
+        super().__init__()
+        self.render_mode = render_mode
         #: The rules of the table.
         self.rules: Rules = rules
-        self.max_hands = max_hands
-        self.max_cycles = max_cycles
+        #: ``"points"`` or ``"game"``.
+        self.reward = reward
+        #: The most hands of an episode, ``None`` for the whole game.
+        self.max_hands: int | None = max_hands
+        if max_hands is None and reward == "points":
+            self.max_hands = 1
         players = rules.players
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents: list[str] = []
@@ -126,7 +153,6 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self.pending: tuple[Card, ...] = ()
         #: The hands dealt in this episode.
         self.hands = 0
-        self.turns = 0
 
     @property
     def game_state(self) -> GameState:
@@ -172,7 +198,6 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self._game = deal(new_game(self.rules, dealer=dealer), rng=self._rng)
         self.pending = ()
         self.hands = 1
-        self.turns = 0
         self._select(self._game)
 
     def _select(self, game: GameState) -> None:
@@ -222,22 +247,32 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self._game = game
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        self.turns += 1
         phase = game.phase
         if phase in (Phase.DEAL, Phase.GAME_OVER) and before.phase is not phase:
             self._end_hand(game)
-        elif self.max_cycles is not None and self.turns >= self.max_cycles * len(self.agents):
-            self.truncations = dict.fromkeys(self.agents, True)
         self._select(self._require("step()"))
         self._accumulate_rewards()
 
     def _end_hand(self, game: GameState) -> None:
-        hand = game.last_hand
-        assert hand is not None  # a hand has just ended
-        for seat, agent in enumerate(self.possible_agents):
-            self.rewards[agent] = float(hand.changes[self.rules.side_of(seat)])
-        if game.is_over or self.hands >= self.max_hands:
+        side_of = self.rules.side_of
+        if self.reward == "points":
+            hand = game.last_hand
+            assert hand is not None  # a hand has just ended
+            for seat, agent in enumerate(self.possible_agents):
+                self.rewards[agent] = float(hand.changes[side_of(seat)])
+        elif game.result is not None:
+            winners = game.result.winners
+            for seat, agent in enumerate(self.possible_agents):
+                self.rewards[agent] = 1.0 if side_of(seat) in winners else -1.0
+        if game.is_over:
             self.terminations = dict.fromkeys(self.agents, True)
+            return
+        if self.max_hands is not None and self.hands >= self.max_hands:
+            ended = dict.fromkeys(self.agents, True)
+            if self.reward == "points":
+                self.terminations = ended
+            else:
+                self.truncations = ended
             return
         self._game = deal(game, rng=self._rng)
         self.pending = ()
