@@ -17,6 +17,6 @@ True
 from __future__ import annotations
 
 from fivehundred.pettingzoo import fivehundred_v1
-from fivehundred.pettingzoo.fivehundred_v1 import FiveHundredEnv, env
+from fivehundred.pettingzoo.fivehundred_v1 import FiveHundredEnv, env, raw_env
 
-__all__ = ["FiveHundredEnv", "env", "fivehundred_v1"]
+__all__ = ["FiveHundredEnv", "env", "fivehundred_v1", "raw_env"]

@@ -1,5 +1,9 @@
 """Five Hundred as a PettingZoo ``AECEnv``, version 1 (needs the ``pettingzoo`` extra).
 
+Made as PettingZoo's classic card games are (``leduc_holdem_v4``,
+``texas_holdem_v4``): :func:`raw_env` is the environment itself, and
+:func:`env` wraps it the usual way.
+
 >>> from fivehundred.pettingzoo import fivehundred_v1
 >>> table = fivehundred_v1.env(players=4)
 >>> table.reset(seed=1)
@@ -7,7 +11,7 @@
 >>> sorted(obs), obs["action_mask"].shape, table.metadata["name"]
 (['action_mask', 'observation'], (124,), 'fivehundred_v1')
 
-``env(**options)`` takes the :class:`~fivehundred.Rules` options by name
+``raw_env(**options)`` takes the :class:`~fivehundred.Rules` options by name
 (as :func:`fivehundred.records.rules_from_options` reads them), and:
 
 - ``render_mode``: ``"ansi"`` (``render()`` returns the table as text) or ``None``;
@@ -34,26 +38,33 @@ it is not, as in the classic environments.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, ClassVar, Final
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import (
+    AssertOutOfBoundsWrapper,
+    OrderEnforcingWrapper,
+    TerminateIllegalWrapper,
+)
 
 # the compact layout's own functions, bound once: no layout is resolved per step
 from fivehundred._compact import compact_apply, compact_mask, compact_size
 from fivehundred._quoting import expect
 from fivehundred.cards import Card
 from fivehundred.engine import deal, new_game
-from fivehundred.errors import FiveHundredError, FiveHundredTypeError
+from fivehundred.errors import FiveHundredError, FiveHundredTypeError, IllegalActionError, Reason
 from fivehundred.records import rules_from_options
 from fivehundred.rules import Rules
 from fivehundred.state import GameState, Phase
 from fivehundred.tensors import observation_layout, observation_string, observation_tensor
 from fivehundred.views import observe
 
-__all__ = ["FiveHundredEnv", "env"]
+__all__ = ["FiveHundredEnv", "env", "raw_env"]
 
 #: The values of ``reward=``: points per hand, or +-1 for the game.
 REWARDS: Final = ("points", "game")
@@ -61,15 +72,54 @@ REWARDS: Final = ("points", "game")
 RENDER_MODES: Final = ("ansi",)
 
 
-def env(**options: Any) -> FiveHundredEnv:
-    """A new environment: ``render_mode``, ``max_hands``, ``reward``, and Rules options."""
-    return FiveHundredEnv(**options)
+def env(*, illegal_reward: float | None = -1.0, **options: Any) -> AECEnv:
+    """A new table, wrapped as PettingZoo's classic environments are.
+
+    ``options`` are those of :func:`raw_env`. The wrappers, innermost first:
+
+    - ``TerminateIllegalWrapper(illegal_reward=illegal_reward)``: an action that
+      the mask does not allow ends the episode for every agent, with
+      ``illegal_reward`` for the offender and 0 for the others (PettingZoo warns
+      about the move). ``illegal_reward=None`` leaves this wrapper out: an illegal
+      action then raises :class:`~fivehundred.IllegalActionError` and changes
+      nothing, so the agent may try again;
+    - ``AssertOutOfBoundsWrapper``: an action that is not an id of the action
+      space is refused before it reaches the game, with a sentence: ``None`` for
+      an agent still in the game and a non-integer raise
+      :class:`~fivehundred.FiveHundredTypeError`, an integer out of range
+      :class:`~fivehundred.IllegalActionError` (``Reason.NOT_AN_ACTION``);
+    - ``OrderEnforcingWrapper``: ``step``, ``observe``, ``last``, ``render``,
+      ``state`` and ``agent_iter`` before ``reset()`` raise PettingZoo's
+      ``AssertionError`` ("reset() needs to be called before step.").
+
+    Points per hand run to hundreds (a lost 10 No Trumps is -520), so with
+    ``reward="points"`` a larger ``illegal_reward`` (such as -1000) makes an
+    illegal action cost more than any hand.
+
+    >>> table = env(illegal_reward=-1000.0, reward="game")
+    >>> table.reset(seed=2)
+    >>> table.step(999)
+    Traceback (most recent call last):
+    ...
+    fivehundred.errors.IllegalActionError: 999 is not an action id: ids are 0 to 123 (Discrete(124))
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for an ``illegal_reward``
+    that is not a number, :class:`~fivehundred.FiveHundredError` for one that is
+    not finite, and what :func:`raw_env` raises.
+    """
+    expect(illegal_reward, (int, float, type(None)), "a reward (a number), or None")
+    if illegal_reward is not None and not math.isfinite(illegal_reward):
+        raise FiveHundredError(f"illegal_reward must be a finite number, not {illegal_reward}")
+    table: AECEnv = FiveHundredEnv(**options)
+    if illegal_reward is not None:
+        table = TerminateIllegalWrapper(table, illegal_reward=float(illegal_reward))
+    return _OrderEnforcing(_ActionBounds(table))
 
 
-class FiveHundredEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
-    """One table of Five Hundred, turn by turn (agent-environment cycle).
+class FiveHundredEnv(AECEnv, EzPickle):  # type: ignore[misc]  # pettingzoo is untyped
+    """One table of Five Hundred, turn by turn (agent-environment cycle); also :func:`raw_env`.
 
-    An illegal action raises :class:`~fivehundred.IllegalActionError`
+    Unwrapped: an illegal action raises :class:`~fivehundred.IllegalActionError`
     and changes nothing (not the game, not a pending reward); ``step``,
     ``observe``, ``last``, ``render`` and :attr:`game_state` before ``reset()``
     raise :class:`~fivehundred.FiveHundredError` saying to call it.
@@ -121,6 +171,9 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
                 "cut short has no score; bound an episode with max_hands"
             )
         rules = rules_from_options(options)
+        EzPickle.__init__(
+            self, render_mode=render_mode, max_hands=max_hands, reward=reward, **options
+        )
         super().__init__()
         self.render_mode = render_mode
         #: The rules of the table.
@@ -289,6 +342,10 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         """Nothing to release."""
 
 
+#: PettingZoo's name for the unwrapped environment.
+raw_env = FiveHundredEnv
+
+
 def _table_text(game: GameState, pending: tuple[Card, ...]) -> str:
     lines = [
         f"hand {game.hand_number}, {game.phase.value}; scores " + " ".join(map(str, game.scores))
@@ -306,3 +363,36 @@ def _table_text(game: GameState, pending: tuple[Card, ...]) -> str:
     if game.to_act is not None:
         lines.append(observation_string(observe(game, game.to_act)))
     return "\n".join(lines)
+
+
+class _ActionBounds(AssertOutOfBoundsWrapper):  # type: ignore[misc]  # pettingzoo is untyped
+    """``AssertOutOfBoundsWrapper``'s check, refused with a sentence instead of a bare assert."""
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if action is None and (self.terminations[agent] or self.truncations[agent]):
+            self.env.step(action)
+            return
+        size = self.action_space(agent).n
+        if action is None or isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise FiveHundredTypeError(
+                f"{agent} is still in the game: step() takes an action id, an int from 0 to "
+                f"{size - 1}, not {action!r}; None is the action of a terminated or truncated "
+                "agent only"
+            )
+        if not 0 <= action < size:
+            raise IllegalActionError(
+                Reason.NOT_AN_ACTION,
+                f"{action} is not an action id: ids are 0 to {size - 1} (Discrete({size}))",
+            )
+        self.env.step(action)
+
+
+class _OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]  # pettingzoo is untyped
+    """``OrderEnforcingWrapper``, whose ``last()`` also says to call ``reset()`` first."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AssertionError("reset() needs to be called before last.")
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+        return result
