@@ -50,12 +50,31 @@ def test_seed_test(make: Callable[..., Any]) -> None:
     pettingzoo_test.seed_test(lambda: make(max_hands=2), num_cycles=300)
 
 
+def test_render_test_human_prints_and_ansi_returns_text(capsys: pytest.CaptureFixture[str]) -> None:
+    pettingzoo_test.render_test(lambda render_mode=None: env(render_mode=render_mode))
+    printed = capsys.readouterr().out
+    assert "scores 0 0" in printed and "player_3" in printed  # "human" printed the table
+    table = env(render_mode="human")
+    table.reset(seed=2)
+    agent = table.agent_selection
+    table.step(int(np.flatnonzero(table.observe(agent)["action_mask"])[0]))
+    assert table.render() is None
+    assert capsys.readouterr().out.count("hand 1,") == 2  # once by step, once by render
+
+
+def test_without_a_render_mode_render_warns_and_returns_none() -> None:
+    table = env()
+    table.reset(seed=1)
+    with pytest.warns(UserWarning, match="render mode"):
+        assert table.render() is None
+
+
 def test_the_module_is_versioned_and_the_package_still_offers_it() -> None:
     assert fivehundred_v1.raw_env.metadata["name"] == "fivehundred_v1"
     assert fivehundred_v1.__name__.rsplit(".", 1)[-1] == "fivehundred_v1"
     assert package.env is fivehundred_v1.env and package.raw_env is fivehundred_v1.raw_env
     assert raw_env is fivehundred_v1.FiveHundredEnv
-    assert raw_env.metadata["render_modes"] == ["ansi"]
+    assert raw_env.metadata["render_modes"] == ["human", "ansi"]
     assert raw_env.metadata["is_parallelizable"] is False
 
 
@@ -327,9 +346,6 @@ def test_r4_1_a_discard_in_progress_is_observed_and_rendered() -> None:
 def test_refusals_of_options() -> None:
     with pytest.raises(fh.FiveHundredError, match="render_mode"):
         env(render_mode="rgb_array")
-    silent = env()  # no render mode
-    silent.reset(seed=2)
-    assert silent.render() is None
     with pytest.raises(fh.FiveHundredError, match="max_hands"):
         env(max_hands=0)
     with pytest.raises(fh.FiveHundredError, match="reward must be 'points' or 'game'"):

@@ -14,7 +14,8 @@ Made as PettingZoo's classic card games are (``leduc_holdem_v4``,
 ``raw_env(**options)`` takes the :class:`~fivehundred.Rules` options by name
 (as :func:`fivehundred.records.rules_from_options` reads them), and:
 
-- ``render_mode``: ``"ansi"`` (``render()`` returns the table as text) or ``None``;
+- ``render_mode``: ``"human"`` (each step prints the table), ``"ansi"``
+  (``render()`` returns it as text) or ``None``;
 - ``reward``: ``"points"`` (the default), each agent's side's score change at
   the end of each hand (R8); or ``"game"``, +1 to every agent of a side that
   wins the game and -1 to every other agent, at its end (R9);
@@ -42,6 +43,7 @@ import math
 import random
 from typing import Any, ClassVar, Final
 
+import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
@@ -69,7 +71,7 @@ __all__ = ["FiveHundredEnv", "env", "raw_env"]
 #: The values of ``reward=``: points per hand, or +-1 for the game.
 REWARDS: Final = ("points", "game")
 #: The values of ``render_mode=`` besides ``None``.
-RENDER_MODES: Final = ("ansi",)
+RENDER_MODES: Final = ("human", "ansi")
 
 
 def env(*, illegal_reward: float | None = -1.0, **options: Any) -> AECEnv:
@@ -147,6 +149,7 @@ class FiveHundredEnv(AECEnv, EzPickle):  # type: ignore[misc]  # pettingzoo is u
         "render_modes": list(RENDER_MODES),
         "name": "fivehundred_v1",
         "is_parallelizable": False,
+        "render_fps": 1,
     }
 
     def __init__(
@@ -160,7 +163,9 @@ class FiveHundredEnv(AECEnv, EzPickle):  # type: ignore[misc]  # pettingzoo is u
         expect(max_hands, (int, type(None)), "a number of hands (an int), or None")
         expect(reward, str, "a reward kind (a str)")
         if render_mode is not None and render_mode not in RENDER_MODES:
-            raise FiveHundredError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+            raise FiveHundredError(
+                f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}"
+            )
         if reward not in REWARDS:
             raise FiveHundredError(f"reward must be 'points' or 'game', not {reward!r}")
         if max_hands is not None and max_hands < 1:
@@ -305,6 +310,8 @@ class FiveHundredEnv(AECEnv, EzPickle):  # type: ignore[misc]  # pettingzoo is u
             self._end_hand(game)
         self._select(self._require("step()"))
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def _end_hand(self, game: GameState) -> None:
         side_of = self.rules.side_of
@@ -332,11 +339,22 @@ class FiveHundredEnv(AECEnv, EzPickle):  # type: ignore[misc]  # pettingzoo is u
         self.hands += 1
 
     def render(self) -> str | None:
-        """The table as text (``render_mode="ansi"``): every hand, the trick, the scores."""
+        """The table as text: every hand, the trick, the scores, the view of the seat to act.
+
+        ``render_mode="ansi"`` returns it, ``"human"`` prints it and returns ``None``;
+        with no render mode, PettingZoo's warning, and ``None``.
+        """
         game = self._require("render()")
         if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
             return None
-        return _table_text(game, self.pending)
+        text = _table_text(game, self.pending)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release."""
