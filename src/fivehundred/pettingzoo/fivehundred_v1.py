@@ -227,11 +227,13 @@ class FiveHundredEnv(AECEnv, EzPickle):  # type: ignore[misc]  # pettingzoo is u
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same for every agent)."""
-        return self.observation_spaces[self.possible_agents[self._seat(agent)]]
+        self._seat(agent)
+        return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         """``Discrete(compact_size(rules))``."""
-        return self.action_spaces[self.possible_agents[self._seat(agent)]]
+        self._seat(agent)
+        return self.action_spaces[agent]
 
     def _seat(self, agent: str) -> int:
         seat = self._seats.get(agent) if isinstance(agent, str) else None
