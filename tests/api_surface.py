@@ -35,6 +35,7 @@ TESTS: Final = ROOT / "tests"
 OPTIONAL: Final = {
     "fivehundred.openspiel": "openspiel",
     "fivehundred.pettingzoo": "pettingzoo",
+    "fivehundred.pettingzoo.fivehundred_v1": "pettingzoo",
     "fivehundred.server": "server",
     "fivehundred.server.app": "server",
     "fivehundred.server.serve": "server",

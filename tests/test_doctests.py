@@ -31,6 +31,7 @@ MODULES = package_modules()
 OPTIONAL: dict[str, tuple[str, ...]] = {
     "fivehundred.openspiel": ("pyspiel", "numpy"),
     "fivehundred.pettingzoo": ("pettingzoo", "gymnasium", "numpy"),
+    "fivehundred.pettingzoo.fivehundred_v1": ("pettingzoo", "gymnasium", "numpy"),
 }
 
 
