@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import copy
 import importlib
+import inspect
 import math
 import pickle
 import random
@@ -86,7 +87,7 @@ PLAYER_TYPES: Final[dict[str, Callable[[random.Random, int], Player]]] = {
 #: What plays a side of a match: the name of a built-in type (a key of
 #: :data:`PLAYER_TYPES`), ``"module:attr"`` naming a player or a factory to import, a
 #: player object (anything with ``choose(view)``), or a factory: a callable that makes
-#: a player from a ``random.Random``, such as a player class.
+#: a player from a ``random.Random`` (or from nothing), such as a player class.
 PlayerSpec: TypeAlias = str | Player | Callable[[random.Random], Player]
 #: The search player's default worlds per decision in matches.
 DEFAULT_BUDGET: Final = 16
@@ -104,7 +105,8 @@ def make_player(
     """A new player for one seat: of a built-in type (a key of :data:`PLAYER_TYPES`), or
     your own (a :data:`PlayerSpec`).
 
-    A factory (or the factory ``"module:attr"`` names) is called with ``rng``; a player
+    A factory (or the factory ``"module:attr"`` names) is called with ``rng``, or with
+    nothing if it takes no argument (a player class without fields); a player
     object is copied (:func:`copy.deepcopy`), so that no seat or game shares its state
     and a match gives the same games wherever they run. ``budget`` is for the built-in
     search and PIMC players. ``time_limit`` gives the search and PIMC players that many
@@ -168,7 +170,14 @@ def _player_from(obj: object, rng: random.Random, label: str) -> Player:
             f"{label} is not a player: give a player type's name, module:attr, an object"
             " with a choose(view) method, or a factory that makes one from a random.Random"
         )
-    made = obj(rng)
+    try:
+        inspect.signature(obj).bind(rng)
+    except TypeError:  # it takes no random source (a player class without fields)
+        made = obj()
+    except ValueError:  # pragma: no cover - a callable without a signature: give it one
+        made = obj(rng)
+    else:
+        made = obj(rng)
     if not _is_player(made):
         raise FiveHundredTypeError(
             f"the factory {label} returned {type(made).__name__}, not a player"
