@@ -5,6 +5,7 @@ from __future__ import annotations
 import concurrent.futures
 import random
 import re
+import threading
 from pathlib import Path
 
 import attrs
@@ -234,6 +235,23 @@ def test_a_player_that_cannot_cross_processes_is_refused_clearly() -> None:
         alone = list(play_games((kind, "random"), 2, seed=1))
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as threads:
             assert list(play_games((kind, "random"), 2, seed=1, executor=threads)) == alone
+
+
+@attrs.define
+class LockedPlayer:
+    """A player holding a lock, which cannot be copied."""
+
+    lock: threading.Lock = attrs.field(factory=threading.Lock)
+
+    def choose(self, view: fh.PlayerView) -> fh.Action:
+        return view.legal_actions[0]
+
+
+def test_a_player_that_cannot_be_copied_asks_for_a_factory() -> None:
+    with pytest.raises(fh.FiveHundredError, match=r"cannot be copied .* pass a factory"):
+        run_match(LockedPlayer(), "random", games=1)
+    result = run_match(lambda rng: LockedPlayer(), "random", games=1)
+    assert result.kinds == ("<lambda>", "random") and result.games == 1
 
 
 def test_a_bad_module_attr_says_what_is_wrong(

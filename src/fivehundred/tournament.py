@@ -164,7 +164,13 @@ def _is_player(obj: object) -> bool:
 def _player_from(obj: object, rng: random.Random, label: str) -> Player:
     """A seat's player from a player object (copied) or a factory (called with ``rng``)."""
     if _is_player(obj):
-        return cast(Player, copy.deepcopy(obj))
+        try:
+            return cast(Player, copy.deepcopy(obj))
+        except Exception as error:
+            raise FiveHundredError(
+                f"the player {label} cannot be copied for each seat"
+                f" ({type(error).__name__}: {error}): pass a factory that makes one instead"
+            ) from error
     if not callable(obj):
         raise FiveHundredTypeError(
             f"{label} is not a player: give a player type's name, module:attr, an object"
@@ -231,7 +237,7 @@ def player_name(kind: PlayerSpec) -> str:
     if isinstance(kind, str):
         return kind
     if not _is_player(kind):
-        name = getattr(kind, "__qualname__", None)
+        name = getattr(kind, "__name__", None)
         if isinstance(name, str):
             return name
     return type(kind).__name__
