@@ -36,6 +36,7 @@ import copy
 import importlib
 import inspect
 import math
+import os
 import pickle
 import random
 import sys
@@ -475,6 +476,11 @@ class RayExecutor(Executor):
     open by :meth:`shutdown`). Each call is one task; its result comes back
     through ``ObjectRef.future()``.
 
+    A local instance (no ``address``) gets this process's ``sys.path`` as its workers'
+    ``PYTHONPATH`` (unless ``options`` give a ``runtime_env``), so that your players
+    import there as here. On a cluster, install your bot module on every node, or
+    send it with ``runtime_env={"py_modules": [...]}``.
+
     Raises ``ImportError`` when Ray is not installed (``pip install fivehundred[ray]``), and
     what ``ray.init`` raises when it cannot connect.
     """
@@ -485,6 +491,9 @@ class RayExecutor(Executor):
         self._ray: Any = ray  # Any: the checks pass whether Ray is installed or not
         self._owner = not ray.is_initialized()
         if self._owner:
+            if address is None and "runtime_env" not in options:
+                path = os.pathsep.join(entry or os.getcwd() for entry in sys.path)
+                options = {**options, "runtime_env": {"env_vars": {"PYTHONPATH": path}}}
             ray.init(address=address, **options)
         self._remotes: dict[object, Any] = {}
 
