@@ -273,9 +273,13 @@ def test_a_bad_module_attr_says_what_is_wrong(
     with pytest.raises(fh.FiveHundredTypeError, match="is not a player"):
         make_player(3.5, random.Random(1))  # type: ignore[arg-type]  # wrong on purpose
     (tmp_path / "broken_bots.py").write_text("raise RuntimeError('no model file')\n")
+    (tmp_path / "needy_bots.py").write_text("import no_such_dependency_of_bots\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(fh.FiveHundredError, match="importing 'broken_bots' failed: Runtime"):
         run_match("broken_bots:Bot", "random", games=1)
+    needy = "importing 'needy_bots' failed: No module named 'no_such_dependency_of_bots'"
+    with pytest.raises(fh.FiveHundredError, match=re.escape(needy)):
+        make_player("needy_bots:Bot", random.Random(1))
     with pytest.raises(fh.FiveHundredError, match="unknown player type 'genius'"):
         run_match("genius", "random", games=1)
 
