@@ -309,3 +309,10 @@ def test_the_command_lines_take_module_attr(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit):
         cli_main(["simulate", "--bots", "own_players:NOT_A_PLAYER"])
     assert "NOT_A_PLAYER is not a player" in capsys.readouterr().err
+    # a factory that fails: its own error, not argparse's "invalid value"
+    for run in (main, lambda argv: cli_main(["simulate", "--bots", *argv])):
+        with pytest.raises(SystemExit):
+            run(["json:dumps", "random"])
+        assert "making the player raised TypeError: Object of type Random" in (
+            capsys.readouterr().err
+        )

@@ -686,6 +686,10 @@ def _player_argument(text: str) -> str:
         make_player(text, random.Random(0))
     except FiveHundredError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+    except Exception as error:  # the player's own code failed: say so, not "invalid"
+        raise argparse.ArgumentTypeError(
+            f"{text}: making the player raised {type(error).__name__}: {error}"
+        ) from None
     return text
 
 

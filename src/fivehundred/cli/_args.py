@@ -222,6 +222,10 @@ def _kind(text: str) -> str:
         make_player(text, random.Random(0))
     except fh.FiveHundredError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+    except Exception as error:  # the player's own code failed: say so, not "invalid"
+        raise argparse.ArgumentTypeError(
+            f"{text}: making the player raised {type(error).__name__}: {error}"
+        ) from None
     return text
 
 
