@@ -278,8 +278,9 @@ def ray(session: nox.Session) -> None:
     """Tournaments on a local Ray instance (opt-in: Ray is large), with the speed-up.
 
     Installs ``.[ray]`` and runs ``tests/test_ray.py`` with ``FIVEHUNDRED_TEST_RAY=1``:
-    the same games on Ray (``ray.init(num_cpus=2)``) as in one process, and the
-    speed-up printed.
+    the same games on Ray (``ray.init(num_cpus=2)``) as in one process, with the
+    built-in players and with a bot author's own (object, factory, ``module:attr``),
+    and the speed-up printed.
     """
     session.install("-e", ".[ray]", *group("test"))
     session.run(
