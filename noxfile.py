@@ -278,8 +278,9 @@ def ray(session: nox.Session) -> None:
     """Tournaments on a local Ray instance (opt-in: Ray is large), with the speed-up.
 
     Installs ``.[ray]`` and runs ``tests/test_ray.py`` with ``FIVEHUNDRED_TEST_RAY=1``:
-    the same games on Ray (``ray.init(num_cpus=2)``) as in one process, and the
-    speed-up printed.
+    the same games on Ray (``ray.init(num_cpus=2)``) as in one process, with the
+    built-in players and with a bot author's own (object, factory, ``module:attr``),
+    and the speed-up printed.
     """
     session.install("-e", ".[ray]", *group("test"))
     session.run(
@@ -370,8 +371,9 @@ def solver_many(session: nox.Session) -> None:
 def bench_solver(session: nox.Session) -> None:
     """The solver's speed on both builds (opt-in): benchmarks/bench_solver.py {posargs}.
 
-    Median time to solve 50 random four-player hands from the first lead and with
-    five tricks left, pure then compiled. ``nox -s bench_solver -- --hands 50``.
+    The positions searched and the time to solve 50 seeded four-player hands, median and
+    worst, by tricks left (10 to 1), pure then compiled: the table of
+    docs/reference/solver.md. ``nox -s bench_solver -- --hands 50 --left 10 5``.
     """
     session.install(".")
     session.run("python", "benchmarks/bench_solver.py", *session.posargs)

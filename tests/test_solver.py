@@ -336,3 +336,50 @@ def test_solution_totals_and_exports() -> None:
     result = solve(state, seat)
     assert result.total == result.taken + result.tricks
     assert result.best and all(result.values[p] == result.tricks for p in result.best)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_node_budget_holds_and_marks_what_it_proved_R5_R6(seed: int) -> None:
+    """Within its budget a search gives the exact solution; short of it, at most that
+    many positions, ``exact=False``, a range holding the exact count, and only exact
+    action values."""
+    rng = random.Random(seed)
+    for _ in range(6):
+        players = rng.randint(2, 6)
+        state = ending(rng, players, 6, misere=rng.random() < 0.25)
+        seat = None if state.contractor is not None else state.to_act
+        full = solve(state, seat)
+        assert full.exact and full.high == full.tricks and full.nodes >= 1
+        assert solve(state, seat, nodes=full.nodes) == full
+        assert solve(state, seat, nodes=10**9) == full
+        for budget in sorted({1, 2, full.nodes // 3, full.nodes // 2, full.nodes - 1}):
+            if budget < 1:
+                continue
+            cut = solve(state, seat, nodes=budget)
+            assert cut.nodes <= budget, (budget, cut)
+            assert not cut.exact, (budget, cut)
+            assert cut.tricks <= full.tricks <= cut.high, (cut, full)
+            assert cut.forced in (None, False) or full.forced
+            assert all(full.values[play] == value for play, value in cut.values.items())
+            assert set(cut.best) <= set(full.best)
+
+
+def test_a_node_budget_cuts_a_whole_hand_short() -> None:
+    """From the first lead a small budget stops the search well before its end."""
+    state = in_play(fh.Rules(), random.Random(7))
+    cut = solve(state, nodes=200)
+    assert not cut.exact and cut.nodes == 200
+    assert 0 <= cut.tricks <= cut.high <= 10
+    count = solve(state, actions=False, nodes=200)
+    assert count.nodes == 200 and not count.exact and not count.values
+
+
+def test_a_node_budget_must_be_a_positive_whole_number() -> None:
+    state = ending(random.Random(3), 4, 3)
+    seat = None if state.contractor is not None else state.to_act
+    with pytest.raises(fh.FiveHundredError, match="at least 1"):
+        solve(state, seat, nodes=0)
+    with pytest.raises(TypeError, match="whole number"):
+        solve(state, seat, nodes=2.5)  # type: ignore[arg-type]  # a fraction of a position
+    with pytest.raises(TypeError, match="whole number"):
+        solve(state, seat, nodes=True)

@@ -4,20 +4,28 @@ from __future__ import annotations
 
 import concurrent.futures
 import random
+import re
+import threading
+from pathlib import Path
 
+import attrs
 import pytest
 
 import fivehundred as fh
+import own_players
 from fivehundred.bots import HeuristicPlayer, RandomPlayer
+from fivehundred.cli import main as cli_main
 from fivehundred.pimc import PIMCPlayer
 from fivehundred.search import SearchPlayer
 from fivehundred.tournament import (
     GameOutcome,
+    PlayerSpec,
     format_match,
     main,
     make_player,
     play_game,
     play_games,
+    player_name,
     run_match,
     summarize,
     wilson_interval,
@@ -164,3 +172,147 @@ def test_the_command_line_takes_a_backend(capsys: pytest.CaptureFixture[str]) ->
 
     assert main(["heuristic", "random", "--games", "2", "--backend", "thread", "--jobs", "2"]) == 0
     assert "heuristic" in capsys.readouterr().out
+
+
+# -- your own players ----------------------------------------------------------------
+
+KINDS_AS_RANDOM = (
+    own_players.seeded_random,
+    "own_players:seeded_random",
+    RandomPlayer,
+    "fivehundred.bots:RandomPlayer",
+)
+
+
+def test_your_own_factory_plays_the_same_games_as_the_built_in_type() -> None:
+    built_in = list(play_games(("random", "heuristic"), 3, seed=5))
+    for kind in KINDS_AS_RANDOM:
+        assert list(play_games((kind, "heuristic"), 3, seed=5)) == built_in, kind
+
+
+def test_a_player_object_is_copied_for_every_seat_and_game() -> None:
+    mine = own_players.FirstChoicePlayer()
+    records = list(play_games((mine, "random"), 3, seed=6))
+    assert mine.decisions == 0  # each seat played a copy
+    assert records == list(play_games(("own_players:FIRST", "random"), 3, seed=6))
+    made = make_player(mine, random.Random(1))
+    assert isinstance(made, own_players.FirstChoicePlayer) and made is not mine
+
+
+def test_your_own_players_give_the_same_games_on_other_processes() -> None:
+    kinds: tuple[PlayerSpec, ...] = (own_players.FirstChoicePlayer(), own_players.seeded_random)
+    alone = list(play_games(kinds, 3, seed=7))
+    assert list(play_games(kinds, 3, seed=7, jobs=2)) == alone
+    with concurrent.futures.ProcessPoolExecutor(max_workers=2) as pool:
+        assert list(play_games(kinds, 3, seed=7, executor=pool)) == alone
+    named = ("own_players:FIRST", "own_players:seeded_random")
+    assert list(play_games(named, 3, seed=7, jobs=2)) == alone
+    named = ("own_players:FirstChoicePlayer", "own_players:seeded_random")
+    assert list(play_games(named, 3, seed=7, jobs=2)) == alone
+    result = run_match(*kinds, games=3, seed=7, jobs=2)
+    assert result.kinds == ("FirstChoicePlayer", "seeded_random") and result.games == 3
+
+
+def test_a_player_that_cannot_cross_processes_is_refused_clearly() -> None:
+    @attrs.define
+    class LocalPlayer:
+        def choose(self, view: fh.PlayerView) -> fh.Action:
+            return view.legal_actions[-1]
+
+    def factory(rng: random.Random) -> RandomPlayer:
+        return RandomPlayer(rng)
+
+    kinds: list[PlayerSpec] = [LocalPlayer(), factory, lambda rng: LocalPlayer()]
+    for kind in kinds:
+        with pytest.raises(fh.FiveHundredError, match="cannot be sent to another process"):
+            list(play_games((kind, "random"), 2, seed=1, jobs=2))
+        with (
+            concurrent.futures.ProcessPoolExecutor(max_workers=1) as pool,
+            pytest.raises(fh.FiveHundredError, match="module:attr"),
+        ):
+            list(play_games((kind, "random"), 2, seed=1, executor=pool))
+        # here, or on threads, nothing crosses a process
+        alone = list(play_games((kind, "random"), 2, seed=1))
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as threads:
+            assert list(play_games((kind, "random"), 2, seed=1, executor=threads)) == alone
+
+
+@attrs.define
+class LockedPlayer:
+    """A player holding a lock, which cannot be copied."""
+
+    lock: threading.Lock = attrs.field(factory=threading.Lock)
+
+    def choose(self, view: fh.PlayerView) -> fh.Action:
+        return view.legal_actions[0]
+
+
+def test_a_player_that_cannot_be_copied_asks_for_a_factory() -> None:
+    with pytest.raises(fh.FiveHundredError, match=r"cannot be copied .* pass a factory"):
+        run_match(LockedPlayer(), "random", games=1)
+    result = run_match(lambda rng: LockedPlayer(), "random", games=1)
+    assert result.kinds == ("<lambda>", "random") and result.games == 1
+
+
+def test_a_bad_module_attr_says_what_is_wrong(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cases = {
+        "own_players:Nobody": "module 'own_players' has no attribute 'Nobody'",
+        "no_such_bots_module:Bot": "no module 'no_such_bots_module' to import",
+        ":Bot": "write module:attr",
+        "own_players:": "write module:attr",
+    }
+    for text, message in cases.items():
+        with pytest.raises(fh.FiveHundredError, match=re.escape(message)):
+            make_player(text, random.Random(1))
+    with pytest.raises(fh.FiveHundredTypeError, match="NOT_A_PLAYER is not a player"):
+        make_player("own_players:NOT_A_PLAYER", random.Random(1))
+    with pytest.raises(fh.FiveHundredTypeError, match="returned str, not a player"):
+        make_player("own_players:not_a_factory", random.Random(1))
+    with pytest.raises(fh.FiveHundredTypeError, match="is not a player"):
+        make_player(3.5, random.Random(1))  # type: ignore[arg-type]  # wrong on purpose
+    (tmp_path / "broken_bots.py").write_text("raise RuntimeError('no model file')\n")
+    (tmp_path / "needy_bots.py").write_text("import no_such_dependency_of_bots\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(fh.FiveHundredError, match="importing 'broken_bots' failed: Runtime"):
+        run_match("broken_bots:Bot", "random", games=1)
+    needy = "importing 'needy_bots' failed: No module named 'no_such_dependency_of_bots'"
+    with pytest.raises(fh.FiveHundredError, match=re.escape(needy)):
+        make_player("needy_bots:Bot", random.Random(1))
+    with pytest.raises(fh.FiveHundredError, match="unknown player type 'genius'"):
+        run_match("genius", "random", games=1)
+
+
+def test_player_names_and_a_table_wide_enough_for_them() -> None:
+    assert player_name("own_players:FIRST") == "own_players:FIRST"
+    assert player_name(own_players.seeded_random) == "seeded_random"
+    assert player_name(own_players.FirstChoicePlayer()) == "FirstChoicePlayer"
+    assert player_name(RandomPlayer) == "RandomPlayer"
+    result = run_match("own_players:FirstChoicePlayer", "heuristic", games=2, seed=2)
+    header, first, second = format_match(result).splitlines()[1:]
+    assert first.startswith("own_players:FirstChoicePlayer ")
+    assert len(header.split("wins")[0]) == len(first.split(" ")[0]) + 1 + 6 - len("wins")
+    assert second.startswith("heuristic ")
+
+
+def test_the_command_lines_take_module_attr(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["own_players:FirstChoicePlayer", "random", "--games", "2", "--jobs", "2"]) == 0
+    assert "own_players:FirstChoicePlayer" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stopped:
+        main(["own_players:Nobody", "random"])
+    assert stopped.value.code == 2
+    assert "has no attribute 'Nobody'" in capsys.readouterr().err
+    argv = ["simulate", "--games", "2", "--bots", "own_players:seeded_random", "heuristic"]
+    assert cli_main(argv) == 0
+    assert "own_players:seeded_random" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        cli_main(["simulate", "--bots", "own_players:NOT_A_PLAYER"])
+    assert "NOT_A_PLAYER is not a player" in capsys.readouterr().err
+    # a factory that fails: its own error, not argparse's "invalid value"
+    for run in (main, lambda argv: cli_main(["simulate", "--bots", *argv])):
+        with pytest.raises(SystemExit):
+            run(["json:dumps", "random"])
+        assert "making the player raised TypeError: Object of type Random" in (
+            capsys.readouterr().err
+        )

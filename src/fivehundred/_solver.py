@@ -138,7 +138,12 @@ class Search:
         #: Every card still in play: in a hand or on the table.
         self.live: int = live
         self.tt: dict[tuple[int, int, int, int, int, int], int] = {}
+        #: Positions searched so far (calls of :meth:`ge`).
         self.nodes: int = 0
+        #: The most positions to search: once reached, :attr:`stopped` is set and every
+        #: search in progress unwinds; its answers are then meaningless.
+        self.limit: int = 1 << 62
+        self.stopped: bool = False
         #: The best lead found at each boundary key (tried first next time).
         self.best: dict[int, int] = {}
         #: A hash of the trick boundary the search is inside (for the best moves; a
@@ -248,6 +253,9 @@ class Search:
     def ge(self, seat: int, need: int) -> bool:
         """Can the maximisers make the counted side take ``need`` more tricks (this one
         included)? ``seat`` is to act."""
+        if self.nodes >= self.limit:
+            self.stopped = True
+            return False
         self.nodes += 1
         trick = self.trick
         key: tuple[int, int, int, int, int, int] | None = None
@@ -293,7 +301,10 @@ class Search:
             moves.insert(0, first)
         for move in moves:
             self.bkey = bkey
-            if self._try(seat, move, need) == maximising:
+            found_it = self._try(seat, move, need)
+            if self.stopped:  # the node limit: unwind, storing nothing
+                return result
+            if found_it == maximising:
                 result = maximising
                 self.best[killer] = move
                 break
@@ -466,17 +477,23 @@ class Search:
         self.led = old_led
         return result
 
-    def value(self, seat: int, low: int, high: int, guess: int) -> int:
-        """The exact count in ``[low, high]`` (MTD-style null-window tests from ``guess``)."""
+    def bounds(self, move: int, low: int, high: int, guess: int) -> tuple[int, int]:
+        """The count in ``[low, high]`` from the seat to act (after its ``move``, or
+        -1 for its best), by MTD-style null-window tests from ``guess``: the exact
+        count twice, or the bounds proven when the node limit stopped the search."""
+        seat = self.to_act
         while low < high:
             test = min(max(guess, low + 1), high)
-            if self.ge(seat, test):
+            found = self.ge(seat, test) if move < 0 else self._try(seat, move, test)
+            if self.stopped:
+                break
+            if found:
                 low = test
                 guess = test + 1
             else:
                 high = test - 1
                 guess = test - 1
-        return low
+        return low, high
 
     def remaining(self) -> int:
         """Tricks left to play, the one in progress included."""
@@ -484,21 +501,6 @@ class Search:
 
     def root_moves(self) -> list[int]:
         return self.moves(self.to_act)
-
-    def after(self, move: int, low: int, high: int, guess: int) -> int:
-        """The exact count after ``move`` by the seat to act."""
-        seat = self.to_act
-        lo = low
-        hi = high
-        while lo < hi:
-            test = min(max(guess, lo + 1), hi)
-            if self._try(seat, move, test):
-                lo = test
-                guess = test + 1
-            else:
-                hi = test - 1
-                guess = test - 1
-        return lo
 
     def equivalent(self, move: int) -> int:
         """The mask of the seat to act's playable cards that touch ``move``'s card."""

@@ -94,8 +94,17 @@ class Solution:
     #: The seat to act.
     seat: int
     #: The count after each legal action of the seat to act (empty when
-    #: ``actions=False`` was asked).
+    #: ``actions=False`` was asked; when not :attr:`exact`, only the actions valued
+    #: before the budget ran out).
     values: Mapping[Play, int] = attrs.field(factory=dict)
+    #: Whether the search finished: ``False`` when the ``nodes`` budget of :func:`solve`
+    #: stopped it first. :attr:`tricks` is then the count proven so far, a lower bound of
+    #: the exact count (and :attr:`forced` is ``True`` only if proven).
+    exact: bool = True
+    #: The upper bound proven for :attr:`tricks`: equal to it when the count is exact.
+    high: int = attrs.field(default=attrs.Factory(lambda self: self.tricks, takes_self=True))
+    #: Positions searched (the unit of the ``nodes`` budget of :func:`solve`).
+    nodes: int = 0
 
     @property
     def total(self) -> int:
@@ -104,7 +113,8 @@ class Solution:
 
     @property
     def best(self) -> tuple[Play, ...]:
-        """The optimal actions of the seat to act (those whose count is :attr:`tricks`)."""
+        """The optimal actions of the seat to act (those whose count is :attr:`tricks`;
+        when not :attr:`exact`, only among the actions valued)."""
         return tuple(play for play, value in self.values.items() if value == self.tricks)
 
 
@@ -176,7 +186,13 @@ def _guess(state: GameState, counted: int, minimising: bool, taken: int, remaini
     return (remaining + 1) // 2
 
 
-def solve(state: GameState, seat: int | None = None, *, actions: bool = True) -> Solution:
+def solve(
+    state: GameState,
+    seat: int | None = None,
+    *,
+    actions: bool = True,
+    nodes: int | None = None,
+) -> Solution:
     """Solve a hand in play double-dummy: the exact tricks under best play.
 
     ``seat`` chooses the counted side (by default the contracting side; see the
@@ -185,9 +201,17 @@ def solve(state: GameState, seat: int | None = None, *, actions: bool = True) ->
     :attr:`~fivehundred.solver.Solution.best`); without it only the count is searched, which is
     quicker.
 
+    ``nodes`` caps the positions searched (:attr:`~fivehundred.solver.Solution.nodes`
+    counts them; the reference page gives the cost by tricks left). A search that
+    reaches the cap stops and returns what it has proven, marked
+    ``exact=False``: the count as a range (:attr:`~fivehundred.solver.Solution.tricks`
+    to :attr:`~fivehundred.solver.Solution.high`) and the actions valued so far. A
+    search that finishes within the cap returns the same solution as without one.
+
     Raises :class:`~fivehundred.FiveHundredError` (a :class:`ValueError`) outside
-    the play phase, for a seat that is not at the table, and for a V-ALL-PASS hand
-    without ``seat``; :class:`TypeError` when ``state`` is not a game state.
+    the play phase, for a seat that is not at the table, for a V-ALL-PASS hand
+    without ``seat`` and for a ``nodes`` budget below 1; :class:`TypeError` when
+    ``state`` is not a game state or ``nodes`` is not a whole number.
 
     >>> import fivehundred as fh
     >>> state = fh.deal(fh.new_game(dealer=3), seed=4)
@@ -198,28 +222,40 @@ def solve(state: GameState, seat: int | None = None, *, actions: bool = True) ->
     (True, True)
     """
     state = _check(state)
+    if nodes is not None:
+        if not isinstance(nodes, int) or isinstance(nodes, bool):
+            raise FiveHundredTypeError(f"nodes must be a whole number of positions, not {nodes!r}")
+        if nodes < 1:
+            raise FiveHundredError(f"nodes={nodes}: a search budget is at least 1 position")
     search, counted, minimising = _search(state, seat)
+    if nodes is not None:
+        search.limit = nodes
     remaining = search.remaining()
     taken = 0
     won = tricks_by_seat(state)
     for other in range(state.rules.players):
         if (counted >> other) & 1:
             taken += won[other]
-    value = search.value(
-        search.to_act, 0, remaining, _guess(state, counted, minimising, taken, remaining)
+    value, high = search.bounds(
+        -1, 0, remaining, _guess(state, counted, minimising, taken, remaining)
     )
     values: dict[Play, int] = {}
-    if actions:
+    if actions and not search.stopped:
         reps = search.root_moves()
-        worth = {move: search.after(move, 0, remaining, value) for move in reps}
-        masks = {move: search.equivalent(move) for move in reps}
+        worth: dict[int, int] = {}
+        for move in reps:
+            low, _ = search.bounds(move, 0, remaining, value)
+            if search.stopped:
+                break
+            worth[move] = low
+        masks = {move: search.equivalent(move) for move in worth}
         pos_of = search.pos_of
         for play in legal_plays(state):
             pos = pos_of[play.card.index]
             named = -1 if play.suit is None else int(play.suit)
-            for move in reps:
+            for move, count in worth.items():
                 if move % NAMES - 1 == named and (masks[move] >> pos) & 1:
-                    values[play] = worth[move]
+                    values[play] = count
                     break
     sides = frozenset(s for s in range(state.rules.players) if (counted >> s) & 1)
     return Solution(
@@ -229,6 +265,9 @@ def solve(state: GameState, seat: int | None = None, *, actions: bool = True) ->
         forced=(value > 0) if minimising else None,
         seat=search.to_act,
         values=values,
+        exact=not search.stopped,
+        high=high,
+        nodes=search.nodes,
     )
 
 

@@ -14,10 +14,15 @@ cluster through :class:`RayExecutor`), gives the same figures.
 >>> round(low, 3), round(high, 3)
 (0.924, 0.967)
 
+A side is played by a built-in type (a key of :data:`PLAYER_TYPES`) or by your
+own player (a :data:`PlayerSpec`): a player object, a factory that makes one from a
+``random.Random``, or ``"module:attr"`` naming either, imported where the games run.
+
 From the command line::
 
     python -m fivehundred.tournament heuristic random --games 400 --seed 1 --jobs 2
     python -m fivehundred.tournament heuristic random --games 400 --backend ray --jobs 8
+    python -m fivehundred.tournament mybots:GreedyPlayer heuristic --games 400 --jobs 2
 
 With ``--backend ray`` the games run as Ray tasks (``pip install
 fivehundred[ray]``): on a local Ray instance, or on a cluster with ``--address``
@@ -27,20 +32,25 @@ fivehundred[ray]``): on a local Ray instance, or on a cluster with ``--address``
 from __future__ import annotations
 
 import argparse
+import copy
+import importlib
+import inspect
 import math
+import os
+import pickle
 import random
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any, Final, TextIO
+from typing import Any, Final, TextIO, TypeAlias, cast
 
 import attrs
 
 from fivehundred._quoting import expect
 from fivehundred.bots import HeuristicPlayer, Player, RandomPlayer
 from fivehundred.engine import apply, deal, new_game
-from fivehundred.errors import FiveHundredError
+from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 from fivehundred.pimc import PIMCPlayer
 from fivehundred.rules import Rules
 from fivehundred.search import SearchPlayer
@@ -54,6 +64,7 @@ __all__ = [
     "PLAYER_TYPES",
     "GameOutcome",
     "MatchResult",
+    "PlayerSpec",
     "RayExecutor",
     "format_match",
     "main",
@@ -61,6 +72,7 @@ __all__ = [
     "make_player",
     "play_game",
     "play_games",
+    "player_name",
     "run_match",
     "summarize",
     "wilson_interval",
@@ -73,6 +85,11 @@ PLAYER_TYPES: Final[dict[str, Callable[[random.Random, int], Player]]] = {
     "search": lambda rng, budget: SearchPlayer(rng, samples=budget),
     "pimc": lambda rng, budget: PIMCPlayer(rng, samples=max(1, budget // 4), playouts=budget),
 }
+#: What plays a side of a match: the name of a built-in type (a key of
+#: :data:`PLAYER_TYPES`), ``"module:attr"`` naming a player or a factory to import, a
+#: player object (anything with ``choose(view)``), or a factory: a callable that makes
+#: a player from a ``random.Random`` (or from nothing), such as a player class.
+PlayerSpec: TypeAlias = str | Player | Callable[[random.Random], Player]
 #: The search player's default worlds per decision in matches.
 DEFAULT_BUDGET: Final = 16
 #: A game that has not ended after this many hands is stopped and counts as unfinished.
@@ -80,30 +97,52 @@ MAX_HANDS: Final = 300
 
 
 def make_player(
-    kind: str,
+    kind: PlayerSpec,
     rng: random.Random,
     budget: int = DEFAULT_BUDGET,
     *,
     time_limit: float | None = None,
 ) -> Player:
-    """A new player of a named type (a key of :data:`PLAYER_TYPES`).
+    """A new player for one seat: of a built-in type (a key of :data:`PLAYER_TYPES`), or
+    your own (a :data:`PlayerSpec`).
 
-    ``time_limit`` gives the search and PIMC players that many seconds a decision;
-    ``budget`` still caps their deals, so for a match at equal time pass a budget too
-    large to bind. The other players ignore it.
+    A factory (or the factory ``"module:attr"`` names) is called with ``rng``, or with
+    nothing if it takes no argument (a player class without fields); a player
+    object is copied (:func:`copy.deepcopy`), so that no seat or game shares its state
+    and a match gives the same games wherever they run. ``budget`` is for the built-in
+    search and PIMC players. ``time_limit`` gives the search and PIMC players that many
+    seconds a decision; ``budget`` still caps their deals, so for a match at equal time
+    pass a budget too large to bind. The other players ignore it.
 
     >>> make_player("search", random.Random(1), 10_000, time_limit=0.1).time_limit
     0.1
+    >>> from fivehundred.bots import RandomPlayer
+    >>> type(make_player(RandomPlayer, random.Random(1))).__name__
+    'RandomPlayer'
+    >>> type(make_player("fivehundred.bots:HeuristicPlayer", random.Random(1))).__name__
+    'HeuristicPlayer'
 
     Raises :class:`~fivehundred.FiveHundredError` for an unknown ``kind`` (see
-    :data:`PLAYER_TYPES`) and a ``time_limit`` that is not a positive number of seconds.
+    :data:`PLAYER_TYPES`), a ``"module:attr"`` that cannot be imported, and a
+    ``time_limit`` that is not a positive number of seconds;
+    :class:`~fivehundred.FiveHundredTypeError` for a ``kind`` that is not a player, a
+    factory or a name, and a factory that does not return a player; and what the
+    factory raises.
     """
-    try:
-        factory = PLAYER_TYPES[kind]
-    except KeyError:
-        known = ", ".join(PLAYER_TYPES)
-        raise FiveHundredError(f"unknown player type {kind!r}: choose one of {known}") from None
-    player = factory(rng, budget)
+    if isinstance(kind, str):
+        factory = PLAYER_TYPES.get(kind)
+        if factory is not None:
+            player = factory(rng, budget)
+        elif ":" in kind:
+            player = _player_from(_import_player(kind), rng, kind)
+        else:
+            known = ", ".join(PLAYER_TYPES)
+            raise FiveHundredError(
+                f"unknown player type {kind!r}: choose one of {known},"
+                " or name your own player as module:attr (e.g. mybots:GreedyPlayer)"
+            )
+    else:
+        player = _player_from(kind, rng, player_name(kind))
     if time_limit is None:
         return player
     if (
@@ -117,6 +156,92 @@ def make_player(
     if isinstance(player, (SearchPlayer, PIMCPlayer)):
         return attrs.evolve(player, time_limit=float(time_limit))
     return player
+
+
+def _is_player(obj: object) -> bool:
+    return not isinstance(obj, type) and callable(getattr(obj, "choose", None))
+
+
+def _player_from(obj: object, rng: random.Random, label: str) -> Player:
+    """A seat's player from a player object (copied) or a factory (called with ``rng``)."""
+    if _is_player(obj):
+        try:
+            return cast(Player, copy.deepcopy(obj))
+        except Exception as error:
+            raise FiveHundredError(
+                f"the player {label} cannot be copied for each seat"
+                f" ({type(error).__name__}: {error}): pass a factory that makes one instead"
+            ) from error
+    if not callable(obj):
+        raise FiveHundredTypeError(
+            f"{label} is not a player: give a player type's name, module:attr, an object"
+            " with a choose(view) method, or a factory that makes one from a random.Random"
+        )
+    try:
+        inspect.signature(obj).bind(rng)
+    except TypeError:  # it takes no random source (a player class without fields)
+        made = obj()
+    except ValueError:  # pragma: no cover - a callable without a signature: give it one
+        made = obj(rng)
+    else:
+        made = obj(rng)
+    if not _is_player(made):
+        raise FiveHundredTypeError(
+            f"the factory {label} returned {type(made).__name__}, not a player"
+            " (an object with a choose(view) method)"
+        )
+    return cast(Player, made)
+
+
+def _import_player(text: str) -> object:
+    """What ``"module:attr"`` names (``attr`` may be dotted), imported."""
+    module_name, _, attr = text.partition(":")
+    if not module_name or not attr:
+        raise FiveHundredError(
+            f"{text!r} is not a player: write module:attr, e.g. mybots:GreedyPlayer"
+        )
+    try:
+        target: object = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name is not None and module_name.startswith(error.name):
+            raise FiveHundredError(
+                f"player {text!r}: there is no module {error.name!r} to import (install"
+                " it, or run from the directory that holds it)"
+            ) from error
+        raise FiveHundredError(
+            f"player {text!r}: importing {module_name!r} failed: {error}"
+        ) from error
+    except Exception as error:
+        raise FiveHundredError(
+            f"player {text!r}: importing {module_name!r} failed: {type(error).__name__}: {error}"
+        ) from error
+    for part in attr.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            raise FiveHundredError(
+                f"player {text!r}: module {module_name!r} has no attribute {attr!r}"
+            ) from None
+    return target
+
+
+def player_name(kind: PlayerSpec) -> str:
+    """How a match's table names a side's player: a name as given, else a factory's or
+    a player's class name.
+
+    >>> from fivehundred.bots import HeuristicPlayer
+    >>> player_name("random"), player_name(HeuristicPlayer), player_name(HeuristicPlayer())
+    ('random', 'HeuristicPlayer', 'HeuristicPlayer')
+
+    Raises nothing.
+    """
+    if isinstance(kind, str):
+        return kind
+    if not _is_player(kind):
+        name = getattr(kind, "__name__", None)
+        if isinstance(name, str):
+            return name
+    return type(kind).__name__
 
 
 def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -223,9 +348,9 @@ def _seed(match_seed: int, game: int) -> int:
     return random.Random(f"fivehundred/{match_seed}/{game}").getrandbits(64)
 
 
-#: One game of a match: the player types, the match seed, the game's number, the
+#: One game of a match: the players by side, the match seed, the game's number, the
 #: budget, the time limit and the rules.
-_Task = tuple[tuple[str, ...], int, int, int, float | None, Rules]
+_Task = tuple[tuple[PlayerSpec, ...], int, int, int, float | None, Rules]
 
 
 def _one_game(args: _Task) -> GameOutcome:
@@ -266,7 +391,7 @@ def _rotate(record: GameOutcome, shift: int) -> GameOutcome:
 
 
 def play_games(
-    kinds: Sequence[str],
+    kinds: Sequence[PlayerSpec],
     games: int,
     *,
     seed: int = 0,
@@ -279,7 +404,8 @@ def play_games(
 ) -> Iterator[GameOutcome]:
     """Play a match game by game; yields each game's record, in game order.
 
-    ``kinds[k]`` names the player type of side ``k`` in even games; the sides
+    ``kinds[k]`` plays side ``k`` in even games (a built-in type's name or your own
+    player: a :data:`PlayerSpec`, made for each seat by :func:`make_player`); the sides
     rotate every game. Records are reported by type: index ``k`` is always
     ``kinds[k]``. Each game is dealt from its own seed, so the records are the
     same however the games run: here (``jobs=1``), on ``jobs`` processes, or on
@@ -287,14 +413,26 @@ def play_games(
     per task. ``time_limit``: seconds a decision for the players that take one (see
     :func:`make_player`); the games then depend on the machines' speed.
 
-    Raises :class:`~fivehundred.FiveHundredError` for an unknown player type, a number of
-    types that is not one per side and a bad ``time_limit``.
+    On other processes (``jobs > 1``, a process pool, :class:`RayExecutor`) a player
+    object or factory travels pickled: define it at the top level of a module, or name
+    it as ``"module:attr"``, which each process imports.
+
+    Raises :class:`~fivehundred.FiveHundredError` for an unknown player type, a
+    ``"module:attr"`` that cannot be imported, a player that cannot be sent to another
+    process, a number of types that is not one per side and a bad ``time_limit``;
+    :class:`~fivehundred.FiveHundredTypeError` for what is not a player (see
+    :func:`make_player`).
     """
     rules = rules if rules is not None else Rules()
     if len(kinds) != len(rules.sides):
         raise FiveHundredError(f"{len(rules.sides)} player types are needed, one per side")
     for kind in kinds:
         make_player(kind, random.Random(0), budget, time_limit=time_limit)  # check up front
+    spread = executor is None and jobs > 1 and games > 1
+    if spread or isinstance(executor, (ProcessPoolExecutor, RayExecutor)):
+        dumps = executor.dumps if isinstance(executor, RayExecutor) else pickle.dumps
+        for kind in kinds:
+            _check_sendable(kind, dumps)
     tasks: list[_Task] = [
         (tuple(kinds), seed, game, budget, time_limit, rules) for game in range(games)
     ]
@@ -311,6 +449,20 @@ def play_games(
         yield from pool.map(_one_game, tasks, chunksize=1)
 
 
+def _check_sendable(kind: PlayerSpec, dumps: Callable[[object], bytes]) -> None:
+    """Raise a clear error now, not in a worker, for a player that cannot be pickled."""
+    if isinstance(kind, str):
+        return  # a name: each process makes the player itself
+    try:
+        dumps(kind)
+    except Exception as error:
+        raise FiveHundredError(
+            f"the player {player_name(kind)} cannot be sent to another process"
+            f" ({type(error).__name__}: {error}): define it at the top level of a module"
+            " and pass it, or its name as module:attr, or play with jobs=1 or threads"
+        ) from error
+
+
 def _some_games(tasks: list[_Task]) -> list[GameOutcome]:
     """Several games of a match, in order (one task of an executor)."""
     return [_one_game(task) for task in tasks]
@@ -324,6 +476,11 @@ class RayExecutor(Executor):
     open by :meth:`shutdown`). Each call is one task; its result comes back
     through ``ObjectRef.future()``.
 
+    A local instance (no ``address``) gets this process's ``sys.path`` as its workers'
+    ``PYTHONPATH`` (unless ``options`` give a ``runtime_env``), so that your players
+    import there as here. On a cluster, install your bot module on every node, or
+    send it with ``runtime_env={"py_modules": [...]}``.
+
     Raises ``ImportError`` when Ray is not installed (``pip install fivehundred[ray]``), and
     what ``ray.init`` raises when it cannot connect.
     """
@@ -331,11 +488,19 @@ class RayExecutor(Executor):
     def __init__(self, address: str | None = None, **options: Any) -> None:
         import ray
 
-        self._ray = ray
+        self._ray: Any = ray  # Any: the checks pass whether Ray is installed or not
         self._owner = not ray.is_initialized()
         if self._owner:
+            if address is None and "runtime_env" not in options:
+                path = os.pathsep.join(entry or os.getcwd() for entry in sys.path)
+                options = {**options, "runtime_env": {"env_vars": {"PYTHONPATH": path}}}
             ray.init(address=address, **options)
         self._remotes: dict[object, Any] = {}
+
+    def dumps(self, obj: object) -> bytes:
+        """``obj`` pickled as Ray sends it (cloudpickle): raises what pickling raises."""
+        data: bytes = self._ray.cloudpickle.dumps(obj)
+        return data
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         """Run ``fn(*args, **kwargs)`` as a Ray task."""
@@ -402,7 +567,8 @@ class MatchResult:
 def summarize(
     kinds: Sequence[str], records: Sequence[GameOutcome], seconds: float = 0.0
 ) -> MatchResult:
-    """Add up game records into a :class:`MatchResult`.
+    """Add up game records into a :class:`MatchResult` (``kinds``: the sides' names, as
+    :func:`player_name` gives them).
 
     The totals of no games are zeros. Raises :class:`~fivehundred.FiveHundredTypeError`
     for arguments of the wrong type.
@@ -433,8 +599,8 @@ def summarize(
 
 
 def run_match(
-    first: str,
-    second: str,
+    first: PlayerSpec,
+    second: PlayerSpec,
     *,
     games: int,
     seed: int = 0,
@@ -447,12 +613,13 @@ def run_match(
     time_limit: float | None = None,
 ) -> MatchResult:
     """Play ``games`` seeded games of ``first`` against ``second`` and add them up
-    (``jobs``, ``executor``, ``chunk``, ``time_limit``: as :func:`play_games`).
+    (``jobs``, ``executor``, ``chunk``, ``time_limit``: as :func:`play_games`). Each is
+    a built-in type's name or your own player (a :data:`PlayerSpec`); the result names
+    them by :func:`player_name`.
 
-    Raises :class:`~fivehundred.FiveHundredError` for an unknown player type, a number of
-    types that is not one per side and a bad ``time_limit``.
+    Raises what :func:`play_games` raises.
     """
-    kinds = (first, second)
+    kinds: tuple[PlayerSpec, ...] = (first, second)
     start = time.perf_counter()
     records = []
     for record in play_games(
@@ -469,7 +636,8 @@ def run_match(
         records.append(record)
         if progress is not None:
             progress(len(records), games)
-    return summarize(kinds, records, time.perf_counter() - start)
+    names = [player_name(kind) for kind in kinds]
+    return summarize(names, records, time.perf_counter() - start)
 
 
 def format_match(result: MatchResult) -> str:
@@ -478,10 +646,11 @@ def format_match(result: MatchResult) -> str:
     Raises :class:`~fivehundred.FiveHundredTypeError` for anything but a :class:`MatchResult`.
     """
     expect(result, MatchResult, "a MatchResult (from summarize or play_games)")
+    width = max([10, *(len(kind) for kind in result.kinds)])
     lines = [
         f"{result.games} games, {result.hands} hands, {result.seconds:.1f} s"
         + (f", {result.unfinished} unfinished" if result.unfinished else ""),
-        f"{'player':<10} {'wins':>6} {'win rate':>9} {'95% interval':>17} "
+        f"{'player':<{width}} {'wins':>6} {'win rate':>9} {'95% interval':>17} "
         f"{'contracts':>9} {'made':>6} {'points/game':>11}",
     ]
     for side, kind in enumerate(result.kinds):
@@ -490,7 +659,7 @@ def format_match(result: MatchResult) -> str:
         made = f"{100 * result.made[side] / contracts:5.1f}%" if contracts else "    -"
         per_game = result.points[side] / result.games if result.games else 0.0
         lines.append(
-            f"{kind:<10} {result.wins[side]:>6g} {100 * result.win_rate(side):8.1f}% "
+            f"{kind:<{width}} {result.wins[side]:>6g} {100 * result.win_rate(side):8.1f}% "
             f"[{100 * low:5.1f}%, {100 * high:5.1f}%] {contracts:>9} {made:>6} {per_game:>11.1f}"
         )
     return "\n".join(lines)
@@ -511,8 +680,24 @@ def _progress_bar(out: TextIO) -> Callable[[int, int], None]:
     return show
 
 
+def _player_argument(text: str) -> str:
+    """A command line's player: a built-in type, or ``module:attr`` that imports."""
+    try:
+        make_player(text, random.Random(0))
+    except FiveHundredError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    except Exception as error:  # the player's own code failed: say so, not "invalid"
+        raise argparse.ArgumentTypeError(
+            f"{text}: making the player raised {type(error).__name__}: {error}"
+        ) from None
+    return text
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m fivehundred.tournament FIRST SECOND [--games N] [--seed S] [--jobs J]``.
+
+    ``FIRST`` and ``SECOND`` are built-in player types or ``module:attr`` (see
+    :data:`PlayerSpec`); ``python -m`` puts the current directory on the path.
 
     Raises ``SystemExit`` (status 2, with a usage message) for bad arguments, as
     ``argparse`` does, and :class:`~fivehundred.FiveHundredTypeError` when ``argv`` is not a
@@ -524,10 +709,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             expect(arg, str, "an argument (a str)")
     parser = argparse.ArgumentParser(
         prog="python -m fivehundred.tournament",
-        description="Seeded games between two computer player types, one per side.",
+        description="Seeded games between two computer players, one per side.",
     )
-    parser.add_argument("first", choices=sorted(PLAYER_TYPES), help="player type of side A")
-    parser.add_argument("second", choices=sorted(PLAYER_TYPES), help="player type of side B")
+    kinds = ", ".join(sorted(PLAYER_TYPES))
+    for name, side in (("first", "A"), ("second", "B")):
+        parser.add_argument(
+            name,
+            type=_player_argument,
+            metavar=name.upper(),
+            help=f"player of side {side}: {kinds}, or module:attr (your own)",
+        )
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     parser.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     parser.add_argument("--jobs", type=int, default=1, help="workers (default 1)")

@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import difflib
 import inspect
+import os
+import random
 import re
+import sys
 import textwrap
 from collections.abc import Callable, Sequence
 from typing import Final, NoReturn, TextIO
@@ -19,6 +22,7 @@ from fivehundred.tournament import (
     BACKENDS,
     DEFAULT_BUDGET,
     PLAYER_TYPES,
+    make_player,
 )
 
 #: Named rule sets for ``--rules``: each makes :class:`~fivehundred.Rules` for a
@@ -202,10 +206,26 @@ def _players(text: str) -> int:
 
 
 def _kind(text: str) -> str:
-    if text not in PLAYER_TYPES:
+    """A computer player: a built-in type, or ``module:attr`` (your own) that imports,
+    from the current directory too (as ``python -m`` would)."""
+    if text in PLAYER_TYPES:
+        return text
+    if ":" not in text:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a computer player: choose {', '.join(PLAYER_TYPES)}"
+            f"{text!r} is not a computer player: choose {', '.join(PLAYER_TYPES)},"
+            " or name your own as module:attr"
         )
+    here = os.getcwd()
+    if here not in sys.path and "" not in sys.path:
+        sys.path.insert(0, here)  # the console script's path lacks it
+    try:
+        make_player(text, random.Random(0))
+    except fh.FiveHundredError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    except Exception as error:  # the player's own code failed: say so, not "invalid"
+        raise argparse.ArgumentTypeError(
+            f"{text}: making the player raised {type(error).__name__}: {error}"
+        ) from None
     return text
 
 
@@ -249,7 +269,7 @@ def _add_bots(parser: argparse.ArgumentParser, many: bool) -> None:
         nargs="+" if many else None,
         default=["heuristic"] if many else "heuristic",
         metavar="KIND",
-        help=f"computer players: {', '.join(PLAYER_TYPES)}"
+        help=f"computer players: {', '.join(PLAYER_TYPES)} or module:attr (your own)"
         + (" (one per side, or one for all)" if many else "")
         + " (default heuristic)",
     )

@@ -59,8 +59,9 @@ def simulate(
         + (f", {result.unfinished} unfinished" if result.unfinished else ""),
         file=out,
     )
+    width = max([10, *(len(kind) for kind in kinds)])
     header = (
-        f"{'side':<16} {'player':<10} {'win rate':>8} {'95% interval':>16} "
+        f"{'side':<16} {'player':<{width}} {'win rate':>8} {'95% interval':>16} "
         f"{'contracts':>9} {'made':>6} {'avg score':>9}"
     )
     print(header, file=out)
@@ -70,7 +71,7 @@ def simulate(
         made = f"{100 * result.made[side] / contracts:5.1f}%" if contracts else "     -"
         average = sum(r.scores[side] for r in records) / len(records)
         print(
-            f"{style.side(rules, side):<16} {kind:<10} {100 * result.win_rate(side):7.1f}% "
+            f"{style.side(rules, side):<16} {kind:<{width}} {100 * result.win_rate(side):7.1f}% "
             f"[{100 * low:5.1f}%, {100 * high:5.1f}%] {contracts:>9} {made:>6} {average:>9.1f}",
             file=out,
         )
