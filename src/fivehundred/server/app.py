@@ -10,6 +10,7 @@ Routes (every answer is JSON, except the browser table's files)::
     GET  /tables/{id}            Authorization: Bearer TOKEN -> the seat's view (a spectator's:
                                  no hidden card)
     POST /tables/{id}/actions    {"action": "7H", "version": N} -> {"version": M}
+    WS   /tables/{id}/live       the seat's view pushed after every change (server.live)
 
 Every refusal is ``{"error": CODE, "message": TEXT}`` with a stable ``CODE``.
 """
@@ -28,11 +29,12 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fivehundred._quoting import expect
+from fivehundred.server.live import Hub, live
 from fivehundred.server.tables import SPECTATOR, Refused, Tables
 
 __all__ = [
@@ -194,6 +196,11 @@ def _tables(request: Request) -> Tables:
     return tables
 
 
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
 def _seat(request: Request, table_id: str, *, watch: bool = False) -> tuple[Any, int | None]:
     """The table and the token's seat; ``None`` for the spectator's token when ``watch``."""
     kind, _, token = request.headers.get("authorization", "").partition(" ")
@@ -278,6 +285,7 @@ async def post_action(request: Request) -> Response:
         new = await run_in_threadpool(tables.act, table, seat, action, version)
     else:  # a few quick moves: done in the loop, no thread hand-offs under the GIL
         new = tables.act(table, seat, action, version)
+    _hub(request).notify(table.id, new)
     return JSONResponse({"version": new})
 
 
@@ -328,10 +336,12 @@ def create_app(
             Route("/tables", create_table, methods=["POST"]),
             Route("/tables/{table_id}", get_table, methods=["GET"]),
             Route("/tables/{table_id}/actions", post_action, methods=["POST"]),
+            WebSocketRoute("/tables/{table_id}/live", live),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         ],
         exception_handlers=handlers,
     )
     app.state.tables = Tables(db, seed=seed)
+    app.state.hub = Hub()
     app.add_middleware(Limits, max_body=max_body, deadline=deadline, max_in_flight=max_in_flight)
     return app
