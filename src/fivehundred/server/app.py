@@ -35,7 +35,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fivehundred._quoting import expect
 from fivehundred.server.live import Hub, live
-from fivehundred.server.tables import SPECTATOR, Refused, Tables
+from fivehundred.server.tables import SPECTATOR, Refused, Tables, check_rules
 
 __all__ = [
     "DEADLINE",
@@ -231,28 +231,37 @@ async def index(request: Request) -> Response:
 async def create_table(request: Request) -> Response:
     """``POST /tables``: a new table; the only answer that holds the seats' tokens."""
     body = await _json_body(request)
-    unknown = set(body) - {"rules", "seats"}
+    unknown = set(body) - {"rules", "seats", "names"}
     if unknown:
         raise Refused(400, "BAD_REQUEST", f"unknown keys: {', '.join(sorted(unknown))}"[:200])
     options = body.get("rules", {})
-    if not isinstance(options, dict):
-        raise Refused(422, "BAD_RULES", "rules must be an object of rules options")
+    rules = check_rules(options)  # by type and range, before any list is made from them
     seats = body.get("seats")
     if seats is None:
-        players = options.get("players", 4)
-        seats = ["human"] + ["heuristic"] * (players - 1 if isinstance(players, int) else 3)
+        seats = ["human"] + ["heuristic"] * (rules.players - 1)
+    names = body.get("names")
     slow = isinstance(seats, list) and "search" in seats
     create = _tables(request).create
     table, tokens = (
-        await run_in_threadpool(create, options, seats) if slow else create(options, seats)
+        await run_in_threadpool(create, options, seats, names)
+        if slow
+        else create(options, seats, names)
     )
+    root = request.scope.get("root_path", "")
     return JSONResponse(
         {
             "table": table.id,
             "seats": list(table.seats),
             "version": table.version,
+            "names": table.seat_names(),
             "tokens": {str(seat): token for seat, token in tokens.items() if seat != SPECTATOR},
             "spectator": tokens[SPECTATOR],
+            "links": {
+                str(seat): f"{root}/#table={table.id}&token={token}"
+                for seat, token in tokens.items()
+                if seat != SPECTATOR
+            },
+            "spectator_link": f"{root}/#table={table.id}&token={tokens[SPECTATOR]}",
         },
         status_code=201,
         headers={"cache-control": "no-store", "location": f"/tables/{table.id}"},
