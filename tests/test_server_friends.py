@@ -3,6 +3,8 @@ computer player (``POST /tables``, ``POST /tables/{id}/seats/{n}``), in process.
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,12 +14,17 @@ import pytest
 pytest.importorskip("starlette", reason="the server extra is not installed")
 pytest.importorskip("httpx2", reason="httpx2 (Starlette's test client) is not installed")
 
+import anyio
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from fivehundred.server import create_app
+from fivehundred.server.live import POLICY
 from fivehundred.server.tables import MAX_NAME, Table, Tables, check_names
 
 JSON = dict[str, Any]
+#: Seconds any one socket message may take to arrive.
+WAIT = 10.0
 
 
 @pytest.fixture
@@ -37,6 +44,20 @@ def table_of(client: TestClient, table_id: str) -> Table:
 
 def bearer(token: str) -> dict[str, str]:
     return {"authorization": f"Bearer {token}"}
+
+
+def receive(ws: Any) -> JSON:
+    """The next message of a test socket within :data:`WAIT` seconds."""
+
+    async def bounded() -> Any:
+        with anyio.fail_after(WAIT):
+            return await ws._send_rx.receive()  # the session's own queue, read with a deadline
+
+    message = ws.portal.call(bounded)
+    if message["type"] == "websocket.close":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason", ""))
+    body: JSON = json.loads(message["text"])
+    return body
 
 
 # -- rule options -------------------------------------------------------------------------
@@ -151,3 +172,136 @@ def test_the_creator_gets_an_invite_link_for_each_person_and_one_to_watch(
     assert created["spectator_link"].endswith(f"&token={created['spectator']}")
     tokens = [*created["tokens"].values(), created["spectator"]]
     assert len(set(tokens)) == len(tokens)
+
+
+# -- handing a seat to a computer player --------------------------------------------------
+
+
+def create_friends(client: TestClient) -> JSON:
+    answer = client.post("/tables", json={"seats": ["human", "heuristic", "human", "heuristic"]})
+    assert answer.status_code == 201
+    created: JSON = answer.json()
+    return created
+
+
+def test_a_person_who_leaves_gives_their_seat_to_a_computer(client: TestClient) -> None:
+    created = create_friends(client)
+    table = table_of(client, created["table"])
+    leaving = table.state.to_act
+    assert leaving in (0, 2)
+    staying = 2 if leaving == 0 else 0
+    answer = client.post(
+        f"/tables/{created['table']}/seats/{leaving}",
+        json={"player": "heuristic"},
+        headers=bearer(created["tokens"][str(leaving)]),
+    )
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["seats"][leaving] == "heuristic"
+    assert table.state.to_act in (staying, None)  # the computer moved in the seat's place
+    assert answer.json()["version"] == table.version > created["version"]
+    gone = client.get(
+        f"/tables/{created['table']}", headers=bearer(created["tokens"][str(leaving)])
+    )
+    assert gone.status_code == 401
+    view = client.get(
+        f"/tables/{created['table']}", headers=bearer(created["tokens"][str(staying)])
+    )
+    assert view.json()["seats"][leaving] == "heuristic"
+
+
+def test_a_seat_given_away_is_stored(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "t.db", seed="h")) as first:
+        created = create_friends(first)
+        answer = first.post(
+            f"/tables/{created['table']}/seats/2",
+            json={"player": "random"},
+            headers=bearer(created["tokens"]["0"]),
+        )
+        assert answer.status_code == 200
+        version = answer.json()["version"]
+    with TestClient(create_app(tmp_path / "t.db", seed="h")) as second:
+        view = second.get(f"/tables/{created['table']}", headers=bearer(created["tokens"]["0"]))
+        assert view.json()["seats"] == ["human", "heuristic", "random", "heuristic"]
+        assert view.json()["version"] == version
+        gone = second.get(f"/tables/{created['table']}", headers=bearer(created["tokens"]["2"]))
+        assert gone.status_code == 401
+
+
+def test_a_seat_whose_person_is_connected_cannot_be_taken(client: TestClient) -> None:
+    created = create_friends(client)
+    with client.websocket_connect(f"/tables/{created['table']}/live") as ws:
+        ws.send_json({"type": "hello", "token": created["tokens"]["2"]})
+        assert receive(ws)["type"] == "view"
+        answer = client.post(
+            f"/tables/{created['table']}/seats/2",
+            json={"player": "heuristic"},
+            headers=bearer(created["tokens"]["0"]),
+        )
+        assert answer.status_code == 409 and answer.json()["error"] == "SEAT_IN_USE"
+        # the person gives it themselves: their socket is told, then closed
+        answer = client.post(
+            f"/tables/{created['table']}/seats/2",
+            json={"player": "heuristic"},
+            headers=bearer(created["tokens"]["2"]),
+        )
+        assert answer.status_code == 200
+        told = receive(ws)
+        assert told["type"] == "refused" and told["error"] == "SEAT_GIVEN"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive(ws)
+        assert closed.value.code == POLICY
+
+
+@pytest.mark.parametrize(
+    ("seat", "body", "status", "code"),
+    [
+        (1, {"player": "heuristic"}, 422, "BAD_SEATS"),  # already a computer's
+        (9, {"player": "heuristic"}, 422, "BAD_SEATS"),
+        (2, {"player": "human"}, 422, "BAD_SEATS"),
+        (2, {"player": "grandmaster"}, 422, "BAD_SEATS"),
+        (2, {"player": 3}, 400, "BAD_REQUEST"),
+        (2, {}, 400, "BAD_REQUEST"),
+        ("two", {"player": "heuristic"}, 404, "NOT_FOUND"),
+    ],
+)
+def test_a_bad_hand_over_is_refused(
+    client: TestClient, seat: object, body: JSON, status: int, code: str
+) -> None:
+    created = create_friends(client)
+    answer = client.post(
+        f"/tables/{created['table']}/seats/{seat}",
+        json=body,
+        headers=bearer(created["tokens"]["0"]),
+    )
+    assert answer.status_code == status and answer.json()["error"] == code
+    assert table_of(client, created["table"]).seats == ("human", "heuristic", "human", "heuristic")
+
+
+def test_the_last_person_keeps_their_seat(client: TestClient) -> None:
+    created = client.post("/tables", json={}).json()
+    answer = client.post(
+        f"/tables/{created['table']}/seats/0",
+        json={"player": "heuristic"},
+        headers=bearer(created["tokens"]["0"]),
+    )
+    assert answer.status_code == 409 and answer.json()["error"] == "LAST_PERSON"
+
+
+def test_a_spectator_cannot_give_a_seat_away(client: TestClient) -> None:
+    created = create_friends(client)
+    answer = client.post(
+        f"/tables/{created['table']}/seats/2",
+        json={"player": "heuristic"},
+        headers=bearer(created["spectator"]),
+    )
+    assert answer.status_code == 403 and answer.json()["error"] == "SPECTATOR"
+
+
+def test_hand_over_in_the_tables_undoes_itself_when_storing_fails() -> None:
+    tables = Tables(":memory:", seed="undo")
+    table, _ = tables.create({}, ["human", "heuristic", "human", "heuristic"])
+    before = (table.seats, dict(table.hashes), table.version, table.state)
+    tables.close()  # every write now fails
+    with pytest.raises(sqlite3.ProgrammingError):
+        tables.hand_over(table, 2, "heuristic")
+    assert (table.seats, table.hashes, table.version, table.state) == before

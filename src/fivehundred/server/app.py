@@ -10,6 +10,7 @@ Routes (every answer is JSON, except the browser table's files)::
     GET  /tables/{id}            Authorization: Bearer TOKEN -> the seat's view (a spectator's:
                                  no hidden card)
     POST /tables/{id}/actions    {"action": "7H", "version": N} -> {"version": M}
+    POST /tables/{id}/seats/{n}  {"player": "heuristic"} -> the seat goes to a computer
     WS   /tables/{id}/live       the seat's view pushed after every change (server.live)
 
 Every refusal is ``{"error": CODE, "message": TEXT}`` with a stable ``CODE``.
@@ -298,6 +299,34 @@ async def post_action(request: Request) -> Response:
     return JSONResponse({"version": new})
 
 
+async def hand_over(request: Request) -> Response:
+    """``POST /tables/{id}/seats/{seat}``: give a person's seat to a computer player.
+
+    A person may give their own seat (they leave), or another person's seat
+    that has no live socket open (that person has gone): friends at one table
+    can carry on without someone who left, but cannot take a seat from someone
+    who is still there.
+    """
+    table, me = _person(request, request.path_params["table_id"])
+    body = await _json_body(request)
+    kind = body.get("player")
+    if set(body) != {"player"} or not isinstance(kind, str):
+        raise Refused(400, "BAD_REQUEST", 'send {"player": KIND}, a computer player\'s kind')
+    try:
+        seat = int(request.path_params["seat"])
+    except ValueError:
+        raise Refused(404, "NOT_FOUND", "a seat is a number") from None
+    if seat != me and any(socket.seat == seat for socket in _hub(request).sockets(table.id)):
+        raise Refused(409, "SEAT_IN_USE", f"seat {seat} is still at the table: they can leave")
+    tables = _tables(request)
+    if table.slow or kind == "search":  # a search player thinks in a worker thread
+        new = await run_in_threadpool(tables.hand_over, table, seat, kind)
+    else:
+        new = tables.hand_over(table, seat, kind)
+    _hub(request).notify(table.id, new)
+    return JSONResponse({"version": new, "seats": list(table.seats)})
+
+
 async def _refused(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, Refused)
     answer = error(exc.status, exc.code, exc.message)
@@ -345,6 +374,7 @@ def create_app(
             Route("/tables", create_table, methods=["POST"]),
             Route("/tables/{table_id}", get_table, methods=["GET"]),
             Route("/tables/{table_id}/actions", post_action, methods=["POST"]),
+            Route("/tables/{table_id}/seats/{seat}", hand_over, methods=["POST"]),
             WebSocketRoute("/tables/{table_id}/live", live),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         ],

@@ -34,7 +34,7 @@ import anyio
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from fivehundred.server.tables import Refused, Table, Tables
+from fivehundred.server.tables import HUMAN, Refused, Table, Tables
 
 __all__ = [
     "HELLO_TIMEOUT",
@@ -63,6 +63,8 @@ MAX_MESSAGE: Final = 4096
 #: The longest ``ref`` a client may give an action, in characters.
 MAX_REF: Final = 64
 
+#: What a socket of a seat given to a computer player is told before it is closed.
+GIVEN: Final = "this seat was given to a computer player: ask for a seat's link to play on"
 #: WebSocket close codes (RFC 6455): the client broke the protocol; the server is full.
 POLICY: Final = 1008
 TRY_LATER: Final = 1013
@@ -261,6 +263,10 @@ class Live:
             socket.wake.clear()
             if socket.overflowed:
                 await self.websocket.close(POLICY, "too many messages waiting: read faster")
+                return
+            if socket.seat is not None and socket.table.seats[socket.seat] != HUMAN:
+                await self.send(json.dumps(refusal(None, "SEAT_GIVEN", GIVEN)))
+                await self.websocket.close(POLICY, "this seat went to a computer player")
                 return
             if socket.stale:
                 socket.stale = False

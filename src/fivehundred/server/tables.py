@@ -494,6 +494,50 @@ class Tables:
                 raise
             return table.version
 
+    def hand_over(self, table: Table, seat: int, kind: str) -> int:
+        """Give a person's seat to a computer player of ``kind``; answer the new version.
+
+        The seat's token stops working at once; the computer plays from the
+        table as it is (at once, if the seat is to act). Who may ask is the web
+        layer's choice (see docs/howto/game-server.md). Raises :class:`Refused`:
+        422 ``BAD_SEATS`` for a kind that is no computer player or a seat that
+        is not a person's, 409 ``LAST_PERSON`` for the last person's seat.
+        """
+        if not isinstance(kind, str) or kind not in PLAYER_TYPES:
+            raise Refused(422, "BAD_SEATS", f"a seat is given to one of {', '.join(PLAYER_TYPES)}")
+        with table.lock:
+            if not 0 <= seat < len(table.seats) or table.seats[seat] != HUMAN:
+                raise Refused(422, "BAD_SEATS", f"seat {seat} is not a person's")
+            if table.seats.count(HUMAN) == 1:
+                raise Refused(
+                    409,
+                    "LAST_PERSON",
+                    "the last person's seat stays a person's: the game needs one",
+                )
+            before, state, seats, hashes = table.version, table.state, table.seats, table.hashes
+            try:
+                table.seats = (*seats[:seat], kind, *seats[seat + 1 :])
+                table.hashes = {n: h for n, h in hashes.items() if n != seat}
+                table._answers.clear()
+                moves: list[tuple[int, fh.Action]] = []
+                decks: list[str] = []
+                table.state = table.advance(state, moves, decks)
+                with self._db_lock, self._db:
+                    self._db.execute("BEGIN IMMEDIATE")
+                    self._db.execute(
+                        "UPDATE game SET seats = ? WHERE id = ?",
+                        (json.dumps(table.seats), table.id),
+                    )
+                    self._db.execute(
+                        "DELETE FROM token WHERE game = ? AND seat = ?", (table.id, seat)
+                    )
+                    self._store(table, before, moves, decks, state.hand_number)
+            except BaseException:
+                table.version, table.state, table.seats, table.hashes = before, state, seats, hashes
+                table._answers.clear()
+                raise
+            return table.version
+
     def _store(
         self,
         table: Table,
