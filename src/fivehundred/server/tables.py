@@ -538,6 +538,43 @@ class Tables:
                 raise
             return table.version
 
+    def settle(self, table: Table, version: int, line: Sequence[Sequence[object]]) -> int:
+        """Play the rest of a hand on a claim's line (``[seat, action]`` pairs, every
+        seat's), then the computer moves after it; store it all, answer the version.
+
+        Raises :class:`Refused` 409 ``STALE_VERSION`` when the table moved on since
+        the claim was judged, and 422 with the rules' reason for a line the rules
+        refuse (the table is then left as it was).
+        """
+        with table.lock:
+            before, start = table.version, table.state
+            if version != before:
+                raise Refused(
+                    409, "STALE_VERSION", "the table moved on while the claim was checked"
+                )
+            state = start
+            try:
+                moves: list[tuple[int, fh.Action]] = []
+                decks: list[str] = []
+                hands = state.hand_number
+                for seat, text in line:
+                    assert isinstance(seat, int) and isinstance(text, str)
+                    action = fh.parse_action(text, phase=state.phase)
+                    state = fh.apply(state, action, seat=seat)
+                    moves.append((seat, action))
+                    table.version += 1
+                table.state = table.advance(state, moves, decks)
+                with self._db_lock, self._db:
+                    self._db.execute("BEGIN IMMEDIATE")
+                    self._store(table, before, moves, decks, hands)
+            except fh.IllegalActionError as err:
+                table.version, table.state = before, start
+                raise Refused(422, err.reason.name, str(err)) from None
+            except BaseException:
+                table.version, table.state = before, start
+                raise
+            return table.version
+
     def _store(
         self,
         table: Table,
