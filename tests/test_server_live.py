@@ -517,3 +517,23 @@ def test_notify_before_any_socket_and_for_a_table_without_sockets_does_nothing()
     hub.notify("nothing", 3)  # no loop yet: nothing to wake
     hub.publish("nothing", {"type": "review"})
     assert len(hub) == 0 and hub.sockets("nothing") == []
+
+
+def test_a_view_made_while_a_change_is_under_way_is_not_kept() -> None:
+    """A worker thread's change moves the version before the state: an answer made in
+    between must not be served once the change is done."""
+    tables = Tables(":memory:", seed="half")
+    table, _ = tables.create({}, ["human", "heuristic", "heuristic", "heuristic"])
+    done = fh.apply(table.state, fh.legal_actions(table.state)[0], seat=0)
+    with table.lock:  # what Tables.act holds while it works
+        table.version += 1  # the version has moved, the state not yet
+        half = json.loads(table.answer(0))
+        watched = json.loads(table.spectate())
+        table.state = done
+    assert half["view"]["view"]["auction"] == watched["view"]["view"]["auction"]
+    after = json.loads(table.answer(0))
+    assert after["version"] == half["version"]
+    assert len(after["view"]["view"]["auction"]) == len(half["view"]["view"]["auction"]) + 1
+    assert len(json.loads(table.spectate())["view"]["view"]["auction"]) == len(
+        after["view"]["view"]["auction"]
+    )

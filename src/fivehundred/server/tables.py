@@ -219,12 +219,18 @@ class Table:
         }
 
     def answer(self, seat: int) -> bytes:
-        """:meth:`view` as JSON bytes, made once per version (polling costs nothing)."""
+        """:meth:`view` as JSON bytes, made once per version (polling costs nothing).
+
+        While a change is under way in a worker thread (``lock`` held), the
+        version may be ahead of the state: the answer is then made but not kept,
+        so a half-made change is never served after it is done.
+        """
         version, cached = self._answers.get(seat, (-1, b""))
         if version != self.version:
             version = self.version
             cached = json.dumps(self.view(seat), separators=(",", ":")).encode()
-            self._answers[seat] = (version, cached)
+            if not self.lock.locked():
+                self._answers[seat] = (version, cached)
         return cached
 
     def spectate(self) -> bytes:
@@ -240,7 +246,8 @@ class Table:
         if version != self.version:
             version = self.version
             cached = json.dumps(self._spectator_view(), separators=(",", ":")).encode()
-            self._answers[SPECTATOR] = (version, cached)
+            if not self.lock.locked():  # as in answer: keep no half-made change
+                self._answers[SPECTATOR] = (version, cached)
         return cached
 
     def _spectator_view(self) -> dict[str, Any]:
