@@ -384,9 +384,13 @@ async def claim_rest(app: Any, table: Table, seat: int, version: int) -> int:
 
 
 def changed(app: Any, table: Table, finished_before: int) -> None:
-    """A table changed: push it to its sockets, and review every hand it finished."""
+    """A table changed: push it to its sockets and, when it has any, start the review of
+    every hand the change finished (a table played over HTTP alone, such as a bot's,
+    costs no solver time until a review is asked for)."""
     hub: Hub = app.state.hub
     hub.notify(table.id, table.version)
+    if not hub.sockets(table.id):
+        return
     state = table.state
     reviewer: Reviewer = app.state.reviewer
     for hand in range(finished_before + 1, finished_hands(state) + 1):
