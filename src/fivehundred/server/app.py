@@ -31,6 +31,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fivehundred._quoting import expect
+from fivehundred.server.guard import check_json, create_request
 from fivehundred.server.tables import Refused, Tables
 
 __all__ = [
@@ -184,6 +185,7 @@ async def _json_body(request: Request) -> dict[str, Any]:
         raise Refused(400, "BAD_JSON", f"the body is not JSON: {err}"[:200]) from None
     if not isinstance(body, dict):
         raise Refused(400, "BAD_REQUEST", "the body must be a JSON object")
+    check_json(body)
     return body
 
 
@@ -209,17 +211,7 @@ async def index(request: Request) -> Response:
 
 async def create_table(request: Request) -> Response:
     """``POST /tables``: a new table; the only answer that holds the seats' tokens."""
-    body = await _json_body(request)
-    unknown = set(body) - {"rules", "seats"}
-    if unknown:
-        raise Refused(400, "BAD_REQUEST", f"unknown keys: {', '.join(sorted(unknown))}"[:200])
-    options = body.get("rules", {})
-    if not isinstance(options, dict):
-        raise Refused(422, "BAD_RULES", "rules must be an object of rules options")
-    seats = body.get("seats")
-    if seats is None:
-        players = options.get("players", 4)
-        seats = ["human"] + ["heuristic"] * (players - 1 if isinstance(players, int) else 3)
+    options, seats = create_request(await _json_body(request))
     slow = isinstance(seats, list) and "search" in seats
     create = _tables(request).create
     table, tokens = (

@@ -15,6 +15,7 @@ import hashlib
 import hmac
 import json
 import random
+import re
 import secrets
 import sqlite3
 import threading
@@ -43,6 +44,8 @@ __all__ = [
 HUMAN: Final = "human"
 #: Tables one server holds (a table is created only below this many).
 MAX_TABLES: Final = 10_000
+#: What a table id looks like (``secrets.token_urlsafe(9)``, with room to spare).
+TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: Bytes of randomness in a seat token (written as 43 URL-safe characters).
 TOKEN_BYTES: Final = 32
 #: The search player's deals per decision on a server (small: it answers within a request).
@@ -359,6 +362,8 @@ class Tables:
 
     def get(self, table_id: str) -> Table:
         """The table of an id (loaded from the database if need be); 404 ``NO_SUCH_TABLE``."""
+        if not TABLE_ID.fullmatch(table_id):
+            raise Refused(404, "NO_SUCH_TABLE", "there is no such table")
         with self._lock:
             table = self._tables.get(table_id)
             if table is None:
