@@ -2,7 +2,9 @@
 
 uvicorn's own refusals (a malformed request, headers over the limit, a
 connection over the limit, a crash) are plain text; :class:`JsonH11Protocol`
-answers them as JSON with a stable code, as the application does.
+answers them as JSON with a stable code, as the application does. It also
+refuses a complete request head over :data:`MAX_HEADER_BYTES` (h11 limits only
+a head still incomplete).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from fivehundred._quoting import expect
 from fivehundred.server.app import DEADLINE, MAX_IN_FLIGHT, create_app, error_body
+from fivehundred.server.guard import head_size
 
 __all__ = ["KEEP_ALIVE", "MAX_CONNECTIONS", "MAX_HEADER_BYTES", "JsonH11Protocol", "serve"]
 
@@ -30,16 +33,25 @@ KEEP_ALIVE: Final = 5
 
 
 class _Connection(h11.Connection):
-    """An h11 connection that remembers the status hint of the last protocol error."""
+    """An h11 connection that remembers the status hint of the last protocol error, and
+    refuses a complete request head over ``max_head`` bytes (h11 checks only incomplete ones).
+    """
 
     hint = 400
+    max_head = MAX_HEADER_BYTES
 
     def next_event(self) -> Any:
         try:
-            return super().next_event()
+            event = super().next_event()
+            if (
+                isinstance(event, h11.Request)
+                and head_size(event.method, event.target, event.headers) > self.max_head
+            ):
+                raise h11.RemoteProtocolError("the request head is too large", 431)
         except h11.RemoteProtocolError as err:
             self.hint = err.error_status_hint
             raise
+        return event
 
 
 #: uvicorn's refusals of a request it cannot read, by the status h11 hints.
@@ -74,6 +86,7 @@ class JsonH11Protocol(H11Protocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.conn = _Connection(h11.SERVER, self.config.h11_max_incomplete_event_size or 16384)
+        self.conn.max_head = self.config.h11_max_incomplete_event_size or MAX_HEADER_BYTES
         self.max_connections = self.limit_concurrency or MAX_CONNECTIONS
         self.limit_concurrency = None  # the application limits requests in flight itself
 
