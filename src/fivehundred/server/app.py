@@ -212,11 +212,8 @@ async def index(request: Request) -> Response:
 async def create_table(request: Request) -> Response:
     """``POST /tables``: a new table; the only answer that holds the seats' tokens."""
     options, seats = create_request(await _json_body(request))
-    slow = isinstance(seats, list) and "search" in seats
-    create = _tables(request).create
-    table, tokens = (
-        await run_in_threadpool(create, options, seats) if slow else create(options, seats)
-    )
+    # the database write (and a search player's thinking) is done off the event loop
+    table, tokens = await run_in_threadpool(_tables(request).create, options, seats)
     return JSONResponse(
         {
             "table": table.id,
@@ -251,11 +248,8 @@ async def post_action(request: Request) -> Response:
         raise Refused(400, "BAD_REQUEST", 'send {"action": NOTATION, "version": N} only')
     if len(action) > 100:
         raise Refused(400, "BAD_NOTATION", "an action is at most 100 characters")
-    tables = _tables(request)
-    if table.slow:  # a search player thinks in a worker thread, not in the event loop
-        new = await run_in_threadpool(tables.act, table, seat, action, version)
-    else:  # a few quick moves: done in the loop, no thread hand-offs under the GIL
-        new = tables.act(table, seat, action, version)
+    # the database write (and a search player's thinking) is done off the event loop
+    new = await run_in_threadpool(_tables(request).act, table, seat, action, version)
     return JSONResponse({"version": new})
 
 
