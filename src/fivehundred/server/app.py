@@ -31,7 +31,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fivehundred._quoting import expect
+from fivehundred.server import ops
 from fivehundred.server.guard import check_json, create_request
+from fivehundred.server.settings import Settings
 from fivehundred.server.tables import Refused, Tables
 
 __all__ = [
@@ -281,13 +283,15 @@ def create_app(
     deadline: float = DEADLINE,
     max_in_flight: int = MAX_IN_FLIGHT,
     seed: str | None = None,
+    settings: Settings | None = None,
 ) -> Starlette:
     """The server's ASGI application, storing its tables in the SQLite database ``db``.
 
     Embed it in another ASGI app, or serve it with uvicorn (``fivehundred serve``).
     ``seed`` makes every table's deals and computer moves repeatable, for tests
     only (see :class:`~fivehundred.server.tables.Tables`): the cards can then be
-    predicted.
+    predicted. ``settings`` are the operator's (:class:`~.settings.Settings`:
+    the operator key, rate limits, expiry; see docs/howto/operate-the-server.md).
     """
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         Refused: _refused,
@@ -301,9 +305,13 @@ def create_app(
             Route("/tables/{table_id}", get_table, methods=["GET"]),
             Route("/tables/{table_id}/actions", post_action, methods=["POST"]),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+            *ops.routes(),
         ],
         exception_handlers=handlers,
+        lifespan=ops.lifespan,
     )
     app.state.tables = Tables(db, seed=seed)
+    app.state.ops = ops.Operator(app.state.tables, settings or Settings())
     app.add_middleware(Limits, max_body=max_body, deadline=deadline, max_in_flight=max_in_flight)
+    app.add_middleware(ops.Operations, operator=app.state.ops)
     return app
