@@ -324,10 +324,8 @@ async def _action(live: Live, body: dict[str, Any]) -> int:
         raise Refused(400, "BAD_NOTATION", "an action is at most 100 characters")
     seat, table, tables = live.seat(), live.socket.table, live.tables
     before = finished_hands(table.state)
-    if table.slow:  # a search player thinks in a worker thread, not in the event loop
-        new = await run_in_threadpool(tables.act, table, seat, action, version)
-    else:
-        new = tables.act(table, seat, action, version)
+    # the database write (and a search player's thinking) is done off the event loop
+    new = await run_in_threadpool(tables.act, table, seat, action, version)
     changed(live.app, table, before)
     return new
 

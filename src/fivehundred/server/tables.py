@@ -15,10 +15,12 @@ import hashlib
 import hmac
 import json
 import random
+import re
 import secrets
 import sqlite3
 import threading
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -50,6 +52,8 @@ SPECTATOR: Final = -1
 MAX_NAME: Final = 24
 #: Tables one server holds (a table is created only below this many).
 MAX_TABLES: Final = 10_000
+#: What a table id looks like (``secrets.token_urlsafe(9)``, with room to spare).
+TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: Bytes of randomness in a seat token (written as 43 URL-safe characters).
 TOKEN_BYTES: Final = 32
 #: The search player's deals per decision on a server (small: it answers within a request).
@@ -87,6 +91,11 @@ CREATE TABLE IF NOT EXISTS action (
     seat INTEGER NOT NULL,
     action TEXT NOT NULL,
     PRIMARY KEY (game, n)
+);
+CREATE TABLE IF NOT EXISTS closed (
+    game TEXT PRIMARY KEY REFERENCES game(id),
+    at REAL NOT NULL,
+    reason TEXT NOT NULL
 );
 """
 
@@ -171,6 +180,8 @@ class Table:
     #: The number of actions accepted so far, computer moves included.
     version: int = 0
     lock: threading.Lock = attrs.field(factory=threading.Lock)
+    #: When the table was made, loaded or last moved at (``time.monotonic()``).
+    touched: float = attrs.field(factory=time.monotonic)
     #: Each seat's last answer to GET, as JSON bytes, with the version it is of.
     _answers: dict[int, tuple[int, bytes]] = attrs.field(factory=dict)
     #: The SHA-256 of the spectator's token (``None``: the table has no spectator link).
@@ -399,8 +410,17 @@ class Tables:
     secret random seed.
     """
 
-    def __init__(self, path: str | Path, *, seed: str | None = None) -> None:
+    def __init__(
+        self, path: str | Path, *, seed: str | None = None, max_tables: int | None = None
+    ) -> None:
         self._seed = seed
+        #: Open tables at most (:data:`MAX_TABLES` by default).
+        self.max_tables = MAX_TABLES if max_tables is None else max_tables
+        #: Called with ``(event, detail, count)``: ``("created", "", 1)``, ``("moves", "", n)``
+        #: and ``("closed", reason, 1)``; the server's metrics listen here.
+        self.observer: Callable[[str, str, int], None] = lambda event, detail, count: None
+        #: When this object was made: the last activity of a table not loaded since.
+        self.started = time.monotonic()
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db_lock = threading.Lock()
         self._tables: dict[str, Table] = {}
@@ -433,7 +453,7 @@ class Tables:
         rules = check_rules(options)
         kinds = _check_seats(seats, rules.players)
         named = check_names(names, rules.players)
-        if len(self) >= MAX_TABLES:
+        if self.open_count() >= self.max_tables:
             raise Refused(503, "TOO_MANY_TABLES", "this server holds no more tables")
         tokens = {
             seat: secrets.token_urlsafe(TOKEN_BYTES)
@@ -475,10 +495,16 @@ class Tables:
             self._store(table, 0, moves, decks)
         with self._lock:
             self._tables[table.id] = table
+        self.observer("created", "", 1)
+        if moves:
+            self.observer("moves", "computer", len(moves))
         return table, {**tokens, SPECTATOR: watcher}
 
     def get(self, table_id: str) -> Table:
-        """The table of an id (loaded from the database if need be); 404 ``NO_SUCH_TABLE``."""
+        """The table of an id (loaded from the database if need be); 404 ``NO_SUCH_TABLE``,
+        410 ``TABLE_CLOSED`` for a table closed (expired, finished or closed by the operator)."""
+        if not TABLE_ID.fullmatch(table_id):
+            raise Refused(404, "NO_SUCH_TABLE", "there is no such table")
         with self._lock:
             table = self._tables.get(table_id)
             if table is None:
@@ -499,6 +525,10 @@ class Tables:
             except BaseException:
                 table.version, table.state = before, state
                 raise
+            table.touched = time.monotonic()
+            self.observer("moves", "person", 1)
+            if len(moves) > 1:
+                self.observer("moves", "computer", len(moves) - 1)
             return table.version
 
     def hand_over(self, table: Table, seat: int, kind: str) -> int:
@@ -609,6 +639,8 @@ class Tables:
             ).fetchone()
             if row is None:
                 raise Refused(404, "NO_SUCH_TABLE", "there is no such table")
+            if self._db.execute("SELECT 1 FROM closed WHERE game = ?", (table_id,)).fetchone():
+                raise Refused(410, "TABLE_CLOSED", "this table is closed: its game is archived")
             hashes = dict(
                 self._db.execute("SELECT seat, hash FROM token WHERE game = ?", (table_id,))
             )
@@ -647,3 +679,118 @@ class Tables:
             spectator_hash=spectator_hash,
             names=tuple(named.get(seat) for seat in range(len(kinds))) if named else (),
         )
+
+    # -- the operator's side: open tables, closing, expiry ------------------------
+
+    def open_count(self) -> int:
+        """The tables not closed, stored in the database (the ``max_tables`` cap counts these)."""
+        with self._db_lock:
+            (count,) = self._db.execute(
+                "SELECT COUNT(*) FROM game WHERE id NOT IN (SELECT game FROM closed)"
+            ).fetchone()
+        return int(count)
+
+    def loaded(self) -> int:
+        """The tables held in memory."""
+        with self._lock:
+            return len(self._tables)
+
+    def listing(self) -> list[dict[str, Any]]:
+        """Every open table for the admin route: id, seats, version, finished, idle seconds.
+
+        A table not loaded since the server started counts as idle since then.
+        """
+        with self._db_lock:
+            rows = list(
+                self._db.execute(
+                    "SELECT g.id, g.seats, (SELECT COUNT(*) FROM action a WHERE a.game = g.id) "
+                    "FROM game g WHERE g.id NOT IN (SELECT game FROM closed) ORDER BY g.rowid"
+                )
+            )
+        with self._lock:
+            loaded = dict(self._tables)
+        now = time.monotonic()
+        found = []
+        for table_id, seats, actions in rows:
+            table = loaded.get(table_id)
+            found.append(
+                {
+                    "table": table_id,
+                    "seats": json.loads(seats),
+                    "version": actions if table is None else table.version,
+                    "finished": None if table is None else table.state.result is not None,
+                    "idle": round(now - (self.started if table is None else table.touched), 1),
+                    "loaded": table is not None,
+                }
+            )
+        return found
+
+    def retire(self, table_id: str, reason: str) -> bool:
+        """Close a table and archive its game: it leaves memory, and its rows stay, marked
+        closed with the time and ``reason``. Answers whether it was open.
+
+        Every later request to it is answered 410 ``TABLE_CLOSED``; :meth:`purge` deletes
+        archived games.
+        """
+        with self._db_lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            known = self._db.execute("SELECT 1 FROM game WHERE id = ?", (table_id,)).fetchone()
+            done = self._db.execute("SELECT 1 FROM closed WHERE game = ?", (table_id,)).fetchone()
+            if known and not done:
+                self._db.execute(
+                    "INSERT INTO closed VALUES (?, ?, ?)", (table_id, time.time(), reason)
+                )
+        with self._lock:
+            self._tables.pop(table_id, None)
+        if known and not done:
+            self.observer("closed", reason, 1)
+        return bool(known and not done)
+
+    def sweep(self, idle: float, finished: float, now: float | None = None) -> dict[str, int]:
+        """Archive the tables idle for ``idle`` seconds and the games finished ``finished``
+        seconds ago (0: never); answers how many of each.
+
+        A table's clock is its last accepted move (``touched``); a table not
+        loaded since the server started counts from the start.
+        """
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            loaded = dict(self._tables)
+        with self._db_lock:
+            open_ids = [
+                table_id
+                for (table_id,) in self._db.execute(
+                    "SELECT id FROM game WHERE id NOT IN (SELECT game FROM closed)"
+                )
+            ]
+        closed = {"idle": 0, "finished": 0}
+        for table_id in open_ids:
+            table = loaded.get(table_id)
+            touched = self.started if table is None else table.touched
+            over = table is not None and table.state.result is not None
+            if over and finished and now - touched >= finished:
+                closed["finished"] += self.retire(table_id, "finished")
+            elif not over and idle and now - touched >= idle:
+                closed["idle"] += self.retire(table_id, "idle")
+        return closed
+
+    def purge(self, older: float, now: float | None = None) -> int:
+        """Delete the archived games closed over ``older`` seconds ago; answers how many."""
+        cutoff = (time.time() if now is None else now) - older
+        with self._db_lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            ids = [
+                (table_id,)
+                for (table_id,) in self._db.execute(
+                    "SELECT game FROM closed WHERE at <= ?", (cutoff,)
+                )
+            ]
+            for name in ("action", "deal", "token", "name", "closed"):
+                self._db.executemany(f"DELETE FROM {name} WHERE game = ?", ids)
+            self._db.executemany("DELETE FROM game WHERE id = ?", ids)
+        return len(ids)
+
+    def ping(self) -> None:
+        """Ask the database a trivial question (readiness); raises :class:`sqlite3.Error`."""
+        with self._db_lock:
+            self._db.execute("SELECT 1").fetchone()
