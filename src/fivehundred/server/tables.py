@@ -29,6 +29,7 @@ import attrs
 import fivehundred as fh
 from fivehundred._quoting import expect
 from fivehundred.records import rules_from_options, rules_options
+from fivehundred.server.names import check_names
 from fivehundred.tournament import DEFAULT_BUDGET, PLAYER_TYPES, make_player
 from fivehundred.tricks import display_groups, is_trump
 
@@ -39,7 +40,6 @@ __all__ = [
     "Refused",
     "Table",
     "Tables",
-    "check_names",
     "check_rules",
     "hash_token",
 ]
@@ -48,8 +48,6 @@ __all__ = [
 HUMAN: Final = "human"
 #: The key of the spectator's token among a table's tokens (a seat number otherwise).
 SPECTATOR: Final = -1
-#: The longest name of a seat, in characters.
-MAX_NAME: Final = 24
 #: Tables one server holds (a table is created only below this many).
 MAX_TABLES: Final = 10_000
 #: What a table id looks like (``secrets.token_urlsafe(9)``, with room to spare).
@@ -354,34 +352,6 @@ def check_rules(options: object) -> fh.Rules:
         raise Refused(422, "BAD_RULES", str(err)[:500]) from None
 
 
-def check_names(names: object, players: int) -> tuple[str | None, ...]:
-    """Seat names: a list of one name (or ``null``) per seat, each 1 to :data:`MAX_NAME`
-    printable characters once trimmed; ``None`` gives no names.
-
-    Raises :class:`Refused` 422 ``BAD_NAMES`` for anything else.
-    """
-    if names is None:
-        return ()
-    if not isinstance(names, list) or len(names) != players:
-        raise Refused(422, "BAD_NAMES", f"names must be a list of {players} names (or nulls)")
-    checked: list[str | None] = []
-    for seat, name in enumerate(names):
-        if name is None:
-            checked.append(None)
-            continue
-        if not isinstance(name, str):
-            raise Refused(422, "BAD_NAMES", f"the name of seat {seat} must be text or null")
-        trimmed = " ".join(name.split())
-        if not 1 <= len(trimmed) <= MAX_NAME or not trimmed.isprintable():
-            raise Refused(
-                422,
-                "BAD_NAMES",
-                f"the name of seat {seat} must be 1 to {MAX_NAME} printable characters",
-            )
-        checked.append(trimmed)
-    return tuple(checked)
-
-
 def _check_seats(seats: object, players: int) -> tuple[str, ...]:
     kinds = (HUMAN, *PLAYER_TYPES)
     if not isinstance(seats, list) or len(seats) != players:
@@ -446,13 +416,17 @@ class Tables:
     ) -> tuple[Table, dict[int, str]]:
         """A new table, dealt, computer seats moved: the table and each person's token.
 
-        ``names`` is a list of each seat's name or ``None`` (see :func:`check_names`).
+        ``names`` is a list of each seat's name or ``None``
+        (:func:`~fivehundred.server.names.check_names`; 422 ``BAD_NAMES``).
         The tokens are by seat, and the spectator's under :data:`SPECTATOR`.
         They are answered here only; the database keeps their hashes.
         """
         rules = check_rules(options)
         kinds = _check_seats(seats, rules.players)
-        named = check_names(names, rules.players)
+        try:
+            named = check_names(names, rules.players)
+        except ValueError as err:
+            raise Refused(422, "BAD_NAMES", str(err)) from None
         if self.open_count() >= self.max_tables:
             raise Refused(503, "TOO_MANY_TABLES", "this server holds no more tables")
         tokens = {
