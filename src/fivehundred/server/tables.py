@@ -15,10 +15,12 @@ import hashlib
 import hmac
 import json
 import random
+import re
 import secrets
 import sqlite3
 import threading
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -27,22 +29,29 @@ import attrs
 import fivehundred as fh
 from fivehundred._quoting import expect
 from fivehundred.records import rules_from_options, rules_options
+from fivehundred.server.names import check_names
 from fivehundred.tournament import DEFAULT_BUDGET, PLAYER_TYPES, make_player
 from fivehundred.tricks import display_groups, is_trump
 
 __all__ = [
     "HUMAN",
     "MAX_TABLES",
+    "SPECTATOR",
     "Refused",
     "Table",
     "Tables",
+    "check_rules",
     "hash_token",
 ]
 
 #: The seat kind of a person; every other kind is a computer player (:data:`PLAYER_TYPES`).
 HUMAN: Final = "human"
+#: The key of the spectator's token among a table's tokens (a seat number otherwise).
+SPECTATOR: Final = -1
 #: Tables one server holds (a table is created only below this many).
 MAX_TABLES: Final = 10_000
+#: What a table id looks like (``secrets.token_urlsafe(9)``, with room to spare).
+TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: Bytes of randomness in a seat token (written as 43 URL-safe characters).
 TOKEN_BYTES: Final = 32
 #: The search player's deals per decision on a server (small: it answers within a request).
@@ -68,12 +77,23 @@ CREATE TABLE IF NOT EXISTS deal (
     deck TEXT NOT NULL,
     PRIMARY KEY (game, hand)
 );
+CREATE TABLE IF NOT EXISTS name (
+    game TEXT NOT NULL REFERENCES game(id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    PRIMARY KEY (game, seat)
+);
 CREATE TABLE IF NOT EXISTS action (
     game TEXT NOT NULL REFERENCES game(id),
     n INTEGER NOT NULL,
     seat INTEGER NOT NULL,
     action TEXT NOT NULL,
     PRIMARY KEY (game, n)
+);
+CREATE TABLE IF NOT EXISTS closed (
+    game TEXT PRIMARY KEY REFERENCES game(id),
+    at REAL NOT NULL,
+    reason TEXT NOT NULL
 );
 """
 
@@ -158,8 +178,14 @@ class Table:
     #: The number of actions accepted so far, computer moves included.
     version: int = 0
     lock: threading.Lock = attrs.field(factory=threading.Lock)
+    #: When the table was made, loaded or last moved at (``time.monotonic()``).
+    touched: float = attrs.field(factory=time.monotonic)
     #: Each seat's last answer to GET, as JSON bytes, with the version it is of.
     _answers: dict[int, tuple[int, bytes]] = attrs.field(factory=dict)
+    #: The SHA-256 of the spectator's token (``None``: the table has no spectator link).
+    spectator_hash: str | None = None
+    #: Each seat's name as its person gave it, or ``None`` (by seat; empty: no names).
+    names: tuple[str | None, ...] = ()
 
     @property
     def slow(self) -> bool:
@@ -175,6 +201,15 @@ class Table:
                 found = seat
         return found
 
+    def seat_names(self) -> list[str | None]:
+        """Each seat's name, or ``None`` where none was given."""
+        return [*self.names, *[None] * (len(self.seats) - len(self.names))]
+
+    def is_spectator(self, token: str) -> bool:
+        """Whether a token is the table's spectator token (compared in constant time)."""
+        known = self.spectator_hash
+        return known is not None and hmac.compare_digest(known, hash_token(token))
+
     def view(self, seat: int) -> dict[str, Any]:
         """The seat's answer to ``GET /tables/{id}``: view, legal actions, version, and the
         cards as the page shows them (sorted, trumps marked)."""
@@ -184,6 +219,7 @@ class Table:
             "table": self.id,
             "seat": seat,
             "seats": list(self.seats),
+            "names": self.seat_names(),
             "sides": [list(side) for side in state.rules.sides],
             "version": self.version,
             "legal_actions": [fh.format_action(a) for a in view.legal_actions],
@@ -192,13 +228,53 @@ class Table:
         }
 
     def answer(self, seat: int) -> bytes:
-        """:meth:`view` as JSON bytes, made once per version (polling costs nothing)."""
+        """:meth:`view` as JSON bytes, made once per version (polling costs nothing).
+
+        While a change is under way in a worker thread (``lock`` held), the
+        version may be ahead of the state: the answer is then made but not kept,
+        so a half-made change is never served after it is done.
+        """
         version, cached = self._answers.get(seat, (-1, b""))
         if version != self.version:
             version = self.version
             cached = json.dumps(self.view(seat), separators=(",", ":")).encode()
-            self._answers[seat] = (version, cached)
+            if not self.lock.locked():
+                self._answers[seat] = (version, cached)
         return cached
+
+    def spectate(self) -> bytes:
+        """A spectator's answer to ``GET /tables/{id}``, as JSON bytes: the body of
+        :meth:`view` with no hidden card.
+
+        It is the view of the contractor's seat (seat 0 before a contract), which
+        knows a five-player partner only once everyone may, with its hand, its
+        kitty and its discards taken out; ``seat`` is ``None`` and there is no
+        legal action. The open-misère hand, the tricks and the auction are public.
+        """
+        version, cached = self._answers.get(SPECTATOR, (-1, b""))
+        if version != self.version:
+            version = self.version
+            cached = json.dumps(self._spectator_view(), separators=(",", ":")).encode()
+            if not self.lock.locked():  # as in answer: keep no half-made change
+                self._answers[SPECTATOR] = (version, cached)
+        return cached
+
+    def _spectator_view(self) -> dict[str, Any]:
+        state = self.state
+        contractor = state.contractor
+        seen = fh.observe(state, 0 if contractor is None else contractor)
+        view = attrs.evolve(seen, hand=(), kitty=None, discards=None, legal_actions=())
+        return {
+            "table": self.id,
+            "seat": None,
+            "seats": list(self.seats),
+            "names": self.seat_names(),
+            "sides": [list(side) for side in state.rules.sides],
+            "version": self.version,
+            "legal_actions": [],
+            "view": fh.to_dict(view),
+            "display": _display(view),
+        }
 
     def _deal(self, state: fh.GameState) -> tuple[fh.GameState, str]:
         deck = list(state.rules.deck)
@@ -263,6 +339,19 @@ class Table:
         return moves, decks
 
 
+def check_rules(options: object) -> fh.Rules:
+    """The rules of a table's options, checked by type and range before anything is made.
+
+    Raises :class:`Refused` 422 ``BAD_RULES`` with every problem in one sentence.
+    """
+    if not isinstance(options, Mapping):
+        raise Refused(422, "BAD_RULES", "rules must be an object of rule options")
+    try:
+        return rules_from_options(options)
+    except fh.InvalidStateError as err:
+        raise Refused(422, "BAD_RULES", str(err)[:500]) from None
+
+
 def _check_seats(seats: object, players: int) -> tuple[str, ...]:
     kinds = (HUMAN, *PLAYER_TYPES)
     if not isinstance(seats, list) or len(seats) != players:
@@ -291,8 +380,17 @@ class Tables:
     secret random seed.
     """
 
-    def __init__(self, path: str | Path, *, seed: str | None = None) -> None:
+    def __init__(
+        self, path: str | Path, *, seed: str | None = None, max_tables: int | None = None
+    ) -> None:
         self._seed = seed
+        #: Open tables at most (:data:`MAX_TABLES` by default).
+        self.max_tables = MAX_TABLES if max_tables is None else max_tables
+        #: Called with ``(event, detail, count)``: ``("created", "", 1)``, ``("moves", "", n)``
+        #: and ``("closed", reason, 1)``; the server's metrics listen here.
+        self.observer: Callable[[str, str, int], None] = lambda event, detail, count: None
+        #: When this object was made: the last activity of a table not loaded since.
+        self.started = time.monotonic()
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db_lock = threading.Lock()
         self._tables: dict[str, Table] = {}
@@ -313,23 +411,30 @@ class Tables:
             (count,) = self._db.execute("SELECT COUNT(*) FROM game").fetchone()
         return int(count)
 
-    def create(self, options: Mapping[str, object], seats: object) -> tuple[Table, dict[int, str]]:
+    def create(
+        self, options: Mapping[str, object], seats: object, names: object = None
+    ) -> tuple[Table, dict[int, str]]:
         """A new table, dealt, computer seats moved: the table and each person's token.
 
-        The tokens are answered here only; the database keeps their hashes.
+        ``names`` is a list of each seat's name or ``None``
+        (:func:`~fivehundred.server.names.check_names`; 422 ``BAD_NAMES``).
+        The tokens are by seat, and the spectator's under :data:`SPECTATOR`.
+        They are answered here only; the database keeps their hashes.
         """
-        try:
-            rules = rules_from_options(options)
-        except fh.InvalidStateError as err:
-            raise Refused(422, "BAD_RULES", str(err)) from None
+        rules = check_rules(options)
         kinds = _check_seats(seats, rules.players)
-        if len(self) >= MAX_TABLES:
+        try:
+            named = check_names(names, rules.players)
+        except ValueError as err:
+            raise Refused(422, "BAD_NAMES", str(err)) from None
+        if self.open_count() >= self.max_tables:
             raise Refused(503, "TOO_MANY_TABLES", "this server holds no more tables")
         tokens = {
             seat: secrets.token_urlsafe(TOKEN_BYTES)
             for seat, kind in enumerate(kinds)
             if kind == HUMAN
         }
+        watcher = secrets.token_urlsafe(TOKEN_BYTES)
         seed = secrets.token_hex(16) if self._seed is None else f"{self._seed}/{len(self)}"
         dealer = random.Random(f"{seed}/dealer").randrange(rules.players)
         table = Table(
@@ -338,6 +443,8 @@ class Tables:
             seed=seed,
             hashes={seat: hash_token(token) for seat, token in tokens.items()},
             state=fh.new_game(rules, dealer=dealer),
+            spectator_hash=hash_token(watcher),
+            names=named,
         )
         moves: list[tuple[int, fh.Action]] = []
         decks: list[str] = []
@@ -350,15 +457,28 @@ class Tables:
             )
             self._db.executemany(
                 "INSERT INTO token VALUES (?, ?, ?)",
-                [(table.id, seat, digest) for seat, digest in table.hashes.items()],
+                [
+                    (table.id, seat, digest)
+                    for seat, digest in [*table.hashes.items(), (SPECTATOR, hash_token(watcher))]
+                ],
+            )
+            self._db.executemany(
+                "INSERT INTO name VALUES (?, ?, ?)",
+                [(table.id, seat, name) for seat, name in enumerate(named) if name is not None],
             )
             self._store(table, 0, moves, decks)
         with self._lock:
             self._tables[table.id] = table
-        return table, tokens
+        self.observer("created", "", 1)
+        if moves:
+            self.observer("moves", "computer", len(moves))
+        return table, {**tokens, SPECTATOR: watcher}
 
     def get(self, table_id: str) -> Table:
-        """The table of an id (loaded from the database if need be); 404 ``NO_SUCH_TABLE``."""
+        """The table of an id (loaded from the database if need be); 404 ``NO_SUCH_TABLE``,
+        410 ``TABLE_CLOSED`` for a table closed (expired, finished or closed by the operator)."""
+        if not TABLE_ID.fullmatch(table_id):
+            raise Refused(404, "NO_SUCH_TABLE", "there is no such table")
         with self._lock:
             table = self._tables.get(table_id)
             if table is None:
@@ -378,6 +498,91 @@ class Tables:
                     self._store(table, before, moves, decks, hands)
             except BaseException:
                 table.version, table.state = before, state
+                raise
+            table.touched = time.monotonic()
+            self.observer("moves", "person", 1)
+            if len(moves) > 1:
+                self.observer("moves", "computer", len(moves) - 1)
+            return table.version
+
+    def hand_over(self, table: Table, seat: int, kind: str) -> int:
+        """Give a person's seat to a computer player of ``kind``; answer the new version.
+
+        The seat's token stops working at once; the computer plays from the
+        table as it is (at once, if the seat is to act). Who may ask is the web
+        layer's choice (see docs/howto/game-server.md). Raises :class:`Refused`:
+        422 ``BAD_SEATS`` for a kind that is no computer player or a seat that
+        is not a person's, 409 ``LAST_PERSON`` for the last person's seat.
+        """
+        if not isinstance(kind, str) or kind not in PLAYER_TYPES:
+            raise Refused(422, "BAD_SEATS", f"a seat is given to one of {', '.join(PLAYER_TYPES)}")
+        with table.lock:
+            if not 0 <= seat < len(table.seats) or table.seats[seat] != HUMAN:
+                raise Refused(422, "BAD_SEATS", f"seat {seat} is not a person's")
+            if table.seats.count(HUMAN) == 1:
+                raise Refused(
+                    409,
+                    "LAST_PERSON",
+                    "the last person's seat stays a person's: the game needs one",
+                )
+            before, state, seats, hashes = table.version, table.state, table.seats, table.hashes
+            try:
+                table.seats = (*seats[:seat], kind, *seats[seat + 1 :])
+                table.hashes = {n: h for n, h in hashes.items() if n != seat}
+                table._answers.clear()
+                moves: list[tuple[int, fh.Action]] = []
+                decks: list[str] = []
+                table.state = table.advance(state, moves, decks)
+                with self._db_lock, self._db:
+                    self._db.execute("BEGIN IMMEDIATE")
+                    self._db.execute(
+                        "UPDATE game SET seats = ? WHERE id = ?",
+                        (json.dumps(table.seats), table.id),
+                    )
+                    self._db.execute(
+                        "DELETE FROM token WHERE game = ? AND seat = ?", (table.id, seat)
+                    )
+                    self._store(table, before, moves, decks, state.hand_number)
+            except BaseException:
+                table.version, table.state, table.seats, table.hashes = before, state, seats, hashes
+                table._answers.clear()
+                raise
+            return table.version
+
+    def settle(self, table: Table, version: int, line: Sequence[Sequence[object]]) -> int:
+        """Play the rest of a hand on a claim's line (``[seat, action]`` pairs, every
+        seat's), then the computer moves after it; store it all, answer the version.
+
+        Raises :class:`Refused` 409 ``STALE_VERSION`` when the table moved on since
+        the claim was judged, and 422 with the rules' reason for a line the rules
+        refuse (the table is then left as it was).
+        """
+        with table.lock:
+            before, start = table.version, table.state
+            if version != before:
+                raise Refused(
+                    409, "STALE_VERSION", "the table moved on while the claim was checked"
+                )
+            state = start
+            try:
+                moves: list[tuple[int, fh.Action]] = []
+                decks: list[str] = []
+                hands = state.hand_number
+                for seat, text in line:
+                    assert isinstance(seat, int) and isinstance(text, str)
+                    action = fh.parse_action(text, phase=state.phase)
+                    state = fh.apply(state, action, seat=seat)
+                    moves.append((seat, action))
+                    table.version += 1
+                table.state = table.advance(state, moves, decks)
+                with self._db_lock, self._db:
+                    self._db.execute("BEGIN IMMEDIATE")
+                    self._store(table, before, moves, decks, hands)
+            except fh.IllegalActionError as err:
+                table.version, table.state = before, start
+                raise Refused(422, err.reason.name, str(err)) from None
+            except BaseException:
+                table.version, table.state = before, start
                 raise
             return table.version
 
@@ -408,8 +613,13 @@ class Tables:
             ).fetchone()
             if row is None:
                 raise Refused(404, "NO_SUCH_TABLE", "there is no such table")
+            if self._db.execute("SELECT 1 FROM closed WHERE game = ?", (table_id,)).fetchone():
+                raise Refused(410, "TABLE_CLOSED", "this table is closed: its game is archived")
             hashes = dict(
                 self._db.execute("SELECT seat, hash FROM token WHERE game = ?", (table_id,))
+            )
+            named = dict(
+                self._db.execute("SELECT seat, name FROM name WHERE game = ?", (table_id,))
             )
             decks = [
                 deck
@@ -423,6 +633,8 @@ class Tables:
                 )
             )
         rules_text, seats_text, seed, dealer = row
+        spectator_hash = hashes.pop(SPECTATOR, None)
+        kinds = tuple(json.loads(seats_text))
         state = fh.new_game(rules_from_options(json.loads(rules_text)), dealer=dealer)
         next_deck = iter(decks)
         for seat, text in actions:
@@ -433,9 +645,126 @@ class Tables:
             state = fh.deal(state, cards=deck)
         return Table(
             id=table_id,
-            seats=tuple(json.loads(seats_text)),
+            seats=kinds,
             seed=seed,
             hashes=hashes,
             state=state,
             version=len(actions),
+            spectator_hash=spectator_hash,
+            names=tuple(named.get(seat) for seat in range(len(kinds))) if named else (),
         )
+
+    # -- the operator's side: open tables, closing, expiry ------------------------
+
+    def open_count(self) -> int:
+        """The tables not closed, stored in the database (the ``max_tables`` cap counts these)."""
+        with self._db_lock:
+            (count,) = self._db.execute(
+                "SELECT COUNT(*) FROM game WHERE id NOT IN (SELECT game FROM closed)"
+            ).fetchone()
+        return int(count)
+
+    def loaded(self) -> int:
+        """The tables held in memory."""
+        with self._lock:
+            return len(self._tables)
+
+    def listing(self) -> list[dict[str, Any]]:
+        """Every open table for the admin route: id, seats, version, finished, idle seconds.
+
+        A table not loaded since the server started counts as idle since then.
+        """
+        with self._db_lock:
+            rows = list(
+                self._db.execute(
+                    "SELECT g.id, g.seats, (SELECT COUNT(*) FROM action a WHERE a.game = g.id) "
+                    "FROM game g WHERE g.id NOT IN (SELECT game FROM closed) ORDER BY g.rowid"
+                )
+            )
+        with self._lock:
+            loaded = dict(self._tables)
+        now = time.monotonic()
+        found = []
+        for table_id, seats, actions in rows:
+            table = loaded.get(table_id)
+            found.append(
+                {
+                    "table": table_id,
+                    "seats": json.loads(seats),
+                    "version": actions if table is None else table.version,
+                    "finished": None if table is None else table.state.result is not None,
+                    "idle": round(now - (self.started if table is None else table.touched), 1),
+                    "loaded": table is not None,
+                }
+            )
+        return found
+
+    def retire(self, table_id: str, reason: str) -> bool:
+        """Close a table and archive its game: it leaves memory, and its rows stay, marked
+        closed with the time and ``reason``. Answers whether it was open.
+
+        Every later request to it is answered 410 ``TABLE_CLOSED``; :meth:`purge` deletes
+        archived games.
+        """
+        with self._db_lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            known = self._db.execute("SELECT 1 FROM game WHERE id = ?", (table_id,)).fetchone()
+            done = self._db.execute("SELECT 1 FROM closed WHERE game = ?", (table_id,)).fetchone()
+            if known and not done:
+                self._db.execute(
+                    "INSERT INTO closed VALUES (?, ?, ?)", (table_id, time.time(), reason)
+                )
+        with self._lock:
+            self._tables.pop(table_id, None)
+        if known and not done:
+            self.observer("closed", reason, 1)
+        return bool(known and not done)
+
+    def sweep(self, idle: float, finished: float, now: float | None = None) -> dict[str, int]:
+        """Archive the tables idle for ``idle`` seconds and the games finished ``finished``
+        seconds ago (0: never); answers how many of each.
+
+        A table's clock is its last accepted move (``touched``); a table not
+        loaded since the server started counts from the start.
+        """
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            loaded = dict(self._tables)
+        with self._db_lock:
+            open_ids = [
+                table_id
+                for (table_id,) in self._db.execute(
+                    "SELECT id FROM game WHERE id NOT IN (SELECT game FROM closed)"
+                )
+            ]
+        closed = {"idle": 0, "finished": 0}
+        for table_id in open_ids:
+            table = loaded.get(table_id)
+            touched = self.started if table is None else table.touched
+            over = table is not None and table.state.result is not None
+            if over and finished and now - touched >= finished:
+                closed["finished"] += self.retire(table_id, "finished")
+            elif not over and idle and now - touched >= idle:
+                closed["idle"] += self.retire(table_id, "idle")
+        return closed
+
+    def purge(self, older: float, now: float | None = None) -> int:
+        """Delete the archived games closed over ``older`` seconds ago; answers how many."""
+        cutoff = (time.time() if now is None else now) - older
+        with self._db_lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            ids = [
+                (table_id,)
+                for (table_id,) in self._db.execute(
+                    "SELECT game FROM closed WHERE at <= ?", (cutoff,)
+                )
+            ]
+            for name in ("action", "deal", "token", "name", "closed"):
+                self._db.executemany(f"DELETE FROM {name} WHERE game = ?", ids)
+            self._db.executemany("DELETE FROM game WHERE id = ?", ids)
+        return len(ids)
+
+    def ping(self) -> None:
+        """Ask the database a trivial question (readiness); raises :class:`sqlite3.Error`."""
+        with self._db_lock:
+            self._db.execute("SELECT 1").fetchone()
