@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,7 @@ pytest.importorskip("starlette", reason="the server extra is not installed")
 pytest.importorskip("httpx2", reason="httpx2 (Starlette's test client) is not installed")
 pytest.importorskip("prometheus_client", reason="the server extra is not installed")
 
+from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from fivehundred.cli import main
@@ -447,3 +449,17 @@ def test_serve_refuses_a_bad_setting_before_starting(
     with pytest.raises(SystemExit):
         main(["serve", "--idle-expiry", "-5"])
     assert "is not a number of 0 or more" in capsys.readouterr().err
+
+
+def test_the_server_stops_on_its_signal_without_raising_it_again(tmp_path: Path) -> None:
+    """SIGTERM sets the server to stop and the app to draining; uvicorn would raise the
+    signal again once stopped (exit -15), this server does not (exit 0)."""
+    from fivehundred.server.serve import Server, config
+
+    served = config(tmp_path / "t.db", port=0)
+    server = Server(served)
+    with server.capture_signals():
+        signal.raise_signal(signal.SIGTERM)  # handled: this process goes on
+    assert server.should_exit
+    assert isinstance(served.app, Starlette) and served.app.state.ops.draining
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the old handler is back
