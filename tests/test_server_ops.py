@@ -310,6 +310,13 @@ def test_the_log_is_json_lines_without_any_token(client: TestClient, log_lines: 
 # -- expiry and archiving ----------------------------------------------------------
 
 
+def legal(table: Any) -> str:
+    """The first legal action of seat 0 (a person's seat), in notation."""
+    import fivehundred as fh
+
+    return fh.format_action(fh.observe(table.state, 0).legal_actions[0])
+
+
 def finish(tables: Tables, table: Any) -> None:
     """Play the person's seat (its first legal action) until the game is over."""
     import fivehundred as fh
@@ -353,6 +360,26 @@ def test_a_table_not_loaded_since_the_start_counts_idle_from_the_start(tmp_path:
     assert again.sweep(idle=10, finished=10, now=again.started + 9)["idle"] == 0
     assert again.sweep(idle=10, finished=10, now=again.started + 10)["idle"] == 1
     assert not again.retire(table.id, "operator")  # closed already
+
+
+def test_a_move_on_a_table_closed_meanwhile_is_refused() -> None:
+    tables = Tables(":memory:", seed="race")
+    table, _ = tables.create({}, SEATS)  # a request holds the table, then it is closed
+    before = table.version
+    assert tables.retire(table.id, "operator")
+    with pytest.raises(Refused) as closed:
+        tables.act(table, 0, legal(table), before)
+    assert closed.value.code == "TABLE_CLOSED"
+    assert table.version == before  # nothing applied, nothing stored
+
+
+def test_a_table_moved_after_the_sweep_read_its_clock_stays_open() -> None:
+    tables = Tables(":memory:", seed="race")
+    table, _ = tables.create({}, SEATS)
+    seen = table.touched
+    tables.act(table, 0, legal(table), table.version)  # a move between the read and the close
+    assert not tables.retire(table.id, "idle", idle_since=seen)
+    assert tables.open_count() == 1 and tables.get(table.id) is table
 
 
 def test_the_cap_counts_open_tables_only(tmp_path: Path) -> None:
