@@ -490,3 +490,13 @@ def test_the_server_stops_on_its_signal_without_raising_it_again(tmp_path: Path)
     assert server.should_exit
     assert isinstance(served.app, Starlette) and served.app.state.ops.draining
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the old handler is back
+
+
+def test_a_bad_variable_stops_serve_and_no_other_command(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("FIVEHUNDRED_IDLE_EXPIRY", "soon")
+    assert main(["rules"]) == 0
+    with pytest.raises(SystemExit):
+        main(["serve", "--port", "1"])
+    assert "--idle-expiry: 'soon' is not a number of 0 or more" in capsys.readouterr().err
