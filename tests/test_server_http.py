@@ -90,6 +90,16 @@ def test_headers_over_the_limit_are_431_json(port: int) -> None:
     assert (status, body["error"]) == (431, "HEADERS_TOO_LARGE")
 
 
+def test_a_whole_head_over_the_limit_is_431_json(port: int) -> None:
+    # sent in one piece and complete: h11 alone would parse it and serve it
+    big = b"x-filler: " + b"a" * MAX_HEADER_BYTES
+    status, _, body = parse(raw(port, b"GET /healthz HTTP/1.1\r\nhost: x\r\n" + big + b"\r\n\r\n"))
+    assert (status, body["error"]) == (431, "HEADERS_TOO_LARGE")
+    small = b"x-filler: " + b"a" * (MAX_HEADER_BYTES - 100)
+    status, _, _ = parse(raw(port, b"GET /healthz HTTP/1.1\r\nhost: x\r\n" + small + b"\r\n\r\n"))
+    assert status == 200
+
+
 def test_an_unknown_transfer_encoding_is_501_json(port: int) -> None:
     head = b"POST /tables HTTP/1.1\r\nhost: x\r\ntransfer-encoding: gzip\r\n\r\n"
     status, _, body = parse(raw(port, head))

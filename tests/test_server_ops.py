@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,7 @@ pytest.importorskip("starlette", reason="the server extra is not installed")
 pytest.importorskip("httpx2", reason="httpx2 (Starlette's test client) is not installed")
 pytest.importorskip("prometheus_client", reason="the server extra is not installed")
 
+from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from fivehundred.cli import main
@@ -308,6 +310,13 @@ def test_the_log_is_json_lines_without_any_token(client: TestClient, log_lines: 
 # -- expiry and archiving ----------------------------------------------------------
 
 
+def legal(table: Any) -> str:
+    """The first legal action of seat 0 (a person's seat), in notation."""
+    import fivehundred as fh
+
+    return fh.format_action(fh.observe(table.state, 0).legal_actions[0])
+
+
 def finish(tables: Tables, table: Any) -> None:
     """Play the person's seat (its first legal action) until the game is over."""
     import fivehundred as fh
@@ -351,6 +360,26 @@ def test_a_table_not_loaded_since_the_start_counts_idle_from_the_start(tmp_path:
     assert again.sweep(idle=10, finished=10, now=again.started + 9)["idle"] == 0
     assert again.sweep(idle=10, finished=10, now=again.started + 10)["idle"] == 1
     assert not again.retire(table.id, "operator")  # closed already
+
+
+def test_a_move_on_a_table_closed_meanwhile_is_refused() -> None:
+    tables = Tables(":memory:", seed="race")
+    table, _ = tables.create({}, SEATS)  # a request holds the table, then it is closed
+    before = table.version
+    assert tables.retire(table.id, "operator")
+    with pytest.raises(Refused) as closed:
+        tables.act(table, 0, legal(table), before)
+    assert closed.value.code == "TABLE_CLOSED"
+    assert table.version == before  # nothing applied, nothing stored
+
+
+def test_a_table_moved_after_the_sweep_read_its_clock_stays_open() -> None:
+    tables = Tables(":memory:", seed="race")
+    table, _ = tables.create({}, SEATS)
+    seen = table.touched
+    tables.act(table, 0, legal(table), table.version)  # a move between the read and the close
+    assert not tables.retire(table.id, "idle", idle_since=seen)
+    assert tables.open_count() == 1 and tables.get(table.id) is table
 
 
 def test_the_cap_counts_open_tables_only(tmp_path: Path) -> None:
@@ -447,3 +476,27 @@ def test_serve_refuses_a_bad_setting_before_starting(
     with pytest.raises(SystemExit):
         main(["serve", "--idle-expiry", "-5"])
     assert "is not a number of 0 or more" in capsys.readouterr().err
+
+
+def test_the_server_stops_on_its_signal_without_raising_it_again(tmp_path: Path) -> None:
+    """SIGTERM sets the server to stop and the app to draining; uvicorn would raise the
+    signal again once stopped (exit -15), this server does not (exit 0)."""
+    from fivehundred.server.serve import Server, config
+
+    served = config(tmp_path / "t.db", port=0)
+    server = Server(served)
+    with server.capture_signals():
+        signal.raise_signal(signal.SIGTERM)  # handled: this process goes on
+    assert server.should_exit
+    assert isinstance(served.app, Starlette) and served.app.state.ops.draining
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the old handler is back
+
+
+def test_a_bad_variable_stops_serve_and_no_other_command(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("FIVEHUNDRED_IDLE_EXPIRY", "soon")
+    assert main(["rules"]) == 0
+    with pytest.raises(SystemExit):
+        main(["serve", "--port", "1"])
+    assert "--idle-expiry: 'soon' is not a number of 0 or more" in capsys.readouterr().err

@@ -156,13 +156,12 @@ def add_arguments(
         help="only the operator key may create tables",
     )
     for option, field, text in _NUMBERS:
-        default = env.get(_env_name(option), str(getattr(defaults, field)))
+        # a text default is read by ``type`` when ``serve`` is parsed, so that a bad
+        # variable is reported there, not when any other command builds its parser
+        value: float = getattr(defaults, field)
+        default = env.get(_env_name(option), f"{value:.0f}" if value.is_integer() else str(value))
         group.add_argument(
-            option,
-            type=_seconds,
-            default=_seconds(default),
-            metavar="N",
-            help=f"{text} (default {_seconds(default):g})",
+            option, type=_seconds, default=default, metavar="N", help=f"{text} (default {default})"
         )
     group.add_argument(
         "--log-level",

@@ -11,6 +11,7 @@ rebuilds each table by dealing the stored decks and applying the stored actions.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -180,6 +181,8 @@ class Table:
     lock: threading.Lock = attrs.field(factory=threading.Lock)
     #: When the table was made, loaded or last moved at (``time.monotonic()``).
     touched: float = attrs.field(factory=time.monotonic)
+    #: Set when the table is closed: a move that waited for the lock is then refused.
+    closed: bool = False
     #: Each seat's last answer to GET, as JSON bytes, with the version it is of.
     _answers: dict[int, tuple[int, bytes]] = attrs.field(factory=dict)
     #: The SHA-256 of the spectator's token (``None``: the table has no spectator link).
@@ -489,6 +492,8 @@ class Tables:
     def act(self, table: Table, seat: int, text: str, version: int) -> int:
         """Apply a person's action; store it before answering the new version."""
         with table.lock:
+            if table.closed:
+                raise Refused(410, "TABLE_CLOSED", "this table is closed: its game is archived")
             before, state = table.version, table.state
             try:
                 moves, decks = table.act(seat, text, version)
@@ -699,23 +704,32 @@ class Tables:
             )
         return found
 
-    def retire(self, table_id: str, reason: str) -> bool:
+    def retire(self, table_id: str, reason: str, *, idle_since: float | None = None) -> bool:
         """Close a table and archive its game: it leaves memory, and its rows stay, marked
-        closed with the time and ``reason``. Answers whether it was open.
+        closed with the time and ``reason``. Answers whether it was open (and so closed).
 
         Every later request to it is answered 410 ``TABLE_CLOSED``; :meth:`purge` deletes
-        archived games.
+        archived games. With ``idle_since``, a table moved at after that time stays open.
         """
-        with self._db_lock, self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            known = self._db.execute("SELECT 1 FROM game WHERE id = ?", (table_id,)).fetchone()
-            done = self._db.execute("SELECT 1 FROM closed WHERE game = ?", (table_id,)).fetchone()
-            if known and not done:
-                self._db.execute(
-                    "INSERT INTO closed VALUES (?, ?, ?)", (table_id, time.time(), reason)
-                )
         with self._lock:
-            self._tables.pop(table_id, None)
+            table = self._tables.get(table_id)
+        with contextlib.nullcontext() if table is None else table.lock:
+            if table is not None and idle_since is not None and table.touched > idle_since:
+                return False
+            with self._db_lock, self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                known = self._db.execute("SELECT 1 FROM game WHERE id = ?", (table_id,)).fetchone()
+                done = self._db.execute(
+                    "SELECT 1 FROM closed WHERE game = ?", (table_id,)
+                ).fetchone()
+                if known and not done:
+                    self._db.execute(
+                        "INSERT INTO closed VALUES (?, ?, ?)", (table_id, time.time(), reason)
+                    )
+            if table is not None:
+                table.closed = True
+            with self._lock:
+                self._tables.pop(table_id, None)
         if known and not done:
             self.observer("closed", reason, 1)
         return bool(known and not done)
@@ -743,9 +757,9 @@ class Tables:
             touched = self.started if table is None else table.touched
             over = table is not None and table.state.result is not None
             if over and finished and now - touched >= finished:
-                closed["finished"] += self.retire(table_id, "finished")
+                closed["finished"] += self.retire(table_id, "finished", idle_since=touched)
             elif not over and idle and now - touched >= idle:
-                closed["idle"] += self.retire(table_id, "idle")
+                closed["idle"] += self.retire(table_id, "idle", idle_since=touched)
         return closed
 
     def purge(self, older: float, now: float | None = None) -> int:
