@@ -1,12 +1,14 @@
-"""Tables of the game server: the games, their seats' tokens, and their SQLite storage.
+"""Tables of the game server: the games, their seats' tokens, and their storage.
 
 This module knows nothing of HTTP (the web layer is :mod:`fivehundred.server.app`).
-A :class:`Table` is one game; :class:`Tables` holds many, each stored in SQLite
-as the rules, the seats, the hash of each person's token, the deck of every hand
-and every accepted action in order. An accepted action (with the computer moves
-that follow it, and the next deal) is written in one transaction before it is
-answered, so a crash loses nothing that was answered; a restarted server
-rebuilds each table by dealing the stored decks and applying the stored actions.
+A :class:`Table` is one game; :class:`Tables` holds many, each stored (by a
+:class:`~fivehundred.server.store.Store`: SQLite, or PostgreSQL for several
+processes) as the rules, the seats, the hash of each person's token, the deck of
+every hand and every accepted action in order. An accepted action (with the
+computer moves that follow it, and the next deal) is written in one transaction
+before it is answered, so a crash loses nothing that was answered; a restarted
+server rebuilds each table by dealing the stored decks and applying the stored
+actions.
 """
 
 from __future__ import annotations
@@ -16,9 +18,8 @@ import hmac
 import json
 import random
 import secrets
-import sqlite3
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -27,6 +28,14 @@ import attrs
 import fivehundred as fh
 from fivehundred._quoting import expect
 from fivehundred.records import rules_from_options, rules_options
+from fivehundred.server.store import (
+    Conflict,
+    GameRow,
+    Store,
+    StoredGame,
+    is_postgres_url,
+    open_store,
+)
 from fivehundred.tournament import DEFAULT_BUDGET, PLAYER_TYPES, make_player
 from fivehundred.tricks import display_groups, is_trump
 
@@ -47,35 +56,6 @@ MAX_TABLES: Final = 10_000
 TOKEN_BYTES: Final = 32
 #: The search player's deals per decision on a server (small: it answers within a request).
 SEARCH_BUDGET: Final = min(DEFAULT_BUDGET, 8)
-
-_SCHEMA: Final = """
-CREATE TABLE IF NOT EXISTS game (
-    id TEXT PRIMARY KEY,
-    rules TEXT NOT NULL,
-    seats TEXT NOT NULL,
-    seed TEXT NOT NULL,
-    dealer INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS token (
-    game TEXT NOT NULL REFERENCES game(id),
-    seat INTEGER NOT NULL,
-    hash TEXT NOT NULL,
-    PRIMARY KEY (game, seat)
-);
-CREATE TABLE IF NOT EXISTS deal (
-    game TEXT NOT NULL REFERENCES game(id),
-    hand INTEGER NOT NULL,
-    deck TEXT NOT NULL,
-    PRIMARY KEY (game, hand)
-);
-CREATE TABLE IF NOT EXISTS action (
-    game TEXT NOT NULL REFERENCES game(id),
-    n INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    PRIMARY KEY (game, n)
-);
-"""
 
 
 class Refused(Exception):
@@ -277,12 +257,18 @@ def _check_seats(seats: object, players: int) -> tuple[str, ...]:
 
 
 class Tables:
-    """Every table of one server, kept in memory and stored in one SQLite database.
+    """Every table of one server, kept in memory and in a :class:`~.store.Store`.
 
-    ``path`` is a file (``":memory:"`` for a database that dies with the
-    process). The connection is shared by the server's threads under a lock;
-    the database is in WAL mode with ``synchronous=FULL``, so a committed move
-    survives a crash of the process and of the machine.
+    ``db`` is a SQLite file (``":memory:"`` for a database that dies with the
+    process), or a ``postgresql://`` URL (:func:`~.store.open_store`). SQLite is
+    in WAL mode with ``synchronous=FULL``, so a committed move survives a crash
+    of the process and of the machine.
+
+    With PostgreSQL, several server processes share the tables. Each process
+    keeps the tables it has read in memory and, before it answers, catches up
+    with what the others stored (:meth:`get`); a move raced through two
+    processes is stored once, and the other answers ``409 STALE_VERSION``.
+    :meth:`subscribe` tells of every change, made here or in another process.
 
     ``seed`` is for tests and demonstrations only: every table's seed is then
     ``f"{seed}/{n}"`` for the ``n``-th table of the database, so its deals and
@@ -291,46 +277,63 @@ class Tables:
     secret random seed.
     """
 
-    def __init__(self, path: str | Path, *, seed: str | None = None) -> None:
+    def __init__(self, db: str | Path, *, seed: str | None = None) -> None:
         self._seed = seed
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db_lock = threading.Lock()
+        self._store: Store = open_store(db)
+        #: whether other processes may write (the store is shared): catch up before answering
+        self._shared = is_postgres_url(db)
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
-        with self._db_lock:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.executescript(_SCHEMA)
+        self._subscribers: list[Callable[[str, int], None]] = []
+        if self._shared:
+            self._store.listen(self._changed_elsewhere)
+
+    @property
+    def shared(self) -> bool:
+        """Whether other server processes may change these tables (a PostgreSQL store)."""
+        return self._shared
 
     def close(self) -> None:
-        """Close the database."""
-        with self._db_lock:
-            self._db.close()
+        """Close the store."""
+        self._store.close()
 
     def __len__(self) -> int:
-        with self._db_lock:
-            (count,) = self._db.execute("SELECT COUNT(*) FROM game").fetchone()
-        return int(count)
+        return self._store.count()
+
+    def subscribe(self, callback: Callable[[str, int], None]) -> None:
+        """Call ``callback(table_id, version)`` after every change of a table, made by this
+        process or, with a shared store, by another (from a worker thread)."""
+        self._subscribers.append(callback)
+
+    def _tell(self, table_id: str, version: int) -> None:
+        for callback in self._subscribers:
+            callback(table_id, version)
+
+    def _changed_elsewhere(self, table_id: str, version: int) -> None:
+        with self._lock:
+            table = self._tables.get(table_id)
+        if table is not None and self._catch_up(table):
+            self._tell(table_id, table.version)
 
     def create(self, options: Mapping[str, object], seats: object) -> tuple[Table, dict[int, str]]:
         """A new table, dealt, computer seats moved: the table and each person's token.
 
-        The tokens are answered here only; the database keeps their hashes.
+        The tokens are answered here only; the store keeps their hashes.
         """
         try:
             rules = rules_from_options(options)
         except fh.InvalidStateError as err:
             raise Refused(422, "BAD_RULES", str(err)) from None
         kinds = _check_seats(seats, rules.players)
-        if len(self) >= MAX_TABLES:
+        count = len(self)
+        if count >= MAX_TABLES:
             raise Refused(503, "TOO_MANY_TABLES", "this server holds no more tables")
         tokens = {
             seat: secrets.token_urlsafe(TOKEN_BYTES)
             for seat, kind in enumerate(kinds)
             if kind == HUMAN
         }
-        seed = secrets.token_hex(16) if self._seed is None else f"{self._seed}/{len(self)}"
+        seed = secrets.token_hex(16) if self._seed is None else f"{self._seed}/{count}"
         dealer = random.Random(f"{seed}/dealer").randrange(rules.players)
         table = Table(
             id=secrets.token_urlsafe(9),
@@ -342,28 +345,26 @@ class Tables:
         moves: list[tuple[int, fh.Action]] = []
         decks: list[str] = []
         table.state = table.advance(table.state, moves, decks)
-        with self._db_lock, self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute(
-                "INSERT INTO game VALUES (?, ?, ?, ?, ?)",
-                (table.id, json.dumps(rules_options(rules)), json.dumps(kinds), seed, dealer),
-            )
-            self._db.executemany(
-                "INSERT INTO token VALUES (?, ?, ?)",
-                [(table.id, seat, digest) for seat, digest in table.hashes.items()],
-            )
-            self._store(table, 0, moves, decks)
+        row = GameRow(table.id, json.dumps(rules_options(rules)), json.dumps(kinds), seed, dealer)
+        self._store.create(row, table.hashes, _texts(moves), decks)
         with self._lock:
             self._tables[table.id] = table
         return table, tokens
 
     def get(self, table_id: str) -> Table:
-        """The table of an id (loaded from the database if need be); 404 ``NO_SUCH_TABLE``."""
+        """The table of an id, up to date; 404 ``NO_SUCH_TABLE``.
+
+        Loaded from the store if this process has not read it yet; with a shared
+        store, first brought up to what the other processes stored.
+        """
         with self._lock:
             table = self._tables.get(table_id)
-            if table is None:
-                table = self._load(table_id)
-                self._tables[table_id] = table
+        if table is None:
+            table = self._load(table_id)
+            with self._lock:
+                table = self._tables.setdefault(table_id, table)
+        elif self._shared and self._catch_up(table):
+            self._tell(table_id, table.version)
         return table
 
     def act(self, table: Table, seat: int, text: str, version: int) -> int:
@@ -372,70 +373,67 @@ class Tables:
             before, state = table.version, table.state
             try:
                 moves, decks = table.act(seat, text, version)
-                hands = state.hand_number
-                with self._db_lock, self._db:
-                    self._db.execute("BEGIN IMMEDIATE")
-                    self._store(table, before, moves, decks, hands)
+                self._store.append(table.id, before, _texts(moves), state.hand_number + 1, decks)
+            except Conflict:
+                # another process stored a move at this version first: read the table again
+                table.version, table.state = before, state
+                self._refresh(table)
+                raise Refused(
+                    409,
+                    "STALE_VERSION",
+                    f"the table is at version {table.version}, not {version}: read it again",
+                ) from None
             except BaseException:
                 table.version, table.state = before, state
                 raise
-            return table.version
+            after = table.version
+        self._tell(table.id, after)
+        return after
 
-    def _store(
-        self,
-        table: Table,
-        first: int,
-        moves: Sequence[tuple[int, fh.Action]],
-        decks: Sequence[str],
-        hands: int = 0,
-    ) -> None:
-        self._db.executemany(
-            "INSERT INTO action VALUES (?, ?, ?, ?)",
-            [
-                (table.id, first + n, seat, fh.format_action(action))
-                for n, (seat, action) in enumerate(moves)
-            ],
-        )
-        self._db.executemany(
-            "INSERT INTO deal VALUES (?, ?, ?)",
-            [(table.id, hands + n + 1, deck) for n, deck in enumerate(decks)],
-        )
+    def _catch_up(self, table: Table) -> bool:
+        """Bring ``table`` up to the store; whether it changed."""
+        if self._store.version(table.id) <= table.version:
+            return False
+        with table.lock:
+            return self._refresh(table)
+
+    def _refresh(self, table: Table) -> bool:
+        """Read ``table`` again from the store (the caller holds its lock); whether it changed."""
+        stored = self._store.load(table.id)
+        if stored is None or len(stored.actions) <= table.version:
+            return False
+        table.state, table.version = _replay(stored)
+        return True
 
     def _load(self, table_id: str) -> Table:
-        with self._db_lock:
-            row = self._db.execute(
-                "SELECT rules, seats, seed, dealer FROM game WHERE id = ?", (table_id,)
-            ).fetchone()
-            if row is None:
-                raise Refused(404, "NO_SUCH_TABLE", "there is no such table")
-            hashes = dict(
-                self._db.execute("SELECT seat, hash FROM token WHERE game = ?", (table_id,))
-            )
-            decks = [
-                deck
-                for (deck,) in self._db.execute(
-                    "SELECT deck FROM deal WHERE game = ? ORDER BY hand", (table_id,)
-                )
-            ]
-            actions = list(
-                self._db.execute(
-                    "SELECT seat, action FROM action WHERE game = ? ORDER BY n", (table_id,)
-                )
-            )
-        rules_text, seats_text, seed, dealer = row
-        state = fh.new_game(rules_from_options(json.loads(rules_text)), dealer=dealer)
-        next_deck = iter(decks)
-        for seat, text in actions:
-            if state.phase is fh.Phase.DEAL:
-                state = fh.deal(state, cards=next(next_deck))
-            state = fh.apply(state, fh.parse_action(text, phase=state.phase), seat=seat)
-        for deck in next_deck:
-            state = fh.deal(state, cards=deck)
+        stored = self._store.load(table_id)
+        if stored is None:
+            raise Refused(404, "NO_SUCH_TABLE", "there is no such table")
+        state, version = _replay(stored)
         return Table(
             id=table_id,
-            seats=tuple(json.loads(seats_text)),
-            seed=seed,
-            hashes=hashes,
+            seats=tuple(json.loads(stored.row.seats)),
+            seed=stored.row.seed,
+            hashes=stored.hashes,
             state=state,
-            version=len(actions),
+            version=version,
         )
+
+
+def _texts(moves: Sequence[tuple[int, fh.Action]]) -> list[tuple[int, str]]:
+    """Moves as the store keeps them: each seat with its action's notation."""
+    return [(seat, fh.format_action(action)) for seat, action in moves]
+
+
+def _replay(stored: StoredGame) -> tuple[fh.GameState, int]:
+    """The state a stored game is at, and its version (the number of actions)."""
+    rules = rules_from_options(json.loads(stored.row.rules))
+    state = fh.new_game(rules, dealer=stored.row.dealer)
+    next_deck = iter(stored.decks)
+    for seat, text in stored.actions:
+        if state.phase is fh.Phase.DEAL:
+            state = fh.deal(state, cards=next(next_deck))
+        state = fh.apply(state, fh.parse_action(text, phase=state.phase), seat=seat)
+    for deck in next_deck:
+        state = fh.deal(state, cards=deck)
+    return state, len(stored.actions)
