@@ -35,6 +35,7 @@ __all__ = [
     "CHANNEL",
     "Conflict",
     "GameRow",
+    "PostgresStore",
     "SqliteStore",
     "Store",
     "StoredGame",
@@ -175,6 +176,8 @@ def describe(db: str | Path) -> str:
 
 def open_store(db: str | Path) -> Store:
     """The store ``db`` names: PostgreSQL for a ``postgresql://`` URL, else a SQLite file."""
+    if is_postgres_url(db):
+        return PostgresStore(str(db))
     return SqliteStore(db)
 
 
@@ -280,5 +283,147 @@ class SqliteStore:
         """Nothing to listen to: one process owns a SQLite store."""
 
     def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+class PostgresStore:
+    """A PostgreSQL database (psycopg 3), shared by any number of server processes.
+
+    Each thread that calls the store uses a connection of a small pool guarded by a
+    lock; a separate connection ``LISTEN``\\ s on :data:`CHANNEL` in a daemon thread
+    once :meth:`listen` is called. Transactions are ``READ COMMITTED``: the
+    primary keys do the concurrency control (:class:`Conflict`).
+    """
+
+    def __init__(self, url: str) -> None:
+        import psycopg  # the server extra's PostgreSQL driver, imported only when used
+
+        self._psycopg: Any = psycopg
+        self._url = url
+        self._db = psycopg.connect(url, autocommit=True)
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
+        self._listener: threading.Thread | None = None
+        # one schema creation at a time across processes starting together
+        with self._lock, self._db.transaction():
+            self._db.execute("SELECT pg_advisory_xact_lock(500500)")
+            for statement in _SCHEMA:
+                self._db.execute(statement)
+
+    def count(self) -> int:
+        with self._lock:
+            row = self._db.execute("SELECT COUNT(*) FROM game").fetchone()
+        return int(row[0]) if row else 0
+
+    def create(
+        self,
+        row: GameRow,
+        hashes: Mapping[int, str],
+        actions: Sequence[tuple[int, str]],
+        decks: Sequence[str],
+    ) -> None:
+        with self._lock, self._db.transaction():
+            self._db.execute(
+                "INSERT INTO game VALUES (%s, %s, %s, %s, %s)",
+                (row.id, row.rules, row.seats, row.seed, row.dealer),
+            )
+            with self._db.cursor() as cursor:
+                cursor.executemany(
+                    "INSERT INTO token VALUES (%s, %s, %s)",
+                    [(row.id, seat, digest) for seat, digest in hashes.items()],
+                )
+            self._insert(row.id, 0, actions, 1, decks)
+
+    def append(
+        self,
+        game: str,
+        first: int,
+        actions: Sequence[tuple[int, str]],
+        first_hand: int,
+        decks: Sequence[str],
+    ) -> None:
+        try:
+            with self._lock, self._db.transaction():
+                self._insert(game, first, actions, first_hand, decks)
+        except self._psycopg.errors.UniqueViolation as err:
+            raise Conflict(str(err)) from None
+
+    def _insert(
+        self,
+        game: str,
+        first: int,
+        actions: Sequence[tuple[int, str]],
+        first_hand: int,
+        decks: Sequence[str],
+    ) -> None:
+        with self._db.cursor() as cursor:
+            if actions:
+                cursor.executemany(
+                    "INSERT INTO action VALUES (%s, %s, %s, %s)",
+                    [(game, first + n, seat, text) for n, (seat, text) in enumerate(actions)],
+                )
+            if decks:
+                cursor.executemany(
+                    "INSERT INTO deal VALUES (%s, %s, %s)",
+                    [(game, first_hand + n, deck) for n, deck in enumerate(decks)],
+                )
+        # delivered at commit, to every listening process (this one included)
+        self._db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game} {first + len(actions)}"))
+
+    def load(self, game: str) -> StoredGame | None:
+        with self._lock, self._db.transaction():
+            # one snapshot for the whole read, so a move committed meanwhile is all or nothing
+            self._db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            row = self._db.execute(
+                "SELECT id, rules, seats, seed, dealer FROM game WHERE id = %s", (game,)
+            ).fetchone()
+            if row is None:
+                return None
+            hashes = self._db.execute(
+                "SELECT seat, hash FROM token WHERE game = %s", (game,)
+            ).fetchall()
+            decks = self._db.execute(
+                "SELECT deck FROM deal WHERE game = %s ORDER BY hand", (game,)
+            ).fetchall()
+            actions = self._db.execute(
+                "SELECT seat, action FROM action WHERE game = %s ORDER BY n", (game,)
+            ).fetchall()
+        return StoredGame(
+            GameRow(*row),
+            {int(seat): str(digest) for seat, digest in hashes},
+            tuple(str(d) for (d,) in decks),
+            tuple((int(seat), str(text)) for seat, text in actions),
+        )
+
+    def version(self, game: str) -> int:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT COUNT(*) FROM action WHERE game = %s", (game,)
+            ).fetchone()
+        return int(row[0]) if row else 0
+
+    def listen(self, callback: Callable[[str, int], None]) -> None:
+        if self._listener is not None:
+            raise RuntimeError("this store already has a listener")
+        connection = self._psycopg.connect(self._url, autocommit=True)
+        connection.execute(f"LISTEN {CHANNEL}")
+
+        def run() -> None:
+            with connection:
+                while not self._closed.is_set():
+                    # wake at least every half second to see whether the store closed
+                    for note in connection.notifies(timeout=0.5):
+                        game, _, version = note.payload.partition(" ")
+                        if version.isdigit():
+                            callback(game, int(version))
+
+        self._listener = threading.Thread(target=run, name="fivehundred-listen", daemon=True)
+        self._listener.start()
+
+    def close(self) -> None:
+        self._closed.set()
+        if self._listener is not None:
+            self._listener.join(timeout=2.0)
         with self._lock:
             self._db.close()
