@@ -18,6 +18,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from fivehundred._quoting import expect
 from fivehundred.server.app import DEADLINE, MAX_IN_FLIGHT, create_app, error_body
+from fivehundred.server.store import describe
 
 __all__ = ["KEEP_ALIVE", "MAX_CONNECTIONS", "MAX_HEADER_BYTES", "JsonH11Protocol", "serve"]
 
@@ -134,7 +135,7 @@ def serve(
     """Serve until interrupted; prints the address once, never a token."""
     expect(db, (str, Path), "a database path (a str or Path)")
     server = uvicorn.Server(config(db, host, port, max_connections=max_connections, seed=seed))
-    print(f"fivehundred: serving on http://{host}:{port}/ (database {db})", flush=True)
+    print(f"fivehundred: serving on http://{host}:{port}/ (database {describe(db)})", flush=True)
     if seed is not None:
         print("fivehundred: --seed is set: the deals can be predicted", file=sys.stderr)
     server.run()
