@@ -50,7 +50,7 @@ class Client:
         return response.status, payload, response
 
 
-def start_server(db: Path, port: int, *extra: str) -> subprocess.Popen[str]:
+def start_server(db: str | Path, port: int, *extra: str) -> subprocess.Popen[str]:
     """``fivehundred serve --db DB --port PORT`` in a child process, once it answers."""
     process = subprocess.Popen(
         [
