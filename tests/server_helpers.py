@@ -51,7 +51,7 @@ class Client:
 
 
 def start_server(
-    db: Path, port: int, *extra: str, stderr: IO[str] | int = subprocess.PIPE
+    db: str | Path, port: int, *extra: str, stderr: IO[str] | int = subprocess.PIPE
 ) -> subprocess.Popen[str]:
     """``fivehundred serve --db DB --port PORT`` in a child process, once it answers.
 

@@ -498,6 +498,7 @@ def test_serve_reraises_an_unrelated_import_error(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.delitem(sys.modules, "fivehundred.server.serve", raising=False)
     monkeypatch.setitem(sys.modules, "sqlite3", None)
+    monkeypatch.delitem(sys.modules, "fivehundred.server.store", raising=False)
     monkeypatch.delitem(sys.modules, "fivehundred.server.tables", raising=False)
     monkeypatch.delitem(sys.modules, "fivehundred.server", raising=False)
     with pytest.raises(ImportError):

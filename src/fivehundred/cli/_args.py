@@ -350,8 +350,9 @@ def build_parser() -> argparse.ArgumentParser:
     server.add_argument(
         "--db",
         default="fivehundred.db",
-        metavar="PATH",
-        help="SQLite database (default %(default)s)",
+        metavar="PATH_OR_URL",
+        help="a SQLite file, or a postgresql://user@host/dbname URL for a PostgreSQL "
+        "database that several server processes share (default %(default)s)",
     )
     server.add_argument("--host", default="127.0.0.1", help="address (default %(default)s)")
     server.add_argument("--port", type=_number, default=8500, help="port (default %(default)s)")

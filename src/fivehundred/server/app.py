@@ -430,6 +430,8 @@ def create_app(
     )
     app.state.tables = Tables(db, seed=seed)
     app.state.hub = hub = Hub()
+    # another process's change (a shared PostgreSQL store) reaches this one's sockets too
+    app.state.tables.subscribe(hub.notify)
     app.state.reviewer = Reviewer(hub.publish, budget=review_budget)
     app.state.claims = threading.BoundedSemaphore(MAX_CLAIMS)
     app.state.claim_budget = claim_budget

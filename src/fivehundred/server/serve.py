@@ -30,6 +30,7 @@ from fivehundred.server.guard import head_size
 from fivehundred.server.live import MAX_MESSAGE
 from fivehundred.server.logs import log_config
 from fivehundred.server.settings import Settings
+from fivehundred.server.store import describe
 
 __all__ = [
     "KEEP_ALIVE",
@@ -204,7 +205,7 @@ def serve(
     server = Server(
         config(db, host, port, max_connections=max_connections, seed=seed, settings=settings)
     )
-    print(f"fivehundred: serving on http://{host}:{port}/ (database {db})", flush=True)
+    print(f"fivehundred: serving on http://{host}:{port}/ (database {describe(db)})", flush=True)
     if seed is not None:
         print("fivehundred: --seed is set: the deals can be predicted", file=sys.stderr)
     server.run()

@@ -18,7 +18,6 @@ import json
 import random
 import re
 import secrets
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -31,6 +30,16 @@ import fivehundred as fh
 from fivehundred._quoting import expect
 from fivehundred.records import rules_from_options, rules_options
 from fivehundred.server.names import check_names
+from fivehundred.server.store import (
+    SEATS_CHANGED,
+    Change,
+    Conflict,
+    GameRow,
+    Store,
+    StoredGame,
+    is_postgres_url,
+    open_store,
+)
 from fivehundred.tournament import DEFAULT_BUDGET, PLAYER_TYPES, make_player
 from fivehundred.tricks import display_groups, is_trump
 
@@ -57,46 +66,6 @@ TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 TOKEN_BYTES: Final = 32
 #: The search player's deals per decision on a server (small: it answers within a request).
 SEARCH_BUDGET: Final = min(DEFAULT_BUDGET, 8)
-
-_SCHEMA: Final = """
-CREATE TABLE IF NOT EXISTS game (
-    id TEXT PRIMARY KEY,
-    rules TEXT NOT NULL,
-    seats TEXT NOT NULL,
-    seed TEXT NOT NULL,
-    dealer INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS token (
-    game TEXT NOT NULL REFERENCES game(id),
-    seat INTEGER NOT NULL,
-    hash TEXT NOT NULL,
-    PRIMARY KEY (game, seat)
-);
-CREATE TABLE IF NOT EXISTS deal (
-    game TEXT NOT NULL REFERENCES game(id),
-    hand INTEGER NOT NULL,
-    deck TEXT NOT NULL,
-    PRIMARY KEY (game, hand)
-);
-CREATE TABLE IF NOT EXISTS name (
-    game TEXT NOT NULL REFERENCES game(id),
-    seat INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    PRIMARY KEY (game, seat)
-);
-CREATE TABLE IF NOT EXISTS action (
-    game TEXT NOT NULL REFERENCES game(id),
-    n INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    PRIMARY KEY (game, n)
-);
-CREATE TABLE IF NOT EXISTS closed (
-    game TEXT PRIMARY KEY REFERENCES game(id),
-    at REAL NOT NULL,
-    reason TEXT NOT NULL
-);
-"""
 
 
 class Refused(Exception):
@@ -369,12 +338,18 @@ def _check_seats(seats: object, players: int) -> tuple[str, ...]:
 
 
 class Tables:
-    """Every table of one server, kept in memory and stored in one SQLite database.
+    """Every table of one server, kept in memory and in a :class:`~.store.Store`.
 
-    ``path`` is a file (``":memory:"`` for a database that dies with the
-    process). The connection is shared by the server's threads under a lock;
-    the database is in WAL mode with ``synchronous=FULL``, so a committed move
-    survives a crash of the process and of the machine.
+    ``path`` is a SQLite file (``":memory:"`` for a database that dies with the
+    process) or a ``postgresql://`` URL (:func:`~.store.open_store`). SQLite is
+    in WAL mode with ``synchronous=FULL``, so a committed move survives a crash
+    of the process and of the machine.
+
+    With PostgreSQL, several server processes share the tables. Each keeps the
+    tables it has read in memory and, before it answers, catches up with what
+    the others stored (:meth:`get`); a move raced through two processes is
+    stored once, and the other answers ``409 STALE_VERSION``. :meth:`subscribe`
+    tells of every change, made here or, through ``LISTEN``, in another process.
 
     ``seed`` is for tests and demonstrations only: every table's seed is then
     ``f"{seed}/{n}"`` for the ``n``-th table of the database, so its deals and
@@ -394,25 +369,43 @@ class Tables:
         self.observer: Callable[[str, str, int], None] = lambda event, detail, count: None
         #: When this object was made: the last activity of a table not loaded since.
         self.started = time.monotonic()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db_lock = threading.Lock()
+        self._store: Store = open_store(path)
+        #: Whether other processes write to the store too: catch up before answering.
+        self.shared = is_postgres_url(path)
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
-        with self._db_lock:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.executescript(_SCHEMA)
+        self._subscribers: list[Callable[[str, int], None]] = []
+        if self.shared:
+            self._store.listen(self._changed_elsewhere)
 
     def close(self) -> None:
-        """Close the database."""
-        with self._db_lock:
-            self._db.close()
+        """Close the store."""
+        self._store.close()
 
     def __len__(self) -> int:
-        with self._db_lock:
-            (count,) = self._db.execute("SELECT COUNT(*) FROM game").fetchone()
-        return int(count)
+        return self._store.count()
+
+    def subscribe(self, callback: Callable[[str, int], None]) -> None:
+        """Call ``callback(table_id, version)`` when another process changed a table this
+        one holds, once this process has caught up with it (from a worker thread)."""
+        self._subscribers.append(callback)
+
+    def _changed_elsewhere(self, table_id: str, version: int) -> None:
+        with self._lock:
+            table = self._tables.get(table_id)
+        if table is None or (0 <= version <= table.version):
+            return  # not held here, or this process's own change
+        try:
+            if version == SEATS_CHANGED:
+                with table.lock:
+                    changed = self._reread(table, force=True)
+            else:
+                changed = self._catch_up(table)
+        except Refused:  # closed meanwhile: its sockets hear of it on their next read
+            changed = True
+        if changed:
+            for callback in self._subscribers:
+                callback(table_id, table.version)
 
     def create(
         self, options: Mapping[str, object], seats: object, names: object = None
@@ -422,7 +415,7 @@ class Tables:
         ``names`` is a list of each seat's name or ``None``
         (:func:`~fivehundred.server.names.check_names`; 422 ``BAD_NAMES``).
         The tokens are by seat, and the spectator's under :data:`SPECTATOR`.
-        They are answered here only; the database keeps their hashes.
+        They are answered here only; the store keeps their hashes.
         """
         rules = check_rules(options)
         kinds = _check_seats(seats, rules.players)
@@ -452,24 +445,13 @@ class Tables:
         moves: list[tuple[int, fh.Action]] = []
         decks: list[str] = []
         table.state = table.advance(table.state, moves, decks)
-        with self._db_lock, self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute(
-                "INSERT INTO game VALUES (?, ?, ?, ?, ?)",
-                (table.id, json.dumps(rules_options(rules)), json.dumps(kinds), seed, dealer),
-            )
-            self._db.executemany(
-                "INSERT INTO token VALUES (?, ?, ?)",
-                [
-                    (table.id, seat, digest)
-                    for seat, digest in [*table.hashes.items(), (SPECTATOR, hash_token(watcher))]
-                ],
-            )
-            self._db.executemany(
-                "INSERT INTO name VALUES (?, ?, ?)",
-                [(table.id, seat, name) for seat, name in enumerate(named) if name is not None],
-            )
-            self._store(table, 0, moves, decks)
+        self._store.create(
+            GameRow(table.id, json.dumps(rules_options(rules)), json.dumps(kinds), seed, dealer),
+            {**table.hashes, SPECTATOR: hash_token(watcher)},
+            {seat: name for seat, name in enumerate(named) if name is not None},
+            _texts(moves),
+            decks,
+        )
         with self._lock:
             self._tables[table.id] = table
         self.observer("created", "", 1)
@@ -478,16 +460,76 @@ class Tables:
         return table, {**tokens, SPECTATOR: watcher}
 
     def get(self, table_id: str) -> Table:
-        """The table of an id (loaded from the database if need be); 404 ``NO_SUCH_TABLE``,
-        410 ``TABLE_CLOSED`` for a table closed (expired, finished or closed by the operator)."""
+        """The table of an id, up to date; 404 ``NO_SUCH_TABLE``, 410 ``TABLE_CLOSED`` for a
+        table closed (expired, finished or closed by the operator).
+
+        Loaded from the store if this process does not hold it; with a shared
+        store, first brought up to what the other processes stored.
+        """
         if not TABLE_ID.fullmatch(table_id):
             raise Refused(404, "NO_SUCH_TABLE", "there is no such table")
         with self._lock:
             table = self._tables.get(table_id)
-            if table is None:
-                table = self._load(table_id)
-                self._tables[table_id] = table
+        if table is None:
+            table = self._load(table_id)
+            with self._lock:
+                table = self._tables.setdefault(table_id, table)
+        elif self.shared:
+            self._catch_up(table)
         return table
+
+    def _catch_up(self, table: Table) -> bool:
+        """Bring a table up to the shared store; whether it changed. 410 if it was closed."""
+        version, closed = self._store.status(table.id)
+        if closed:
+            table.closed = True
+            with self._lock:
+                self._tables.pop(table.id, None)
+            raise Refused(410, "TABLE_CLOSED", "this table is closed: its game is archived")
+        if version <= table.version:
+            return False
+        with table.lock:
+            return self._reread(table)
+
+    def _reread(self, table: Table, *, force: bool = False) -> bool:
+        """Read a table again from the store (the caller holds its lock); whether it moved
+        (or, with ``force``, whether it is still stored)."""
+        stored = self._store.load(table.id)
+        if stored is None or (len(stored.actions) <= table.version and not force):
+            return False
+        fresh = _rebuild(table.id, stored)
+        table.state, table.version = fresh.state, fresh.version
+        table.seats, table.hashes = fresh.seats, fresh.hashes
+        table._answers.clear()
+        table.touched = time.monotonic()
+        return True
+
+    def _commit(
+        self,
+        table: Table,
+        before: fh.GameState,
+        first: int,
+        moves: Sequence[tuple[int, fh.Action]],
+        decks: Sequence[str],
+        *,
+        change: Change | None = None,
+    ) -> None:
+        """Store a table's new moves (the caller holds its lock); on failure put the table
+        back at ``first`` and ``before``. A move another process stored first is 409
+        ``STALE_VERSION``, with the table read again."""
+        try:
+            self._store.append(
+                table.id, first, _texts(moves), before.hand_number + 1, decks, change=change
+            )
+        except Conflict:
+            table.version, table.state = first, before
+            self._reread(table)
+            raise Refused(
+                409, "STALE_VERSION", "another player moved first: read the table again"
+            ) from None
+        except BaseException:
+            table.version, table.state = first, before
+            raise
 
     def act(self, table: Table, seat: int, text: str, version: int) -> int:
         """Apply a person's action; store it before answering the new version."""
@@ -497,13 +539,10 @@ class Tables:
             before, state = table.version, table.state
             try:
                 moves, decks = table.act(seat, text, version)
-                hands = state.hand_number
-                with self._db_lock, self._db:
-                    self._db.execute("BEGIN IMMEDIATE")
-                    self._store(table, before, moves, decks, hands)
             except BaseException:
                 table.version, table.state = before, state
                 raise
+            self._commit(table, state, before, moves, decks)
             table.touched = time.monotonic()
             self.observer("moves", "person", 1)
             if len(moves) > 1:
@@ -538,16 +577,15 @@ class Tables:
                 moves: list[tuple[int, fh.Action]] = []
                 decks: list[str] = []
                 table.state = table.advance(state, moves, decks)
-                with self._db_lock, self._db:
-                    self._db.execute("BEGIN IMMEDIATE")
-                    self._db.execute(
-                        "UPDATE game SET seats = ? WHERE id = ?",
-                        (json.dumps(table.seats), table.id),
-                    )
-                    self._db.execute(
-                        "DELETE FROM token WHERE game = ? AND seat = ?", (table.id, seat)
-                    )
-                    self._store(table, before, moves, decks, state.hand_number)
+                change = Change(seats=json.dumps(table.seats), drop_token=seat)
+                self._commit(table, state, before, moves, decks, change=change)
+            except Refused as refused:
+                if refused.code != "STALE_VERSION":  # else read again after a lost race
+                    table.version, table.state, table.seats, table.hashes = (
+                        before, state, seats, hashes
+                    )  # fmt: skip
+                table._answers.clear()
+                raise
             except BaseException:
                 table.version, table.state, table.seats, table.hashes = before, state, seats, hashes
                 table._answers.clear()
@@ -572,7 +610,6 @@ class Tables:
             try:
                 moves: list[tuple[int, fh.Action]] = []
                 decks: list[str] = []
-                hands = state.hand_number
                 for seat, text in line:
                     assert isinstance(seat, int) and isinstance(text, str)
                     action = fh.parse_action(text, phase=state.phase)
@@ -580,94 +617,30 @@ class Tables:
                     moves.append((seat, action))
                     table.version += 1
                 table.state = table.advance(state, moves, decks)
-                with self._db_lock, self._db:
-                    self._db.execute("BEGIN IMMEDIATE")
-                    self._store(table, before, moves, decks, hands)
+                self._commit(table, start, before, moves, decks)
             except fh.IllegalActionError as err:
                 table.version, table.state = before, start
                 raise Refused(422, err.reason.name, str(err)) from None
+            except Refused:
+                raise
             except BaseException:
                 table.version, table.state = before, start
                 raise
             return table.version
 
-    def _store(
-        self,
-        table: Table,
-        first: int,
-        moves: Sequence[tuple[int, fh.Action]],
-        decks: Sequence[str],
-        hands: int = 0,
-    ) -> None:
-        self._db.executemany(
-            "INSERT INTO action VALUES (?, ?, ?, ?)",
-            [
-                (table.id, first + n, seat, fh.format_action(action))
-                for n, (seat, action) in enumerate(moves)
-            ],
-        )
-        self._db.executemany(
-            "INSERT INTO deal VALUES (?, ?, ?)",
-            [(table.id, hands + n + 1, deck) for n, deck in enumerate(decks)],
-        )
-
     def _load(self, table_id: str) -> Table:
-        with self._db_lock:
-            row = self._db.execute(
-                "SELECT rules, seats, seed, dealer FROM game WHERE id = ?", (table_id,)
-            ).fetchone()
-            if row is None:
-                raise Refused(404, "NO_SUCH_TABLE", "there is no such table")
-            if self._db.execute("SELECT 1 FROM closed WHERE game = ?", (table_id,)).fetchone():
-                raise Refused(410, "TABLE_CLOSED", "this table is closed: its game is archived")
-            hashes = dict(
-                self._db.execute("SELECT seat, hash FROM token WHERE game = ?", (table_id,))
-            )
-            named = dict(
-                self._db.execute("SELECT seat, name FROM name WHERE game = ?", (table_id,))
-            )
-            decks = [
-                deck
-                for (deck,) in self._db.execute(
-                    "SELECT deck FROM deal WHERE game = ? ORDER BY hand", (table_id,)
-                )
-            ]
-            actions = list(
-                self._db.execute(
-                    "SELECT seat, action FROM action WHERE game = ? ORDER BY n", (table_id,)
-                )
-            )
-        rules_text, seats_text, seed, dealer = row
-        spectator_hash = hashes.pop(SPECTATOR, None)
-        kinds = tuple(json.loads(seats_text))
-        state = fh.new_game(rules_from_options(json.loads(rules_text)), dealer=dealer)
-        next_deck = iter(decks)
-        for seat, text in actions:
-            if state.phase is fh.Phase.DEAL:
-                state = fh.deal(state, cards=next(next_deck))
-            state = fh.apply(state, fh.parse_action(text, phase=state.phase), seat=seat)
-        for deck in next_deck:
-            state = fh.deal(state, cards=deck)
-        return Table(
-            id=table_id,
-            seats=kinds,
-            seed=seed,
-            hashes=hashes,
-            state=state,
-            version=len(actions),
-            spectator_hash=spectator_hash,
-            names=tuple(named.get(seat) for seat in range(len(kinds))) if named else (),
-        )
+        stored = self._store.load(table_id)
+        if stored is None:
+            raise Refused(404, "NO_SUCH_TABLE", "there is no such table")
+        if stored.closed:
+            raise Refused(410, "TABLE_CLOSED", "this table is closed: its game is archived")
+        return _rebuild(table_id, stored)
 
     # -- the operator's side: open tables, closing, expiry ------------------------
 
     def open_count(self) -> int:
         """The tables not closed, stored in the database (the ``max_tables`` cap counts these)."""
-        with self._db_lock:
-            (count,) = self._db.execute(
-                "SELECT COUNT(*) FROM game WHERE id NOT IN (SELECT game FROM closed)"
-            ).fetchone()
-        return int(count)
+        return self._store.open_count()
 
     def loaded(self) -> int:
         """The tables held in memory."""
@@ -679,13 +652,7 @@ class Tables:
 
         A table not loaded since the server started counts as idle since then.
         """
-        with self._db_lock:
-            rows = list(
-                self._db.execute(
-                    "SELECT g.id, g.seats, (SELECT COUNT(*) FROM action a WHERE a.game = g.id) "
-                    "FROM game g WHERE g.id NOT IN (SELECT game FROM closed) ORDER BY g.rowid"
-                )
-            )
+        rows = self._store.open_games()
         with self._lock:
             loaded = dict(self._tables)
         now = time.monotonic()
@@ -716,23 +683,14 @@ class Tables:
         with contextlib.nullcontext() if table is None else table.lock:
             if table is not None and idle_since is not None and table.touched > idle_since:
                 return False
-            with self._db_lock, self._db:
-                self._db.execute("BEGIN IMMEDIATE")
-                known = self._db.execute("SELECT 1 FROM game WHERE id = ?", (table_id,)).fetchone()
-                done = self._db.execute(
-                    "SELECT 1 FROM closed WHERE game = ?", (table_id,)
-                ).fetchone()
-                if known and not done:
-                    self._db.execute(
-                        "INSERT INTO closed VALUES (?, ?, ?)", (table_id, time.time(), reason)
-                    )
+            closed = self._store.archive(table_id, time.time(), reason)
             if table is not None:
                 table.closed = True
             with self._lock:
                 self._tables.pop(table_id, None)
-        if known and not done:
+        if closed:
             self.observer("closed", reason, 1)
-        return bool(known and not done)
+        return closed
 
     def sweep(self, idle: float, finished: float, now: float | None = None) -> dict[str, int]:
         """Archive the tables idle for ``idle`` seconds and the games finished ``finished``
@@ -744,15 +702,8 @@ class Tables:
         now = time.monotonic() if now is None else now
         with self._lock:
             loaded = dict(self._tables)
-        with self._db_lock:
-            open_ids = [
-                table_id
-                for (table_id,) in self._db.execute(
-                    "SELECT id FROM game WHERE id NOT IN (SELECT game FROM closed)"
-                )
-            ]
         closed = {"idle": 0, "finished": 0}
-        for table_id in open_ids:
+        for table_id, _, _ in self._store.open_games():
             table = loaded.get(table_id)
             touched = self.started if table is None else table.touched
             over = table is not None and table.state.result is not None
@@ -764,21 +715,40 @@ class Tables:
 
     def purge(self, older: float, now: float | None = None) -> int:
         """Delete the archived games closed over ``older`` seconds ago; answers how many."""
-        cutoff = (time.time() if now is None else now) - older
-        with self._db_lock, self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            ids = [
-                (table_id,)
-                for (table_id,) in self._db.execute(
-                    "SELECT game FROM closed WHERE at <= ?", (cutoff,)
-                )
-            ]
-            for name in ("action", "deal", "token", "name", "closed"):
-                self._db.executemany(f"DELETE FROM {name} WHERE game = ?", ids)
-            self._db.executemany("DELETE FROM game WHERE id = ?", ids)
-        return len(ids)
+        return self._store.purge((time.time() if now is None else now) - older)
 
     def ping(self) -> None:
-        """Ask the database a trivial question (readiness); raises :class:`sqlite3.Error`."""
-        with self._db_lock:
-            self._db.execute("SELECT 1").fetchone()
+        """Ask the database a trivial question (readiness); raises if it cannot answer."""
+        self._store.ping()
+
+
+def _texts(moves: Sequence[tuple[int, fh.Action]]) -> list[tuple[int, str]]:
+    """Moves as the store keeps them: each seat with its action's notation."""
+    return [(seat, fh.format_action(action)) for seat, action in moves]
+
+
+def _rebuild(table_id: str, stored: StoredGame) -> Table:
+    """A table as stored: the decks dealt and the actions applied in order."""
+    row = stored.row
+    hashes = dict(stored.hashes)
+    spectator_hash = hashes.pop(SPECTATOR, None)
+    kinds = tuple(json.loads(row.seats))
+    state = fh.new_game(rules_from_options(json.loads(row.rules)), dealer=row.dealer)
+    next_deck = iter(stored.decks)
+    for seat, text in stored.actions:
+        if state.phase is fh.Phase.DEAL:
+            state = fh.deal(state, cards=next(next_deck))
+        state = fh.apply(state, fh.parse_action(text, phase=state.phase), seat=seat)
+    for deck in next_deck:
+        state = fh.deal(state, cards=deck)
+    named = stored.names
+    return Table(
+        id=table_id,
+        seats=kinds,
+        seed=row.seed,
+        hashes=hashes,
+        state=state,
+        version=len(stored.actions),
+        spectator_hash=spectator_hash,
+        names=tuple(named.get(seat) for seat in range(len(kinds))) if named else (),
+    )

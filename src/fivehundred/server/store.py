@@ -1,0 +1,539 @@
+"""Where the game server keeps its tables: SQLite (the default) or PostgreSQL.
+
+Both stores hold the same relations: each game's rules, seats, seed and first
+dealer; the hash of each person's token (and the spectator's, as seat -1); the
+seats' names; the deck of every hand; every accepted action, numbered from 0;
+and, for an archived game, when and why it was closed. A table is rebuilt by
+dealing the stored decks and applying the stored actions in order
+(:class:`~fivehundred.server.tables.Tables` does that; a store knows nothing of
+the game).
+
+Several server processes may share one PostgreSQL database. The action number is
+part of the primary key, so two processes that both accept a move at version
+``n`` cannot both store it: the second transaction fails and
+:meth:`Store.append` raises :class:`Conflict`; the loser reads the table again
+and answers ``409 STALE_VERSION``. Every commit also sends a notification
+(``NOTIFY fivehundred``) with the table and its new version, which the other
+processes receive through :meth:`Store.listen` to push the change to their
+players.
+
+:func:`open_store` picks the store from the ``--db`` setting: a
+``postgresql://`` (or ``postgres://``) URL for PostgreSQL, anything else is a
+SQLite file (``":memory:"`` for one that dies with the process).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Final, Protocol
+from urllib.parse import urlsplit, urlunsplit
+
+import attrs
+
+__all__ = [
+    "CHANNEL",
+    "CLOSED",
+    "SEATS_CHANGED",
+    "Change",
+    "Conflict",
+    "GameRow",
+    "PostgresStore",
+    "SqliteStore",
+    "Store",
+    "StoredGame",
+    "describe",
+    "is_postgres_url",
+    "open_store",
+]
+
+#: The PostgreSQL notification channel of table changes: each payload is a game's id and
+#: its new version, or :data:`CLOSED` or :data:`SEATS_CHANGED` in the version's place.
+CHANNEL: Final = "fivehundred"
+#: The version announced when a game is closed.
+CLOSED: Final = -1
+#: The version announced when a game's seats or tokens change (a seat given to a computer).
+SEATS_CHANGED: Final = -2
+
+#: The relations, in SQL both databases accept.
+_SCHEMA: Final = (
+    """CREATE TABLE IF NOT EXISTS game (
+    id TEXT PRIMARY KEY,
+    rules TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    dealer INTEGER NOT NULL
+)""",
+    """CREATE TABLE IF NOT EXISTS token (
+    game TEXT NOT NULL REFERENCES game(id),
+    seat INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (game, seat)
+)""",
+    """CREATE TABLE IF NOT EXISTS deal (
+    game TEXT NOT NULL REFERENCES game(id),
+    hand INTEGER NOT NULL,
+    deck TEXT NOT NULL,
+    PRIMARY KEY (game, hand)
+)""",
+    """CREATE TABLE IF NOT EXISTS name (
+    game TEXT NOT NULL REFERENCES game(id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    PRIMARY KEY (game, seat)
+)""",
+    """CREATE TABLE IF NOT EXISTS action (
+    game TEXT NOT NULL REFERENCES game(id),
+    n INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (game, n)
+)""",
+    """CREATE TABLE IF NOT EXISTS closed (
+    game TEXT PRIMARY KEY REFERENCES game(id),
+    at DOUBLE PRECISION NOT NULL,
+    reason TEXT NOT NULL
+)""",
+)
+#: The relations a game's rows are in, the game's own last (foreign keys point at it).
+_RELATIONS: Final = ("action", "deal", "token", "name", "closed", "game")
+
+
+class Conflict(Exception):
+    """Another writer stored actions with these numbers first (a move raced through two
+    processes): the table must be read again."""
+
+
+@attrs.frozen
+class GameRow:
+    """A game's fixed facts: its rules (as options JSON), seat kinds (JSON), seed and dealer."""
+
+    id: str
+    rules: str
+    seats: str
+    seed: str
+    dealer: int
+
+
+@attrs.frozen
+class StoredGame:
+    """What a store holds of one game: its row, token hashes by seat, names by seat, the
+    decks and the actions in order, and whether the game is closed (archived)."""
+
+    row: GameRow
+    hashes: dict[int, str]
+    decks: tuple[str, ...]
+    actions: tuple[tuple[int, str], ...]
+    names: dict[int, str] = attrs.field(factory=dict)
+    closed: bool = False
+
+
+@attrs.frozen
+class Change:
+    """Besides the actions and decks of a move: a new seat list (JSON) and a seat whose
+    token is dropped, as when a person's seat is given to a computer player."""
+
+    seats: str | None = None
+    drop_token: int | None = None
+
+
+class Store(Protocol):
+    """The storage interface of :class:`~fivehundred.server.tables.Tables`.
+
+    Every method is blocking and thread-safe: the server calls them from worker
+    threads, never on its event loop.
+    """
+
+    def count(self) -> int:
+        """The number of games stored."""
+        ...
+
+    def open_count(self) -> int:
+        """The number of games not closed."""
+        ...
+
+    def open_games(self) -> list[tuple[str, str, int]]:
+        """Each open game's id, seats (JSON) and number of actions, oldest first."""
+        ...
+
+    def create(
+        self,
+        row: GameRow,
+        hashes: Mapping[int, str],
+        names: Mapping[int, str],
+        actions: Sequence[tuple[int, str]],
+        decks: Sequence[str],
+    ) -> None:
+        """Store a new game with its tokens' hashes, names, first actions and decks, in one
+        transaction."""
+        ...
+
+    def append(
+        self,
+        game: str,
+        first: int,
+        actions: Sequence[tuple[int, str]],
+        first_hand: int,
+        decks: Sequence[str],
+        *,
+        change: Change | None = None,
+    ) -> None:
+        """Store actions numbered from ``first`` and decks numbered from ``first_hand`` (and
+        ``change``), in one transaction; :class:`Conflict` if any number is taken."""
+        ...
+
+    def load(self, game: str) -> StoredGame | None:
+        """The whole game, or ``None`` if there is no such game."""
+        ...
+
+    def status(self, game: str) -> tuple[int, bool]:
+        """The number of actions stored for ``game`` and whether it is closed."""
+        ...
+
+    def archive(self, game: str, at: float, reason: str) -> bool:
+        """Mark an open game closed at ``at`` (seconds since the epoch) for ``reason``;
+        whether it was open."""
+        ...
+
+    def purge(self, before: float) -> int:
+        """Delete the games closed at or before ``before``; how many."""
+        ...
+
+    def ping(self) -> None:
+        """Ask the database a trivial question (readiness); raises if it cannot answer."""
+        ...
+
+    def listen(self, callback: Callable[[str, int], None]) -> None:
+        """Call ``callback(game, version)`` (from another thread) whenever another process
+        stores a change; a store that only one process uses never calls it."""
+        ...
+
+    def close(self) -> None:
+        """Release the connections (and stop listening)."""
+        ...
+
+
+def is_postgres_url(db: str | Path) -> bool:
+    """Whether ``--db`` names a PostgreSQL database (a ``postgresql://`` URL)."""
+    return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
+
+
+def describe(db: str | Path) -> str:
+    """``db`` as it may be printed or logged: a URL without its password."""
+    if not is_postgres_url(db):
+        return str(db)
+    parts = urlsplit(str(db))
+    if parts.password is None:
+        return str(db)
+    host = parts.hostname or ""
+    user = f"{parts.username}:***@" if parts.username else ":***@"
+    port = f":{parts.port}" if parts.port else ""
+    return urlunsplit(
+        (parts.scheme, f"{user}{host}{port}", parts.path, parts.query, parts.fragment)
+    )
+
+
+def open_store(db: str | Path) -> Store:
+    """The store ``db`` names: PostgreSQL for a ``postgresql://`` URL, else a SQLite file."""
+    if is_postgres_url(db):
+        return PostgresStore(str(db))
+    return SqliteStore(db)
+
+
+class _Relations:
+    """The store's queries, written once for both databases.
+
+    A subclass gives the connection: :meth:`_write` (a transaction under the
+    lock), :meth:`_read` (one consistent snapshot under the lock), :meth:`_rows`
+    and :meth:`_many` (run a statement written with ``?`` placeholders), and
+    whether an error is a taken key.
+    """
+
+    #: The order of a game's creation (SQLite's rowid; PostgreSQL's insertion order).
+    _created: str = "rowid"
+
+    def _write(self) -> contextlib.AbstractContextManager[object]:
+        raise NotImplementedError
+
+    def _read(self) -> contextlib.AbstractContextManager[object]:
+        raise NotImplementedError
+
+    def _rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        raise NotImplementedError
+
+    def _many(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        raise NotImplementedError
+
+    def _taken(self, error: Exception) -> bool:
+        raise NotImplementedError
+
+    def _announce(self, game: str, version: int) -> None:
+        """Tell the other processes, at commit, that ``game`` is at ``version`` now."""
+
+    def count(self) -> int:
+        with self._read():
+            return int(self._rows("SELECT COUNT(*) FROM game")[0][0])
+
+    def open_count(self) -> int:
+        with self._read():
+            (row,) = self._rows(
+                "SELECT COUNT(*) FROM game WHERE id NOT IN (SELECT game FROM closed)"
+            )
+        return int(row[0])
+
+    def open_games(self) -> list[tuple[str, str, int]]:
+        with self._read():
+            rows = self._rows(
+                "SELECT g.id, g.seats, (SELECT COUNT(*) FROM action a WHERE a.game = g.id) "
+                "FROM game g WHERE g.id NOT IN (SELECT game FROM closed) "
+                f"ORDER BY g.{self._created}"
+            )
+        return [(str(game), str(seats), int(count)) for game, seats, count in rows]
+
+    def create(
+        self,
+        row: GameRow,
+        hashes: Mapping[int, str],
+        names: Mapping[int, str],
+        actions: Sequence[tuple[int, str]],
+        decks: Sequence[str],
+    ) -> None:
+        with self._write():
+            self._rows(
+                "INSERT INTO game (id, rules, seats, seed, dealer) VALUES (?, ?, ?, ?, ?)",
+                (row.id, row.rules, row.seats, row.seed, row.dealer),
+            )
+            self._many(
+                "INSERT INTO token VALUES (?, ?, ?)",
+                [(row.id, seat, digest) for seat, digest in hashes.items()],
+            )
+            self._many(
+                "INSERT INTO name VALUES (?, ?, ?)",
+                [(row.id, seat, name) for seat, name in names.items()],
+            )
+            self._insert(row.id, 0, actions, 1, decks)
+
+    def append(
+        self,
+        game: str,
+        first: int,
+        actions: Sequence[tuple[int, str]],
+        first_hand: int,
+        decks: Sequence[str],
+        *,
+        change: Change | None = None,
+    ) -> None:
+        try:
+            with self._write():
+                if change is not None and change.seats is not None:
+                    self._rows("UPDATE game SET seats = ? WHERE id = ?", (change.seats, game))
+                if change is not None and change.drop_token is not None:
+                    self._rows(
+                        "DELETE FROM token WHERE game = ? AND seat = ?", (game, change.drop_token)
+                    )
+                if change is not None:
+                    self._announce(game, SEATS_CHANGED)
+                self._insert(game, first, actions, first_hand, decks)
+        except Exception as err:
+            if self._taken(err):
+                raise Conflict(str(err)) from None
+            raise
+
+    def _insert(
+        self,
+        game: str,
+        first: int,
+        actions: Sequence[tuple[int, str]],
+        first_hand: int,
+        decks: Sequence[str],
+    ) -> None:
+        self._many(
+            "INSERT INTO action VALUES (?, ?, ?, ?)",
+            [(game, first + n, seat, text) for n, (seat, text) in enumerate(actions)],
+        )
+        self._many(
+            "INSERT INTO deal VALUES (?, ?, ?)",
+            [(game, first_hand + n, deck) for n, deck in enumerate(decks)],
+        )
+        self._announce(game, first + len(actions))
+
+    def load(self, game: str) -> StoredGame | None:
+        with self._read():
+            rows = self._rows(
+                "SELECT id, rules, seats, seed, dealer FROM game WHERE id = ?", (game,)
+            )
+            if not rows:
+                return None
+            hashes = self._rows("SELECT seat, hash FROM token WHERE game = ?", (game,))
+            names = self._rows("SELECT seat, name FROM name WHERE game = ?", (game,))
+            decks = self._rows("SELECT deck FROM deal WHERE game = ? ORDER BY hand", (game,))
+            actions = self._rows(
+                "SELECT seat, action FROM action WHERE game = ? ORDER BY n", (game,)
+            )
+            closed = self._rows("SELECT 1 FROM closed WHERE game = ?", (game,))
+        return StoredGame(
+            GameRow(*rows[0]),
+            {int(seat): str(digest) for seat, digest in hashes},
+            tuple(str(deck) for (deck,) in decks),
+            tuple((int(seat), str(text)) for seat, text in actions),
+            {int(seat): str(name) for seat, name in names},
+            bool(closed),
+        )
+
+    def status(self, game: str) -> tuple[int, bool]:
+        with self._read():
+            (row,) = self._rows(
+                "SELECT (SELECT COUNT(*) FROM action WHERE game = ?), "
+                "(SELECT COUNT(*) FROM closed WHERE game = ?)",
+                (game, game),
+            )
+        return int(row[0]), bool(row[1])
+
+    def archive(self, game: str, at: float, reason: str) -> bool:
+        with self._write():
+            known = self._rows("SELECT 1 FROM game WHERE id = ?", (game,))
+            done = self._rows("SELECT 1 FROM closed WHERE game = ?", (game,))
+            if known and not done:
+                self._rows("INSERT INTO closed VALUES (?, ?, ?)", (game, at, reason))
+                self._announce(game, CLOSED)
+        return bool(known and not done)
+
+    def purge(self, before: float) -> int:
+        with self._write():
+            games = self._rows("SELECT game FROM closed WHERE at <= ?", (before,))
+            for relation in _RELATIONS:
+                column = "id" if relation == "game" else "game"
+                self._many(f"DELETE FROM {relation} WHERE {column} = ?", games)
+        return len(games)
+
+    def ping(self) -> None:
+        with self._read():
+            self._rows("SELECT 1")
+
+
+class SqliteStore(_Relations):
+    """One SQLite file, shared by the server's threads under a lock.
+
+    WAL mode with ``synchronous=FULL``: a committed move survives a crash of the
+    process and of the machine. One process only: SQLite sends no notifications.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._lock = threading.Lock()
+        with self._lock:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            for statement in _SCHEMA:
+                self._db.execute(statement)
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[object]:
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            yield self._db
+
+    def _read(self) -> contextlib.AbstractContextManager[object]:
+        return self._lock
+
+    def _rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        return self._db.execute(sql, params).fetchall()
+
+    def _many(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        self._db.executemany(sql, rows)
+
+    def _taken(self, error: Exception) -> bool:
+        return isinstance(error, sqlite3.IntegrityError)
+
+    def listen(self, callback: Callable[[str, int], None]) -> None:
+        """Nothing to listen to: one process owns a SQLite store."""
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+class PostgresStore(_Relations):
+    """A PostgreSQL database (psycopg 3), shared by any number of server processes.
+
+    One connection serves this process's threads under a lock; a second one
+    ``LISTEN``\\ s on :data:`CHANNEL` in a daemon thread once :meth:`listen` is
+    called. Writes are ``READ COMMITTED`` transactions: the primary keys do the
+    concurrency control (:class:`Conflict`). Reads take one ``REPEATABLE READ``
+    snapshot, so a move committed meanwhile is seen whole or not at all.
+    """
+
+    _created = "created"
+
+    def __init__(self, url: str) -> None:
+        import psycopg  # the server extra's PostgreSQL driver, imported only when used
+
+        self._psycopg: Any = psycopg
+        self._url = url
+        self._db = psycopg.connect(url, autocommit=True)
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
+        self._listener: threading.Thread | None = None
+        # one schema creation at a time across processes starting together
+        with self._lock, self._db.transaction():
+            self._db.execute("SELECT pg_advisory_xact_lock(500500)")
+            for statement in _SCHEMA:
+                self._db.execute(statement)
+            # creation order, for the admin listing (SQLite has its rowid)
+            self._db.execute("ALTER TABLE game ADD COLUMN IF NOT EXISTS created BIGSERIAL")
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[object]:
+        with self._lock, self._db.transaction():
+            yield self._db
+
+    @contextlib.contextmanager
+    def _read(self) -> Iterator[object]:
+        with self._lock, self._db.transaction():
+            self._db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            yield self._db
+
+    def _rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        cursor = self._db.execute(sql.replace("?", "%s"), params)
+        return cursor.fetchall() if cursor.description is not None else []
+
+    def _many(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        if rows:
+            with self._db.cursor() as cursor:
+                cursor.executemany(sql.replace("?", "%s"), rows)
+
+    def _taken(self, error: Exception) -> bool:
+        return isinstance(error, self._psycopg.errors.UniqueViolation)
+
+    def _announce(self, game: str, version: int) -> None:
+        # delivered at commit, to every listening process (this one included)
+        self._db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game} {version}"))
+
+    def listen(self, callback: Callable[[str, int], None]) -> None:
+        if self._listener is not None:
+            raise RuntimeError("this store already has a listener")
+        connection = self._psycopg.connect(self._url, autocommit=True)
+        connection.execute(f"LISTEN {CHANNEL}")
+
+        def run() -> None:
+            with connection:
+                while not self._closed.is_set():
+                    # wake at least every half second to see whether the store closed
+                    for note in connection.notifies(timeout=0.5):
+                        game, _, version = note.payload.partition(" ")
+                        if version.lstrip("-").isdigit():
+                            callback(game, int(version))
+
+        self._listener = threading.Thread(target=run, name="fivehundred-listen", daemon=True)
+        self._listener.start()
+
+    def close(self) -> None:
+        self._closed.set()
+        if self._listener is not None:
+            self._listener.join(timeout=2.0)
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,296 @@
+"""The PostgreSQL store: several server processes sharing the tables (issue 29).
+
+Each test gets a fresh database on a throwaway PostgreSQL cluster that
+``tests/postgres.py`` starts (or on ``FIVEHUNDRED_TEST_POSTGRES``).
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import attrs
+import pytest
+
+pytest.importorskip("starlette", reason="the server extra is not installed")
+pytest.importorskip("psycopg", reason="the server extra is not installed")
+
+import fivehundred as fh
+from fivehundred.server import Tables
+from fivehundred.server.store import (
+    Change,
+    Conflict,
+    GameRow,
+    PostgresStore,
+    SqliteStore,
+    Store,
+    describe,
+    open_store,
+)
+from fivehundred.server.tables import SPECTATOR, Refused
+from postgres import fresh_database, postgres_server
+from server_helpers import Client, free_port, start_server
+
+#: Seconds a test waits for a notification from another connection.
+WAIT = 10.0
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture
+def db(server: str, request: pytest.FixtureRequest) -> Iterator[str]:
+    name = "t_" + "".join(c if c.isalnum() else "_" for c in request.node.name)[:50].lower()
+    with fresh_database(server, name) as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    if request.param == "sqlite":
+        opened: Store = SqliteStore(tmp_path / "store.db")
+    else:
+        opened = PostgresStore(request.getfixturevalue("db"))
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+ROW = GameRow("g1", '{"players": 4}', '["human", "random", "random", "random"]', "s", 2)
+
+
+def test_both_stores_keep_a_game_and_refuse_a_taken_action_number(store: Store) -> None:
+    assert store.load("g1") is None
+    assert store.status("g1") == (0, False)
+    store.create(ROW, {0: "hash0", -1: "watch"}, {0: "Ann"}, [(0, "P"), (1, "6S")], ["deck1"])
+    store.append("g1", 2, [(2, "P")], 2, ["deck2"])
+    stored = store.load("g1")
+    assert stored is not None
+    assert stored.row == ROW
+    assert stored.hashes == {0: "hash0", -1: "watch"}
+    assert stored.names == {0: "Ann"}
+    assert stored.actions == ((0, "P"), (1, "6S"), (2, "P"))
+    assert stored.decks == ("deck1", "deck2")
+    assert store.status("g1") == (3, False)
+    assert (store.count(), store.open_count()) == (1, 1)
+    # a second writer at version 2 (a move raced through another process) is refused whole
+    with pytest.raises(Conflict):
+        store.append("g1", 2, [(3, "7H"), (0, "P")], 3, [])
+    assert store.status("g1") == (3, False)
+    loaded = store.load("g1")
+    assert loaded is not None and loaded.actions == stored.actions
+
+
+def test_both_stores_hand_a_seat_over_archive_and_purge(store: Store) -> None:
+    store.create(ROW, {0: "hash0", 2: "hash2"}, {}, [], ["deck1"])
+    store.create(attrs.evolve(ROW, id="g2"), {0: "h"}, {}, [], ["deck"])
+    seats = '["human", "random", "heuristic", "random"]'
+    store.append("g1", 0, [(0, "P")], 2, [], change=Change(seats=seats, drop_token=2))
+    stored = store.load("g1")
+    assert stored is not None
+    assert (stored.row.seats, stored.hashes) == (seats, {0: "hash0"})
+    assert [game for game, _, _ in store.open_games()] == ["g1", "g2"]
+    assert store.archive("g1", 1000.0, "idle") is True
+    assert store.archive("g1", 1001.0, "idle") is False  # closed once
+    assert store.archive("nothing", 1000.0, "idle") is False
+    assert store.status("g1") == (1, True)
+    closed = store.load("g1")
+    assert closed is not None and closed.closed
+    assert [game for game, _, _ in store.open_games()] == ["g2"]
+    assert (store.count(), store.open_count()) == (2, 1)
+    assert store.purge(999.0) == 0
+    assert store.purge(1000.0) == 1
+    assert store.load("g1") is None
+    assert store.count() == 1
+    store.ping()
+
+
+def test_open_store_reads_the_db_setting(tmp_path: Path, db: str) -> None:
+    sqlite = open_store(tmp_path / "x.db")
+    postgres = open_store(db)
+    try:
+        assert isinstance(sqlite, SqliteStore)
+        assert isinstance(postgres, PostgresStore)
+    finally:
+        sqlite.close()
+        postgres.close()
+
+
+def test_a_password_is_never_printed() -> None:
+    url = "postgresql://app:s3cret@db.example:5433/five"
+    assert describe(url) == "postgresql://app:***@db.example:5433/five"
+    assert "s3cret" not in describe(url)
+    assert describe("postgresql://app@db/five") == "postgresql://app@db/five"
+    assert describe("tables.db") == "tables.db"
+
+
+def _first_legal(view: dict[str, object]) -> str:
+    actions = view["legal_actions"]
+    assert isinstance(actions, list) and actions
+    return str(actions[0])
+
+
+def test_a_move_raced_through_two_processes_is_applied_once(db: str) -> None:
+    """Two ``Tables`` on one database stand for two processes: each has its own connections."""
+    first, second = Tables(db, seed="race"), Tables(db, seed="race")
+    try:
+        table, tokens = first.create({}, ["human", "heuristic", "heuristic", "heuristic"])
+        (seat,) = (seat for seat in tokens if seat != SPECTATOR)
+        other = second.get(table.id)
+        assert other.version == table.version
+        action = fh.format_action(fh.legal_actions(other.state)[0])
+        version = first.act(table, seat, action, table.version)
+        with pytest.raises(Refused) as refused:
+            second.act(other, seat, action, other.version)
+        assert refused.value.code == "STALE_VERSION"
+        # the loser has read the table again: both processes now agree
+        assert other.version == version == second.get(table.id).version
+        assert second.get(table.id).state == first.get(table.id).state
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_change_in_another_process_is_announced(db: str) -> None:
+    first, second = Tables(db, seed="notify"), Tables(db, seed="notify")
+    heard: list[tuple[str, int]] = []
+    arrived = threading.Event()
+
+    def hear(table_id: str, version: int) -> None:
+        heard.append((table_id, version))
+        arrived.set()
+
+    try:
+        table, tokens = first.create({}, ["human", "random", "random", "random"])
+        (seat,) = (seat for seat in tokens if seat != SPECTATOR)
+        assert second.get(table.id).version == table.version
+        second.subscribe(hear)
+        action = fh.format_action(fh.legal_actions(table.state)[0])
+        version = first.act(table, seat, action, table.version)
+        assert arrived.wait(WAIT), "no notification within the wait"
+        assert (table.id, version) in heard
+        # the listener brought the second process's copy up to date by itself
+        assert second.get(table.id).state == table.state
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_seat_given_away_or_a_table_closed_in_one_process_holds_in_the_other(db: str) -> None:
+    first, second = Tables(db, seed="handover"), Tables(db, seed="handover")
+    heard = threading.Event()
+    second.subscribe(lambda table_id, version: heard.set())
+    try:
+        table, tokens = first.create({}, ["human", "random", "human", "random"])
+        other = second.get(table.id)
+        assert other.seat_of(tokens[2]) == 2
+        first.hand_over(table, 2, "heuristic")
+        assert heard.wait(WAIT), "no notification within the wait"
+        # the second process's copy has the new seats, and the old token no longer works
+        assert other.seats == table.seats == ("human", "random", "heuristic", "random")
+        assert other.seat_of(tokens[2]) is None
+        assert first.retire(table.id, "operator") is True
+        with pytest.raises(Refused) as closed:
+            second.get(table.id)
+        assert closed.value.status == 410
+    finally:
+        first.close()
+        second.close()
+
+
+def test_two_server_processes_share_tables_and_one_may_die(db: str, tmp_path: Path) -> None:
+    """Moves sent alternately through two ``fivehundred serve`` processes on one database;
+    then a ``kill -9`` of one: the other serves every table with every acknowledged move."""
+    ports = [free_port(), free_port()]
+    servers = [start_server(db, port, "--seed", "two") for port in ports]
+    clients = [Client(port) for port in ports]
+    try:
+        tables: dict[str, tuple[str, int]] = {}
+        for n in range(3):
+            status, created, _ = clients[n % 2].request(
+                "POST", "/tables", {"rules": {}, "seats": ["human", "heuristic", "human", "random"]}
+            )
+            assert status == 201, created
+            tokens = created["tokens"]
+            tables[created["table"]] = (tokens["0"], created["version"])
+            tables[created["table"] + "#2"] = (tokens["2"], created["version"])
+        rng = random.Random(7)
+        acknowledged: dict[str, int] = {}
+        for step in range(60):
+            key = rng.choice(sorted(tables))
+            table_id = key.split("#")[0]
+            token, _ = tables[key]
+            client = clients[step % 2]
+            status, view, _ = client.request("GET", f"/tables/{table_id}", token=token)
+            assert status == 200, view
+            # the view read through either process is the latest acknowledged one
+            assert view["version"] == acknowledged.get(table_id, view["version"])
+            if not view["legal_actions"]:
+                continue
+            status, answer, _ = client.request(
+                "POST",
+                f"/tables/{table_id}/actions",
+                {"action": _first_legal(view), "version": view["version"]},
+                token=token,
+            )
+            assert status == 200, answer
+            acknowledged[table_id] = answer["version"]
+        assert len(acknowledged) == 3
+        servers[0].send_signal(signal.SIGKILL)
+        servers[0].wait(timeout=30)
+        for key, (token, _) in tables.items():
+            table_id = key.split("#")[0]
+            status, view, _ = clients[1].request("GET", f"/tables/{table_id}", token=token)
+            assert status == 200, view
+            assert view["version"] == acknowledged.get(table_id, view["version"])
+    finally:
+        for client in clients:
+            client.close()
+        for process in servers:
+            process.kill()
+            process.wait(timeout=30)
+
+
+def test_a_move_through_one_process_reaches_a_socket_on_the_other(db: str) -> None:
+    """The live push crosses processes: LISTEN/NOTIFY wakes the other process's sockets."""
+    import json
+
+    from websockets.sync.client import connect
+
+    ports = [free_port(), free_port()]
+    servers = [start_server(db, port, "--seed", "push") for port in ports]
+    http = Client(ports[0])
+    try:
+        status, created, _ = http.request(
+            "POST", "/tables", {"seats": ["human", "heuristic", "heuristic", "heuristic"]}
+        )
+        assert status == 201, created
+        token = created["tokens"]["0"]
+        url = f"ws://127.0.0.1:{ports[1]}/tables/{created['table']}/live"
+        with connect(url, open_timeout=WAIT) as socket:
+            socket.send(json.dumps({"type": "hello", "token": token}))
+            first = json.loads(socket.recv(timeout=WAIT))
+            assert first["type"] == "view" and first["version"] == created["version"]
+            action = first["view"]["legal_actions"][0]
+            status, answer, _ = http.request(
+                "POST",
+                f"/tables/{created['table']}/actions",
+                {"action": action, "version": first["version"]},
+                token=token,
+            )
+            assert status == 200, answer
+            pushed = json.loads(socket.recv(timeout=WAIT))
+            assert pushed["type"] == "view"
+            assert pushed["version"] == answer["version"] > first["version"]
+    finally:
+        http.close()
+        for process in servers:
+            process.kill()
+            process.wait(timeout=30)
