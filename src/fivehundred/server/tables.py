@@ -27,6 +27,7 @@ import attrs
 import fivehundred as fh
 from fivehundred._quoting import expect
 from fivehundred.records import rules_from_options, rules_options
+from fivehundred.server import present
 from fivehundred.tournament import DEFAULT_BUDGET, PLAYER_TYPES, make_player
 from fivehundred.tricks import display_groups, is_trump
 
@@ -158,6 +159,8 @@ class Table:
     #: The number of actions accepted so far, computer moves included.
     version: int = 0
     lock: threading.Lock = attrs.field(factory=threading.Lock)
+    #: The public record of each finished hand, in order (the page's score sheet).
+    past: list[present.FinishedHand] = attrs.field(factory=list)
     #: Each seat's last answer to GET, as JSON bytes, with the version it is of.
     _answers: dict[int, tuple[int, bytes]] = attrs.field(factory=dict)
 
@@ -189,6 +192,9 @@ class Table:
             "legal_actions": [fh.format_action(a) for a in view.legal_actions],
             "view": fh.to_dict(view),
             "display": _display(view),
+            "page": present.page(
+                view, self.seats, self.past, kept=present.kept_from_kitty(state, seat)
+            ),
         }
 
     def answer(self, seat: int) -> bytes:
@@ -216,6 +222,8 @@ class Table:
         """Deal and let computer seats move until a person is to act or the game is over."""
         while state.result is None:
             if state.phase is fh.Phase.DEAL:
+                if state.last_hand is not None:
+                    self.past.append(present.finished(state))
                 state, deck = self._deal(state)
                 decks.append(deck)
                 continue
@@ -425,11 +433,16 @@ class Tables:
         rules_text, seats_text, seed, dealer = row
         state = fh.new_game(rules_from_options(json.loads(rules_text)), dealer=dealer)
         next_deck = iter(decks)
+        past = []
         for seat, text in actions:
             if state.phase is fh.Phase.DEAL:
+                if state.last_hand is not None:
+                    past.append(present.finished(state))
                 state = fh.deal(state, cards=next(next_deck))
             state = fh.apply(state, fh.parse_action(text, phase=state.phase), seat=seat)
         for deck in next_deck:
+            if state.last_hand is not None:
+                past.append(present.finished(state))
             state = fh.deal(state, cards=deck)
         return Table(
             id=table_id,
@@ -438,4 +451,5 @@ class Tables:
             hashes=hashes,
             state=state,
             version=len(actions),
+            past=past,
         )
