@@ -5,9 +5,12 @@ Routes (every answer is JSON, except the browser table's files)::
     GET  /                       the browser table (static/index.html)
     GET  /static/...             its script and style sheet
     POST /tables                 {"rules": {...}, "seats": ["human", "heuristic", ...]}
-                                 -> 201 {"table", "tokens": {"0": TOKEN}, "version", "seats"}
-    GET  /tables/{id}            Authorization: Bearer TOKEN -> the seat's view
+                                 -> 201 {"table", "tokens": {"0": TOKEN}, "spectator": TOKEN,
+                                         "version", "seats"}
+    GET  /tables/{id}            Authorization: Bearer TOKEN -> the seat's view (a spectator's:
+                                 no hidden card)
     POST /tables/{id}/actions    {"action": "7H", "version": N} -> {"version": M}
+    WS   /tables/{id}/live       the seat's view pushed after every change (server.live)
 
 Every refusal is ``{"error": CODE, "message": TEXT}`` with a stable ``CODE``.
 """
@@ -26,12 +29,13 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fivehundred._quoting import expect
-from fivehundred.server.tables import Refused, Tables
+from fivehundred.server.live import Hub, live
+from fivehundred.server.tables import SPECTATOR, Refused, Tables
 
 __all__ = [
     "DEADLINE",
@@ -192,12 +196,29 @@ def _tables(request: Request) -> Tables:
     return tables
 
 
-def _seat(request: Request, table_id: str) -> tuple[Any, int]:
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _seat(request: Request, table_id: str, *, watch: bool = False) -> tuple[Any, int | None]:
+    """The table and the token's seat; ``None`` for the spectator's token when ``watch``."""
     kind, _, token = request.headers.get("authorization", "").partition(" ")
     table = _tables(request).get(table_id)
-    seat = table.seat_of(token.strip()) if kind.lower() == "bearer" else None
+    token = token.strip() if kind.lower() == "bearer" else ""
+    seat = table.seat_of(token) if token else None
+    if seat is None and token and table.is_spectator(token):
+        if watch:
+            return table, None
+        raise Refused(403, "SPECTATOR", "a spectator watches: it cannot act")
     if seat is None:
         raise Refused(401, "UNAUTHORIZED", "send Authorization: Bearer TOKEN of a seat")
+    return table, seat
+
+
+def _person(request: Request, table_id: str) -> tuple[Any, int]:
+    table, seat = _seat(request, table_id)
+    assert seat is not None  # a spectator is refused above
     return table, seat
 
 
@@ -230,7 +251,8 @@ async def create_table(request: Request) -> Response:
             "table": table.id,
             "seats": list(table.seats),
             "version": table.version,
-            "tokens": {str(seat): token for seat, token in tokens.items()},
+            "tokens": {str(seat): token for seat, token in tokens.items() if seat != SPECTATOR},
+            "spectator": tokens[SPECTATOR],
         },
         status_code=201,
         headers={"cache-control": "no-store", "location": f"/tables/{table.id}"},
@@ -239,15 +261,14 @@ async def create_table(request: Request) -> Response:
 
 async def get_table(request: Request) -> Response:
     """``GET /tables/{id}``: the seat's view, its legal actions and the version."""
-    table, seat = _seat(request, request.path_params["table_id"])
-    return Response(
-        table.answer(seat), media_type="application/json", headers={"cache-control": "no-store"}
-    )
+    table, seat = _seat(request, request.path_params["table_id"], watch=True)
+    body = table.spectate() if seat is None else table.answer(seat)
+    return Response(body, media_type="application/json", headers={"cache-control": "no-store"})
 
 
 async def post_action(request: Request) -> Response:
     """``POST /tables/{id}/actions``: apply the seat's action at the version it saw."""
-    table, seat = _seat(request, request.path_params["table_id"])
+    table, seat = _person(request, request.path_params["table_id"])
     body = await _json_body(request)
     action, version = body.get("action"), body.get("version")
     if (
@@ -264,6 +285,7 @@ async def post_action(request: Request) -> Response:
         new = await run_in_threadpool(tables.act, table, seat, action, version)
     else:  # a few quick moves: done in the loop, no thread hand-offs under the GIL
         new = tables.act(table, seat, action, version)
+    _hub(request).notify(table.id, new)
     return JSONResponse({"version": new})
 
 
@@ -314,10 +336,12 @@ def create_app(
             Route("/tables", create_table, methods=["POST"]),
             Route("/tables/{table_id}", get_table, methods=["GET"]),
             Route("/tables/{table_id}/actions", post_action, methods=["POST"]),
+            WebSocketRoute("/tables/{table_id}/live", live),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         ],
         exception_handlers=handlers,
     )
     app.state.tables = Tables(db, seed=seed)
+    app.state.hub = Hub()
     app.add_middleware(Limits, max_body=max_body, deadline=deadline, max_in_flight=max_in_flight)
     return app

@@ -18,6 +18,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from fivehundred._quoting import expect
 from fivehundred.server.app import DEADLINE, MAX_IN_FLIGHT, create_app, error_body
+from fivehundred.server.live import MAX_MESSAGE
 
 __all__ = ["KEEP_ALIVE", "MAX_CONNECTIONS", "MAX_HEADER_BYTES", "JsonH11Protocol", "serve"]
 
@@ -109,7 +110,9 @@ def config(
         host=host,
         port=port,
         http=JsonH11Protocol,
-        ws="none",
+        ws="websockets-sansio",  # the live table (server.live); the `server` extra brings it
+        ws_max_size=MAX_MESSAGE,
+        ws_per_message_deflate=False,
         lifespan="off",
         interface="asgi3",
         server_header=False,

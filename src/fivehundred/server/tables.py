@@ -34,6 +34,7 @@ from fivehundred.tricks import display_groups, is_trump
 __all__ = [
     "HUMAN",
     "MAX_TABLES",
+    "SPECTATOR",
     "Refused",
     "Table",
     "Tables",
@@ -42,6 +43,8 @@ __all__ = [
 
 #: The seat kind of a person; every other kind is a computer player (:data:`PLAYER_TYPES`).
 HUMAN: Final = "human"
+#: The key of the spectator's token among a table's tokens (a seat number otherwise).
+SPECTATOR: Final = -1
 #: Tables one server holds (a table is created only below this many).
 MAX_TABLES: Final = 10_000
 #: Bytes of randomness in a seat token (written as 43 URL-safe characters).
@@ -163,6 +166,8 @@ class Table:
     past: list[present.FinishedHand] = attrs.field(factory=list)
     #: Each seat's last answer to GET, as JSON bytes, with the version it is of.
     _answers: dict[int, tuple[int, bytes]] = attrs.field(factory=dict)
+    #: The SHA-256 of the spectator's token (``None``: the table has no spectator link).
+    spectator_hash: str | None = None
 
     @property
     def slow(self) -> bool:
@@ -177,6 +182,11 @@ class Table:
             if hmac.compare_digest(known, digest):
                 found = seat
         return found
+
+    def is_spectator(self, token: str) -> bool:
+        """Whether a token is the table's spectator token (compared in constant time)."""
+        known = self.spectator_hash
+        return known is not None and hmac.compare_digest(known, hash_token(token))
 
     def view(self, seat: int) -> dict[str, Any]:
         """The seat's answer to ``GET /tables/{id}``: view, legal actions, version, and the
@@ -205,6 +215,38 @@ class Table:
             cached = json.dumps(self.view(seat), separators=(",", ":")).encode()
             self._answers[seat] = (version, cached)
         return cached
+
+    def spectate(self) -> bytes:
+        """A spectator's answer to ``GET /tables/{id}``, as JSON bytes: the body of
+        :meth:`view` with no hidden card.
+
+        It is the view of the contractor's seat (seat 0 before a contract), which
+        knows a five-player partner only once everyone may, with its hand, its
+        kitty and its discards taken out; ``seat`` is ``None`` and there is no
+        legal action. The open-misère hand, the tricks and the auction are public.
+        """
+        version, cached = self._answers.get(SPECTATOR, (-1, b""))
+        if version != self.version:
+            version = self.version
+            cached = json.dumps(self._spectator_view(), separators=(",", ":")).encode()
+            self._answers[SPECTATOR] = (version, cached)
+        return cached
+
+    def _spectator_view(self) -> dict[str, Any]:
+        state = self.state
+        contractor = state.contractor
+        seen = fh.observe(state, 0 if contractor is None else contractor)
+        view = attrs.evolve(seen, hand=(), kitty=None, discards=None, legal_actions=())
+        return {
+            "table": self.id,
+            "seat": None,
+            "seats": list(self.seats),
+            "sides": [list(side) for side in state.rules.sides],
+            "version": self.version,
+            "legal_actions": [],
+            "view": fh.to_dict(view),
+            "display": _display(view),
+        }
 
     def _deal(self, state: fh.GameState) -> tuple[fh.GameState, str]:
         deck = list(state.rules.deck)
@@ -324,7 +366,8 @@ class Tables:
     def create(self, options: Mapping[str, object], seats: object) -> tuple[Table, dict[int, str]]:
         """A new table, dealt, computer seats moved: the table and each person's token.
 
-        The tokens are answered here only; the database keeps their hashes.
+        The tokens are by seat, and the spectator's under :data:`SPECTATOR`.
+        They are answered here only; the database keeps their hashes.
         """
         try:
             rules = rules_from_options(options)
@@ -338,6 +381,7 @@ class Tables:
             for seat, kind in enumerate(kinds)
             if kind == HUMAN
         }
+        watcher = secrets.token_urlsafe(TOKEN_BYTES)
         seed = secrets.token_hex(16) if self._seed is None else f"{self._seed}/{len(self)}"
         dealer = random.Random(f"{seed}/dealer").randrange(rules.players)
         table = Table(
@@ -346,6 +390,7 @@ class Tables:
             seed=seed,
             hashes={seat: hash_token(token) for seat, token in tokens.items()},
             state=fh.new_game(rules, dealer=dealer),
+            spectator_hash=hash_token(watcher),
         )
         moves: list[tuple[int, fh.Action]] = []
         decks: list[str] = []
@@ -358,12 +403,15 @@ class Tables:
             )
             self._db.executemany(
                 "INSERT INTO token VALUES (?, ?, ?)",
-                [(table.id, seat, digest) for seat, digest in table.hashes.items()],
+                [
+                    (table.id, seat, digest)
+                    for seat, digest in [*table.hashes.items(), (SPECTATOR, hash_token(watcher))]
+                ],
             )
             self._store(table, 0, moves, decks)
         with self._lock:
             self._tables[table.id] = table
-        return table, tokens
+        return table, {**tokens, SPECTATOR: watcher}
 
     def get(self, table_id: str) -> Table:
         """The table of an id (loaded from the database if need be); 404 ``NO_SUCH_TABLE``."""
@@ -431,6 +479,7 @@ class Tables:
                 )
             )
         rules_text, seats_text, seed, dealer = row
+        spectator_hash = hashes.pop(SPECTATOR, None)
         state = fh.new_game(rules_from_options(json.loads(rules_text)), dealer=dealer)
         next_deck = iter(decks)
         past = []
@@ -452,4 +501,5 @@ class Tables:
             state=state,
             version=len(actions),
             past=past,
+            spectator_hash=spectator_hash,
         )
