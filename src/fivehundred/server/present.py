@@ -311,14 +311,14 @@ def _cards(
     return out
 
 
-def _turn(view: fh.PlayerView, name: list[str], sides: list[str]) -> str:
+def _turn(view: fh.PlayerView, name: list[str], sides: list[str], you: int | None) -> str:
     if view.result is not None:
         winners = " and ".join(sides[side] for side in view.result.winners)
         return f"The game is over: {winners} won."
     if view.to_act is None:
         return "Dealing."
     doing = _DOING.get(view.phase, "move")
-    if view.to_act == view.seat:
+    if view.to_act == you:
         return f"Your turn: {doing}."
     return f"{name[view.to_act]} to {doing}."
 
@@ -406,7 +406,7 @@ def page(
         "you": you,
         "phase": _PHASE_WORDS.get(view.phase, view.phase.value),
         "hand": view.hand_number,
-        "turn": _turn(view, name, sides),
+        "turn": _turn(view, name, sides, you),
         "seats": people,
         "sides": [{"name": s, "score": view.scores[n]} for n, s in enumerate(sides)],
         "target": rules.target,

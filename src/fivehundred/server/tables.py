@@ -246,6 +246,7 @@ class Table:
             "legal_actions": [],
             "view": fh.to_dict(view),
             "display": _display(view),
+            "page": present.page(view, self.seats, self.past, spectator=True),
         }
 
     def _deal(self, state: fh.GameState) -> tuple[fh.GameState, str]:
