@@ -120,8 +120,10 @@ function markSending() {
 // -- receiving views, and showing computer players' cards one at a time -------------------
 
 function receive(answer) {
+  const newest = latest || shown;
+  if (newest && answer.version === newest.version && answer.seat === newest.seat) return;
   latest = answer;
-  if (!shown || answer.version !== shown.version || answer.seat !== shown.seat) play();
+  play();
 }
 
 function playsOf(tricks, current) {
@@ -417,6 +419,8 @@ window.fivehundred = {
   get shown() { return shown; },
   get connection() { return connection; },
   get animating() { return animating; },
+  get busy() { return animating || sending || latest !== shown; },
+  get state() { return connection ? connection.state : null; },
   render,
   act,
   refusalWords,
