@@ -296,8 +296,11 @@ def _cards(
     for card in shown:
         trump = contract is not None and is_trump(card, contract, joker_suit=joker)
         bower = None
-        if trump_suit is not None and str(card.rank) == "J" and card.suit is not None:
-            bower = "right" if card.suit == trump_suit else "left"
+        if trump and trump_suit is not None and str(card.rank) == "J" and card.suit is not None:
+            if card.suit == trump_suit:
+                bower = "right"
+            elif card.suit == trump_suit.partner:
+                bower = "left"
         marks = [card_name(card)]
         marks += [f"{bower} bower"] if bower else (["trump"] if trump else [])
         marks += ["from the kitty"] if card in kitty else []
@@ -338,7 +341,7 @@ def page(
     ``past`` the table's finished hands in order (for the score sheet and the
     last trick), ``kept`` the kitty cards the contractor kept
     (:func:`kept_from_kitty`), ``names`` the people's names if they gave any.
-    A ``spectator``'s page names no seat "You".
+    A ``spectator``'s page names no seat "You" and has no bidding box (it has no call).
 
     Raises nothing for a view of the library.
     """
@@ -411,7 +414,7 @@ def page(
         "sides": [{"name": s, "score": view.scores[n]} for n, s in enumerate(sides)],
         "target": rules.target,
         "contract": contract,
-        "box": _box(view, legal) if view.phase is fh.Phase.BIDDING else None,
+        "box": _box(view, legal) if view.phase is fh.Phase.BIDDING and not spectator else None,
         "auction": _auction(view, name),
         "cards": _cards(view, kept, (*view.tricks, *before)),
         "tricks": [_trick(t, name) for t in view.tricks],
