@@ -86,16 +86,23 @@ export function cardElement(card, info = {}, { button = false } = {}) {
   if (info.bower) node.classList.add(`bower-${info.bower}`);
   if (info.kitty) node.classList.add("kitty");
   node.append(cardFace(card));
+  // The marks sit at the card's left edge, the part of a fanned card that shows.
   const marks = [];
-  if (info.bower) marks.push(info.bower === "right" ? "Right bower" : "Left bower");
-  else if (info.trump) marks.push(card === "Jo" ? "Joker" : "Trump");
-  if (info.kitty) marks.push("Kitty");
-  for (const text of marks) {
-    const tag = document.createElement("span");
-    tag.className = `tag ${text === "Kitty" ? "tag-kitty" : "tag-trump"}`;
-    tag.setAttribute("aria-hidden", "true");
-    tag.textContent = text;
-    node.append(tag);
+  if (info.bower) marks.push([info.bower === "right" ? "Right bower" : "Left bower", "B", "trump"]);
+  else if (info.trump) marks.push(["Trump", "T", "trump"]);
+  if (info.kitty) marks.push(["Kitty", "K", "kitty"]);
+  if (marks.length) {
+    const tags = document.createElement("span");
+    tags.className = "tags";
+    tags.setAttribute("aria-hidden", "true");
+    for (const [text, short, kind] of marks) {
+      const tag = document.createElement("span");
+      tag.className = `tag tag-${kind}`;
+      tag.dataset.short = short;
+      tag.textContent = text;
+      tags.append(tag);
+    }
+    node.append(tags);
   }
   return node;
 }

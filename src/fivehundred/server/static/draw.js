@@ -6,12 +6,13 @@ import { cardElement, suitIcon } from "./cards.js";
 const $ = (id) => document.getElementById(id);
 const SYMBOL_SUIT = { "\u2660": "S", "\u2663": "C", "\u2666": "D", "\u2665": "H" };
 
-// Where a seat sits: you at the bottom, the others clockwise around an oval.
-export function place(seat, answer, radius, squash = 0.95) {
+// Where a seat sits: you at the bottom, the others clockwise around an oval; ``rx`` and
+// ``ry`` are the oval's radii in percent of the felt's width and height.
+export function place(seat, answer, rx, ry) {
   const n = answer.page.seats.length;
   const you = answer.page.you ?? 0;
   const angle = Math.PI / 2 + (2 * Math.PI * ((seat - you + n) % n)) / n;
-  return { x: 50 + radius * Math.cos(angle), y: 50 + radius * squash * Math.sin(angle) };
+  return { x: 50 + rx * Math.cos(angle), y: 50 + ry * Math.sin(angle) };
 }
 
 export function drawSeats(answer) {
@@ -21,7 +22,7 @@ export function drawSeats(answer) {
     const node = document.createElement("div");
     node.className = "seat";
     node.dataset.seat = seat.seat;
-    const spot = place(seat.seat, answer, $("felt").clientWidth < 520 ? 37 : 42, 1.0);
+    const spot = place(seat.seat, answer, $("felt").clientWidth < 520 ? 36 : 42, 43);
     node.style.left = `${spot.x}%`;
     node.style.top = `${spot.y}%`;
     for (const flag of ["you", "to_act", "out"]) if (seat[flag]) node.classList.add(flag.replace("_", "-"));
@@ -60,7 +61,7 @@ export function drawTrick(frame, answer) {
   const cards = answer.page.cards;
   for (const { seat, card } of frame.plays) {
     const node = cardElement(card, cards[card] || {});
-    const spot = place(seat, answer, 22, 1.05);
+    const spot = place(seat, answer, 22, 25);
     node.style.left = `${spot.x}%`;
     node.style.top = `${spot.y}%`;
     node.classList.add("played");

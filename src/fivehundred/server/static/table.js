@@ -181,7 +181,7 @@ function drawHand(answer) {
   const v = answer.view.view;
   const legal = answer.legal_actions;
   const mine = v.to_act === answer.seat && page.you !== null;
-  $("hand-box").hidden = page.you === null;
+  $("hand-box").hidden = page.you === null || answer.display.hand.length === 0;
   const discarding = mine && legal.length > 0 && legal[0].startsWith("discard ");
   const plays = v.phase === "play" && mine ? legal : [];
   const hand = $("hand");
