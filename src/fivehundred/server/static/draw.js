@@ -223,6 +223,11 @@ export function drawSheet(answer) {
       tr.insertCell().textContent = `${change > 0 ? "+" : ""}${change} → ${row.scores[n]}`;
     });
   }
+  if (!page.sheet.length) {
+    const cell = body.insertRow().insertCell();
+    cell.colSpan = 2 + page.sides.length;
+    cell.textContent = "No hand scored yet.";
+  }
   const total = table.createTFoot().insertRow();
   total.insertCell().textContent = "Now";
   total.insertCell();

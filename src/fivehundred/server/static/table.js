@@ -411,6 +411,7 @@ $("last-trick-close").addEventListener("click", () => {
   $("last-trick-button").focus();
 });
 window.addEventListener("hashchange", enter);
+window.addEventListener("resize", () => { if (shown && !animating) render(shown); });
 setupLobby();
 enter();
 
