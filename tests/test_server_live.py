@@ -494,6 +494,8 @@ def test_a_full_outbox_closes_only_that_socket() -> None:
 
 def test_a_send_that_never_ends_times_out() -> None:
     class Stuck:
+        app = None
+
         async def send_text(self, text: str) -> None:
             await anyio.sleep_forever()
 

@@ -10,6 +10,9 @@ Routes (every answer is JSON, except the browser table's files)::
     GET  /tables/{id}            Authorization: Bearer TOKEN -> the seat's view (a spectator's:
                                  no hidden card)
     POST /tables/{id}/actions    {"action": "7H", "version": N} -> {"version": M}
+    POST /tables/{id}/seats/{n}  {"player": "heuristic"} -> the seat goes to a computer
+    POST /tables/{id}/claim      {"version": N} -> the rest of the tricks, if the solver agrees
+    GET  /tables/{id}/review/{h} hand h's review (202 while it is worked out)
     WS   /tables/{id}/live       the seat's view pushed after every change (server.live)
 
 Every refusal is ``{"error": CODE, "message": TEXT}`` with a stable ``CODE``.
@@ -18,6 +21,7 @@ Every refusal is ``{"error": CODE, "message": TEXT}`` with a stable ``CODE``.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from pathlib import Path
@@ -34,12 +38,20 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fivehundred._quoting import expect
-from fivehundred.server.live import Hub, live
-from fivehundred.server.tables import SPECTATOR, Refused, Tables
+from fivehundred.server.live import Hub, changed, claim_rest, live
+from fivehundred.server.review import (
+    CLAIM_BUDGET,
+    REVIEW_BUDGET,
+    Reviewer,
+    finished_hands,
+    hand_job,
+)
+from fivehundred.server.tables import SPECTATOR, Refused, Tables, check_rules
 
 __all__ = [
     "DEADLINE",
     "MAX_BODY",
+    "MAX_CLAIMS",
     "MAX_DEPTH",
     "MAX_IN_FLIGHT",
     "create_app",
@@ -54,6 +66,9 @@ MAX_DEPTH: Final = 4
 DEADLINE: Final = 10.0
 #: Requests handled at once; more are answered 503 ``BUSY``.
 MAX_IN_FLIGHT: Final = 64
+
+#: Claims judged at once (each in a child process); more are answered 503 ``BUSY``.
+MAX_CLAIMS: Final = 4
 
 #: The stable error code of each HTTP status the server answers by itself.
 STATUS_CODES: Final = {
@@ -231,28 +246,37 @@ async def index(request: Request) -> Response:
 async def create_table(request: Request) -> Response:
     """``POST /tables``: a new table; the only answer that holds the seats' tokens."""
     body = await _json_body(request)
-    unknown = set(body) - {"rules", "seats"}
+    unknown = set(body) - {"rules", "seats", "names"}
     if unknown:
         raise Refused(400, "BAD_REQUEST", f"unknown keys: {', '.join(sorted(unknown))}"[:200])
     options = body.get("rules", {})
-    if not isinstance(options, dict):
-        raise Refused(422, "BAD_RULES", "rules must be an object of rules options")
+    rules = check_rules(options)  # by type and range, before any list is made from them
     seats = body.get("seats")
     if seats is None:
-        players = options.get("players", 4)
-        seats = ["human"] + ["heuristic"] * (players - 1 if isinstance(players, int) else 3)
+        seats = ["human"] + ["heuristic"] * (rules.players - 1)
+    names = body.get("names")
     slow = isinstance(seats, list) and "search" in seats
     create = _tables(request).create
     table, tokens = (
-        await run_in_threadpool(create, options, seats) if slow else create(options, seats)
+        await run_in_threadpool(create, options, seats, names)
+        if slow
+        else create(options, seats, names)
     )
+    root = request.scope.get("root_path", "")
     return JSONResponse(
         {
             "table": table.id,
             "seats": list(table.seats),
             "version": table.version,
+            "names": table.seat_names(),
             "tokens": {str(seat): token for seat, token in tokens.items() if seat != SPECTATOR},
             "spectator": tokens[SPECTATOR],
+            "links": {
+                str(seat): f"{root}/#table={table.id}&token={token}"
+                for seat, token in tokens.items()
+                if seat != SPECTATOR
+            },
+            "spectator_link": f"{root}/#table={table.id}&token={tokens[SPECTATOR]}",
         },
         status_code=201,
         headers={"cache-control": "no-store", "location": f"/tables/{table.id}"},
@@ -281,12 +305,76 @@ async def post_action(request: Request) -> Response:
     if len(action) > 100:
         raise Refused(400, "BAD_NOTATION", "an action is at most 100 characters")
     tables = _tables(request)
+    before = finished_hands(table.state)
     if table.slow:  # a search player thinks in a worker thread, not in the event loop
         new = await run_in_threadpool(tables.act, table, seat, action, version)
     else:  # a few quick moves: done in the loop, no thread hand-offs under the GIL
         new = tables.act(table, seat, action, version)
-    _hub(request).notify(table.id, new)
+    changed(request.app, table, before)
     return JSONResponse({"version": new})
+
+
+async def post_claim(request: Request) -> Response:
+    """``POST /tables/{id}/claim``: claim the rest of the tricks (see server.live)."""
+    table, seat = _person(request, request.path_params["table_id"])
+    body = await _json_body(request)
+    version = body.get("version")
+    if set(body) != {"version"} or not isinstance(version, int) or isinstance(version, bool):
+        raise Refused(400, "BAD_REQUEST", 'send {"version": N} only')
+    return JSONResponse({"version": await claim_rest(request.app, table, seat, version)})
+
+
+async def get_review(request: Request) -> Response:
+    """``GET /tables/{id}/review/{hand}``: a finished hand's review (any token of the
+    table); 202 while it is being worked out."""
+    table, _ = _seat(request, request.path_params["table_id"], watch=True)
+    try:
+        hand = int(request.path_params["hand"])
+    except ValueError:
+        raise Refused(404, "NOT_FOUND", "a hand is a number, from 1") from None
+    state = table.state
+    if not 1 <= hand <= state.hand_number:
+        raise Refused(404, "NO_SUCH_HAND", f"hand {hand} has not been dealt")
+    if hand > finished_hands(state):
+        raise Refused(409, "HAND_NOT_OVER", f"hand {hand} is still being played")
+    reviewer: Reviewer = request.app.state.reviewer
+    review = reviewer.get(table.id, hand)
+    if review is not None:
+        return JSONResponse(review, headers={"cache-control": "no-store"})
+    if not reviewer.start(table.id, hand_job(state, hand)):
+        raise Refused(503, "BUSY", "too many reviews are being worked out: try again")
+    return JSONResponse(
+        {"hand": hand, "status": "pending"}, status_code=202, headers={"retry-after": "1"}
+    )
+
+
+async def hand_over(request: Request) -> Response:
+    """``POST /tables/{id}/seats/{seat}``: give a person's seat to a computer player.
+
+    A person may give their own seat (they leave), or another person's seat
+    that has no live socket open (that person has gone): friends at one table
+    can carry on without someone who left, but cannot take a seat from someone
+    who is still there.
+    """
+    table, me = _person(request, request.path_params["table_id"])
+    body = await _json_body(request)
+    kind = body.get("player")
+    if set(body) != {"player"} or not isinstance(kind, str):
+        raise Refused(400, "BAD_REQUEST", 'send {"player": KIND}, a computer player\'s kind')
+    try:
+        seat = int(request.path_params["seat"])
+    except ValueError:
+        raise Refused(404, "NOT_FOUND", "a seat is a number") from None
+    if seat != me and any(socket.seat == seat for socket in _hub(request).sockets(table.id)):
+        raise Refused(409, "SEAT_IN_USE", f"seat {seat} is still at the table: they can leave")
+    tables = _tables(request)
+    before = finished_hands(table.state)
+    if table.slow or kind == "search":  # a search player thinks in a worker thread
+        new = await run_in_threadpool(tables.hand_over, table, seat, kind)
+    else:
+        new = tables.hand_over(table, seat, kind)
+    changed(request.app, table, before)
+    return JSONResponse({"version": new, "seats": list(table.seats)})
 
 
 async def _refused(request: Request, exc: Exception) -> Response:
@@ -317,8 +405,13 @@ def create_app(
     deadline: float = DEADLINE,
     max_in_flight: int = MAX_IN_FLIGHT,
     seed: str | None = None,
+    review_budget: float = REVIEW_BUDGET,
+    claim_budget: float = CLAIM_BUDGET,
 ) -> Starlette:
     """The server's ASGI application, storing its tables in the SQLite database ``db``.
+
+    ``review_budget`` and ``claim_budget`` are the seconds the solver may spend
+    on a hand's review and on a claim (each in a child process).
 
     Embed it in another ASGI app, or serve it with uvicorn (``fivehundred serve``).
     ``seed`` makes every table's deals and computer moves repeatable, for tests
@@ -336,12 +429,18 @@ def create_app(
             Route("/tables", create_table, methods=["POST"]),
             Route("/tables/{table_id}", get_table, methods=["GET"]),
             Route("/tables/{table_id}/actions", post_action, methods=["POST"]),
+            Route("/tables/{table_id}/seats/{seat}", hand_over, methods=["POST"]),
+            Route("/tables/{table_id}/claim", post_claim, methods=["POST"]),
+            Route("/tables/{table_id}/review/{hand}", get_review, methods=["GET"]),
             WebSocketRoute("/tables/{table_id}/live", live),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         ],
         exception_handlers=handlers,
     )
     app.state.tables = Tables(db, seed=seed)
-    app.state.hub = Hub()
+    app.state.hub = hub = Hub()
+    app.state.reviewer = Reviewer(hub.publish, budget=review_budget)
+    app.state.claims = threading.BoundedSemaphore(MAX_CLAIMS)
+    app.state.claim_budget = claim_budget
     app.add_middleware(Limits, max_body=max_body, deadline=deadline, max_in_flight=max_in_flight)
     return app

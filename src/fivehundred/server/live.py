@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
@@ -34,7 +35,9 @@ import anyio
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from fivehundred.server.tables import Refused, Table, Tables
+import fivehundred as fh
+from fivehundred.server.review import Reviewer, finished_hands, hand_job, run_budgeted
+from fivehundred.server.tables import HUMAN, Refused, Table, Tables
 
 __all__ = [
     "HELLO_TIMEOUT",
@@ -45,6 +48,8 @@ __all__ = [
     "SEND_TIMEOUT",
     "Hub",
     "Socket",
+    "changed",
+    "claim_rest",
     "live",
 ]
 
@@ -63,6 +68,8 @@ MAX_MESSAGE: Final = 4096
 #: The longest ``ref`` a client may give an action, in characters.
 MAX_REF: Final = 64
 
+#: What a socket of a seat given to a computer player is told before it is closed.
+GIVEN: Final = "this seat was given to a computer player: ask for a seat's link to play on"
 #: WebSocket close codes (RFC 6455): the client broke the protocol; the server is full.
 POLICY: Final = 1008
 TRY_LATER: Final = 1013
@@ -244,6 +251,7 @@ class Live:
     """One accepted socket: its seat, the tables, and how it answers messages."""
 
     def __init__(self, websocket: WebSocket, hub: Hub, tables: Tables, socket: Socket) -> None:
+        self.app: Any = websocket.app
         self.websocket = websocket
         self.hub = hub
         self.tables = tables
@@ -261,6 +269,10 @@ class Live:
             socket.wake.clear()
             if socket.overflowed:
                 await self.websocket.close(POLICY, "too many messages waiting: read faster")
+                return
+            if socket.seat is not None and socket.table.seats[socket.seat] != HUMAN:
+                await self.send(json.dumps(refusal(None, "SEAT_GIVEN", GIVEN)))
+                await self.websocket.close(POLICY, "this seat went to a computer player")
                 return
             if socket.stale:
                 socket.stale = False
@@ -311,16 +323,74 @@ async def _action(live: Live, body: dict[str, Any]) -> int:
     if len(action) > 100:
         raise Refused(400, "BAD_NOTATION", "an action is at most 100 characters")
     seat, table, tables = live.seat(), live.socket.table, live.tables
+    before = finished_hands(table.state)
     if table.slow:  # a search player thinks in a worker thread, not in the event loop
         new = await run_in_threadpool(tables.act, table, seat, action, version)
     else:
         new = tables.act(table, seat, action, version)
-    live.hub.notify(table.id, new)
+    changed(live.app, table, before)
     return new
 
 
+async def _claim(live: Live, body: dict[str, Any]) -> int:
+    if set(body) - {"type", "ref", "version"}:
+        raise Refused(400, "BAD_REQUEST", 'send {"type": "claim", "ref": R, "version": N}')
+    return await claim_rest(live.app, live.socket.table, live.seat(), _version(body))
+
+
 #: Each message type a client may send, and its handler.
-HANDLERS: Final[dict[str, Handler]] = {"action": _action}
+HANDLERS: Final[dict[str, Handler]] = {"action": _action, "claim": _claim}
+
+
+async def claim_rest(app: Any, table: Table, seat: int, version: int) -> int:
+    """Judge ``seat``'s claim of the rest of the tricks at ``version`` and, if it holds,
+    play the hand out on the solver's line; answer the new version.
+
+    The solver runs in a child process within :data:`~fivehundred.server.review.CLAIM_BUDGET`
+    seconds (``app.state.claim_budget``), from a worker thread: the event loop
+    never waits for it. Raises :class:`Refused`: 409 ``STALE_VERSION`` or
+    ``NOT_IN_PLAY``, 422 ``CLAIM_REFUSED`` with the reason, 503 ``BUSY`` when
+    too many claims are being judged, 503 ``CLAIM_TIMEOUT`` past the budget.
+    """
+    state = table.state
+    if version != table.version:
+        raise Refused(
+            409, "STALE_VERSION", f"the table is at version {table.version}, not {version}"
+        )
+    if state.phase is not fh.Phase.PLAY:
+        raise Refused(409, "NOT_IN_PLAY", "a claim is made during the play of the cards")
+    job = hand_job(state, state.hand_number)
+    claims: threading.BoundedSemaphore = app.state.claims
+    if not claims.acquire(blocking=False):
+        raise Refused(503, "BUSY", "too many claims are being checked: try again")
+    try:
+        pieces, done = await anyio.to_thread.run_sync(
+            run_budgeted, "claim", job, seat, app.state.claim_budget
+        )
+    finally:
+        claims.release()
+    if not done or not pieces:
+        raise Refused(
+            503, "CLAIM_TIMEOUT", "the claim could not be checked in time: play the cards out"
+        )
+    verdict = pieces[0]
+    if not verdict["accepted"]:
+        raise Refused(422, "CLAIM_REFUSED", f"the claim does not hold: {verdict['why']}")
+    tables: Tables = app.state.tables
+    before = finished_hands(table.state)
+    new = await anyio.to_thread.run_sync(tables.settle, table, version, verdict["line"])
+    changed(app, table, before)
+    return new
+
+
+def changed(app: Any, table: Table, finished_before: int) -> None:
+    """A table changed: push it to its sockets, and review every hand it finished."""
+    hub: Hub = app.state.hub
+    hub.notify(table.id, table.version)
+    state = table.state
+    reviewer: Reviewer = app.state.reviewer
+    for hand in range(finished_before + 1, finished_hands(state) + 1):
+        reviewer.start(table.id, hand_job(state, hand))
 
 
 async def _hello(websocket: WebSocket, hub: Hub, tables: Tables) -> Socket | None:

@@ -38,6 +38,8 @@ __all__ = [
     "Refused",
     "Table",
     "Tables",
+    "check_names",
+    "check_rules",
     "hash_token",
 ]
 
@@ -45,6 +47,8 @@ __all__ = [
 HUMAN: Final = "human"
 #: The key of the spectator's token among a table's tokens (a seat number otherwise).
 SPECTATOR: Final = -1
+#: The longest name of a seat, in characters.
+MAX_NAME: Final = 24
 #: Tables one server holds (a table is created only below this many).
 MAX_TABLES: Final = 10_000
 #: Bytes of randomness in a seat token (written as 43 URL-safe characters).
@@ -71,6 +75,12 @@ CREATE TABLE IF NOT EXISTS deal (
     hand INTEGER NOT NULL,
     deck TEXT NOT NULL,
     PRIMARY KEY (game, hand)
+);
+CREATE TABLE IF NOT EXISTS name (
+    game TEXT NOT NULL REFERENCES game(id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    PRIMARY KEY (game, seat)
 );
 CREATE TABLE IF NOT EXISTS action (
     game TEXT NOT NULL REFERENCES game(id),
@@ -168,6 +178,8 @@ class Table:
     _answers: dict[int, tuple[int, bytes]] = attrs.field(factory=dict)
     #: The SHA-256 of the spectator's token (``None``: the table has no spectator link).
     spectator_hash: str | None = None
+    #: Each seat's name as its person gave it, or ``None`` (by seat; empty: no names).
+    names: tuple[str | None, ...] = ()
 
     @property
     def slow(self) -> bool:
@@ -183,6 +195,10 @@ class Table:
                 found = seat
         return found
 
+    def seat_names(self) -> list[str | None]:
+        """Each seat's name, or ``None`` where none was given."""
+        return [*self.names, *[None] * (len(self.seats) - len(self.names))]
+
     def is_spectator(self, token: str) -> bool:
         """Whether a token is the table's spectator token (compared in constant time)."""
         known = self.spectator_hash
@@ -197,6 +213,7 @@ class Table:
             "table": self.id,
             "seat": seat,
             "seats": list(self.seats),
+            "names": self.seat_names(),
             "sides": [list(side) for side in state.rules.sides],
             "version": self.version,
             "legal_actions": [fh.format_action(a) for a in view.legal_actions],
@@ -241,6 +258,7 @@ class Table:
             "table": self.id,
             "seat": None,
             "seats": list(self.seats),
+            "names": self.seat_names(),
             "sides": [list(side) for side in state.rules.sides],
             "version": self.version,
             "legal_actions": [],
@@ -314,6 +332,47 @@ class Table:
         return moves, decks
 
 
+def check_rules(options: object) -> fh.Rules:
+    """The rules of a table's options, checked by type and range before anything is made.
+
+    Raises :class:`Refused` 422 ``BAD_RULES`` with every problem in one sentence.
+    """
+    if not isinstance(options, Mapping):
+        raise Refused(422, "BAD_RULES", "rules must be an object of rule options")
+    try:
+        return rules_from_options(options)
+    except fh.InvalidStateError as err:
+        raise Refused(422, "BAD_RULES", str(err)[:500]) from None
+
+
+def check_names(names: object, players: int) -> tuple[str | None, ...]:
+    """Seat names: a list of one name (or ``null``) per seat, each 1 to :data:`MAX_NAME`
+    printable characters once trimmed; ``None`` gives no names.
+
+    Raises :class:`Refused` 422 ``BAD_NAMES`` for anything else.
+    """
+    if names is None:
+        return ()
+    if not isinstance(names, list) or len(names) != players:
+        raise Refused(422, "BAD_NAMES", f"names must be a list of {players} names (or nulls)")
+    checked: list[str | None] = []
+    for seat, name in enumerate(names):
+        if name is None:
+            checked.append(None)
+            continue
+        if not isinstance(name, str):
+            raise Refused(422, "BAD_NAMES", f"the name of seat {seat} must be text or null")
+        trimmed = " ".join(name.split())
+        if not 1 <= len(trimmed) <= MAX_NAME or not trimmed.isprintable():
+            raise Refused(
+                422,
+                "BAD_NAMES",
+                f"the name of seat {seat} must be 1 to {MAX_NAME} printable characters",
+            )
+        checked.append(trimmed)
+    return tuple(checked)
+
+
 def _check_seats(seats: object, players: int) -> tuple[str, ...]:
     kinds = (HUMAN, *PLAYER_TYPES)
     if not isinstance(seats, list) or len(seats) != players:
@@ -364,17 +423,18 @@ class Tables:
             (count,) = self._db.execute("SELECT COUNT(*) FROM game").fetchone()
         return int(count)
 
-    def create(self, options: Mapping[str, object], seats: object) -> tuple[Table, dict[int, str]]:
+    def create(
+        self, options: Mapping[str, object], seats: object, names: object = None
+    ) -> tuple[Table, dict[int, str]]:
         """A new table, dealt, computer seats moved: the table and each person's token.
 
+        ``names`` is a list of each seat's name or ``None`` (see :func:`check_names`).
         The tokens are by seat, and the spectator's under :data:`SPECTATOR`.
         They are answered here only; the database keeps their hashes.
         """
-        try:
-            rules = rules_from_options(options)
-        except fh.InvalidStateError as err:
-            raise Refused(422, "BAD_RULES", str(err)) from None
+        rules = check_rules(options)
         kinds = _check_seats(seats, rules.players)
+        named = check_names(names, rules.players)
         if len(self) >= MAX_TABLES:
             raise Refused(503, "TOO_MANY_TABLES", "this server holds no more tables")
         tokens = {
@@ -392,6 +452,7 @@ class Tables:
             hashes={seat: hash_token(token) for seat, token in tokens.items()},
             state=fh.new_game(rules, dealer=dealer),
             spectator_hash=hash_token(watcher),
+            names=named,
         )
         moves: list[tuple[int, fh.Action]] = []
         decks: list[str] = []
@@ -408,6 +469,10 @@ class Tables:
                     (table.id, seat, digest)
                     for seat, digest in [*table.hashes.items(), (SPECTATOR, hash_token(watcher))]
                 ],
+            )
+            self._db.executemany(
+                "INSERT INTO name VALUES (?, ?, ?)",
+                [(table.id, seat, name) for seat, name in enumerate(named) if name is not None],
             )
             self._store(table, 0, moves, decks)
         with self._lock:
@@ -435,6 +500,87 @@ class Tables:
                     self._store(table, before, moves, decks, hands)
             except BaseException:
                 table.version, table.state = before, state
+                raise
+            return table.version
+
+    def hand_over(self, table: Table, seat: int, kind: str) -> int:
+        """Give a person's seat to a computer player of ``kind``; answer the new version.
+
+        The seat's token stops working at once; the computer plays from the
+        table as it is (at once, if the seat is to act). Who may ask is the web
+        layer's choice (see docs/howto/game-server.md). Raises :class:`Refused`:
+        422 ``BAD_SEATS`` for a kind that is no computer player or a seat that
+        is not a person's, 409 ``LAST_PERSON`` for the last person's seat.
+        """
+        if not isinstance(kind, str) or kind not in PLAYER_TYPES:
+            raise Refused(422, "BAD_SEATS", f"a seat is given to one of {', '.join(PLAYER_TYPES)}")
+        with table.lock:
+            if not 0 <= seat < len(table.seats) or table.seats[seat] != HUMAN:
+                raise Refused(422, "BAD_SEATS", f"seat {seat} is not a person's")
+            if table.seats.count(HUMAN) == 1:
+                raise Refused(
+                    409,
+                    "LAST_PERSON",
+                    "the last person's seat stays a person's: the game needs one",
+                )
+            before, state, seats, hashes = table.version, table.state, table.seats, table.hashes
+            try:
+                table.seats = (*seats[:seat], kind, *seats[seat + 1 :])
+                table.hashes = {n: h for n, h in hashes.items() if n != seat}
+                table._answers.clear()
+                moves: list[tuple[int, fh.Action]] = []
+                decks: list[str] = []
+                table.state = table.advance(state, moves, decks)
+                with self._db_lock, self._db:
+                    self._db.execute("BEGIN IMMEDIATE")
+                    self._db.execute(
+                        "UPDATE game SET seats = ? WHERE id = ?",
+                        (json.dumps(table.seats), table.id),
+                    )
+                    self._db.execute(
+                        "DELETE FROM token WHERE game = ? AND seat = ?", (table.id, seat)
+                    )
+                    self._store(table, before, moves, decks, state.hand_number)
+            except BaseException:
+                table.version, table.state, table.seats, table.hashes = before, state, seats, hashes
+                table._answers.clear()
+                raise
+            return table.version
+
+    def settle(self, table: Table, version: int, line: Sequence[Sequence[object]]) -> int:
+        """Play the rest of a hand on a claim's line (``[seat, action]`` pairs, every
+        seat's), then the computer moves after it; store it all, answer the version.
+
+        Raises :class:`Refused` 409 ``STALE_VERSION`` when the table moved on since
+        the claim was judged, and 422 with the rules' reason for a line the rules
+        refuse (the table is then left as it was).
+        """
+        with table.lock:
+            before, start = table.version, table.state
+            if version != before:
+                raise Refused(
+                    409, "STALE_VERSION", "the table moved on while the claim was checked"
+                )
+            state = start
+            try:
+                moves: list[tuple[int, fh.Action]] = []
+                decks: list[str] = []
+                hands = state.hand_number
+                for seat, text in line:
+                    assert isinstance(seat, int) and isinstance(text, str)
+                    action = fh.parse_action(text, phase=state.phase)
+                    state = fh.apply(state, action, seat=seat)
+                    moves.append((seat, action))
+                    table.version += 1
+                table.state = table.advance(state, moves, decks)
+                with self._db_lock, self._db:
+                    self._db.execute("BEGIN IMMEDIATE")
+                    self._store(table, before, moves, decks, hands)
+            except fh.IllegalActionError as err:
+                table.version, table.state = before, start
+                raise Refused(422, err.reason.name, str(err)) from None
+            except BaseException:
+                table.version, table.state = before, start
                 raise
             return table.version
 
@@ -468,6 +614,9 @@ class Tables:
             hashes = dict(
                 self._db.execute("SELECT seat, hash FROM token WHERE game = ?", (table_id,))
             )
+            named = dict(
+                self._db.execute("SELECT seat, name FROM name WHERE game = ?", (table_id,))
+            )
             decks = [
                 deck
                 for (deck,) in self._db.execute(
@@ -481,6 +630,7 @@ class Tables:
             )
         rules_text, seats_text, seed, dealer = row
         spectator_hash = hashes.pop(SPECTATOR, None)
+        kinds = tuple(json.loads(seats_text))
         state = fh.new_game(rules_from_options(json.loads(rules_text)), dealer=dealer)
         next_deck = iter(decks)
         past = []
@@ -496,11 +646,12 @@ class Tables:
             state = fh.deal(state, cards=deck)
         return Table(
             id=table_id,
-            seats=tuple(json.loads(seats_text)),
+            seats=kinds,
             seed=seed,
             hashes=hashes,
             state=state,
             version=len(actions),
             past=past,
             spectator_hash=spectator_hash,
+            names=tuple(named.get(seat) for seat in range(len(kinds))) if named else (),
         )

@@ -1,0 +1,410 @@
+"""The review after each hand, and claims: the double-dummy solver on the server.
+
+After a hand, with every card seen, :func:`review_pieces` works out how many
+tricks the contract could have made (:func:`fivehundred.solver.solve` from the
+first lead), and for each card played, the cards that would have kept the most
+tricks for its player's side next to the card played. A claim
+(:func:`claim_line`) is accepted only when :func:`fivehundred.solver.claim`
+proves that the claimer's side takes every remaining trick against any
+defence (a misère contractor: that it can lose every one), and the rest of the
+hand is then played out on the solver's line.
+
+The solver is exact, and so can be slow: a six-player hand on the pure-Python
+build can take minutes. So the work never runs in the event loop, nor even in
+its process: :func:`run_budgeted` runs it in a child process that sends each
+piece as it is found, and stops it when the time budget is spent. A review
+cut short keeps the pieces found (the last tricks first, as they are the
+quickest) and says it is not complete. :class:`Reviewer` runs reviews in
+worker threads, a few at a time, keeps the latest, and hands each to a
+callback (the live table pushes it to every socket of the table).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import subprocess
+import sys
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Final
+
+import attrs
+
+import fivehundred as fh
+from fivehundred.records import record, rules_from_options, rules_options
+from fivehundred.solver import claim, solve
+
+__all__ = [
+    "CLAIM_BUDGET",
+    "MAX_KEPT",
+    "MAX_REVIEWS",
+    "MAX_WAITING",
+    "REVIEW_BUDGET",
+    "HandJob",
+    "Reviewer",
+    "build_review",
+    "claim_line",
+    "finished_hands",
+    "hand_job",
+    "review_pieces",
+    "run_budgeted",
+]
+
+#: Seconds a hand's review may take; what is found by then is sent.
+REVIEW_BUDGET: Final = 5.0
+#: Seconds a claim may take to be proved (and its line played out); beyond, it is refused.
+CLAIM_BUDGET: Final = 10.0
+#: Reviews worked out at once (each in its own child process).
+MAX_REVIEWS: Final = 2
+#: Reviews waiting for a worker; beyond, a new one is not started (ask again later).
+MAX_WAITING: Final = 64
+#: Finished reviews kept in memory, the oldest dropped first.
+MAX_KEPT: Final = 1000
+
+
+@attrs.frozen
+class HandJob:
+    """One hand as plain data a child process can rebuild: the rules' options, the
+    dealer, the deck dealt and the actions taken, in notation."""
+
+    hand: int
+    rules: Mapping[str, object]
+    dealer: int
+    deck: str
+    actions: tuple[str, ...]
+
+    def states(self) -> Iterator[tuple[fh.GameState, fh.Action]]:
+        """Each state of the hand with the action taken from it, in order."""
+        state = fh.new_game(rules_from_options(self.rules), dealer=self.dealer)
+        state = fh.deal(state, cards=self.deck)
+        for text in self.actions:
+            action = fh.parse_action(text, phase=state.phase)
+            yield state, action
+            state = fh.apply(state, action)
+
+    def state(self) -> fh.GameState:
+        """The state after the last action."""
+        state = fh.new_game(rules_from_options(self.rules), dealer=self.dealer)
+        state = fh.deal(state, cards=self.deck)
+        for text in self.actions:
+            state = fh.apply(state, fh.parse_action(text, phase=state.phase))
+        return state
+
+
+def finished_hands(state: fh.GameState) -> int:
+    """How many hands of the game are over (the hand in play is not)."""
+    if state.result is not None or state.phase is fh.Phase.DEAL:
+        return state.hand_number
+    return state.hand_number - 1
+
+
+def hand_job(state: fh.GameState, hand: int) -> HandJob:
+    """The ``hand``-th hand (from 1) of a game, as a job; the hand in play is the last.
+
+    Raises :class:`ValueError` for a hand the game has not dealt.
+    """
+    hands = record(state).hands
+    if not 1 <= hand <= len(hands):
+        raise ValueError(f"hand {hand} has not been dealt")
+    played = hands[hand - 1]
+    return HandJob(
+        hand=hand,
+        rules=rules_options(state.rules),
+        dealer=played.dealer,
+        deck=" ".join(map(str, played.deck)),
+        actions=tuple(fh.format_action(action) for action in played.actions),
+    )
+
+
+# -- the work, in the child process --------------------------------------------------------
+
+
+def review_pieces(job: HandJob) -> Iterator[dict[str, Any]]:
+    """The pieces of a hand's review, the quickest first.
+
+    First the hand as it was played (no search), then each card played from the
+    last trick back to the first lead, valued by the solver: ``tricks`` is what
+    the contracting side ends the hand with, under best play after the card,
+    ``best`` the cards that would have kept the most tricks for the player's
+    side, and ``lost`` the tricks the card cost that side. The first lead's
+    best is what the contract could have made.
+    """
+    plays: list[tuple[int, int, fh.GameState, fh.Play]] = []
+    for state, action in job.states():
+        if isinstance(action, fh.Play):
+            seat = state.to_act
+            assert seat is not None  # a card is played by the seat to act
+            plays.append((len(state.tricks), seat, state, action))
+    final = job.state()
+    result = final.last_hand if final.phase is fh.Phase.DEAL or final.result else None
+    contractor = final.contractor if result is None else result.contractor
+    side: set[int] = set()
+    if contractor is not None:
+        side = set(next(s for s in final.rules.sides if contractor in s))
+        partner = final.partner if result is None else result.partner
+        if partner is not None:
+            side.add(partner)
+    contract = final.contract if result is None else result.contract
+    yield {
+        "piece": "hand",
+        "contract": None if contract is None else str(contract),
+        "contractor": contractor,
+        "side": sorted(side),
+        "made": None if result is None or contractor is None else result.made,
+        "contract_tricks": sum(1 for trick in final.tricks if trick.winner in side),
+        "played": [
+            {
+                "number": number + 1,
+                "leader": trick.leader,
+                "winner": trick.winner,
+                "cards": [[seat, str(card)] for seat, card in trick.plays],
+            }
+            for number, trick in enumerate(final.tricks)
+        ],
+    }
+    if contractor is None:
+        return  # nothing was contracted (V-ALL-PASS): there is no contract to value
+    for trick, seat, state, play in reversed(plays):
+        if len(fh.legal_plays(state)) == 1:
+            yield {"piece": "card", "trick": trick + 1, "seat": seat, "forced": True}
+            continue
+        found = solve(state)
+        played = found.values[play]
+        yield {
+            "piece": "card",
+            "trick": trick + 1,
+            "seat": seat,
+            "forced": False,
+            "tricks": found.taken + played,
+            "best": [fh.format_action(p) for p in found.best],
+            "best_tricks": found.total,
+            "lost": abs(found.tricks - played),
+        }
+
+
+def claim_line(job: HandJob, seat: int) -> Iterator[dict[str, Any]]:
+    """Judge ``seat``'s claim of every remaining trick of the hand in play; if it holds,
+    the rest of the hand on the solver's line.
+
+    Yields one piece: ``{"accepted": True, "line": [[seat, action], ...]}``, or
+    ``{"accepted": False, "why": SENTENCE}``. The claimer's side plays its best
+    and every other seat plays against it.
+    """
+    state = job.state()
+    if state.phase is not fh.Phase.PLAY:
+        yield {"accepted": False, "why": "a claim is made during the play of the cards"}
+        return
+    misere = state.contract is not None and state.contract.is_misere and seat == state.contractor
+    remaining = max(
+        len(state.hand(other))
+        for other in range(state.rules.players)
+        if other not in state.sitting_out
+    )
+    if misere:
+        holds = not solve(state, actions=False).forced
+        why = "the others can still make you take a trick"
+    else:
+        holds = claim(state, seat, remaining)
+        best = solve(state, seat=seat, actions=False).tricks
+        why = f"the others can hold your side to {best} of the {remaining} tricks left"
+    if not holds:
+        yield {"accepted": False, "why": why}
+        return
+    line: list[list[object]] = []
+    hand = state.hand_number
+    for _ in range(remaining * state.rules.players + 1):
+        if state.phase is not fh.Phase.PLAY or state.hand_number != hand:
+            break
+        mover = state.to_act
+        assert mover is not None
+        found = solve(state, seat=None if misere else seat)
+        ours = mover in found.side
+        wants_more = ours != misere  # the claimer's side keeps the count it claimed
+        pick = (max if wants_more else min)(found.values, key=lambda p: found.values[p])
+        line.append([mover, fh.format_action(pick)])
+        state = fh.apply(state, pick)
+    yield {"accepted": True, "line": line}
+
+
+#: The work a child process can do, by name: each yields JSON-ready pieces.
+WORKS: Final[dict[str, Callable[[HandJob, int], Iterator[dict[str, Any]]]]] = {
+    "review": lambda job, seat: review_pieces(job),
+    "claim": claim_line,
+}
+
+
+def run_budgeted(
+    work: str, job: HandJob, seat: int, budget: float
+) -> tuple[list[dict[str, Any]], bool]:
+    """Run a work of :data:`WORKS` on ``job`` in a child process for at most ``budget``
+    seconds: the pieces it sent by then, and whether it finished. Blocks: call it
+    from a worker thread.
+
+    The child is a fresh ``python -m fivehundred.server.review`` (not a fork of
+    the server, with its threads and sockets), reading the job as one line of
+    JSON and writing a line per piece; it is killed when the budget is spent.
+    """
+    request = json.dumps({"work": work, "seat": seat, "job": attrs.asdict(job)})
+    child = subprocess.Popen(
+        [sys.executable, "-m", "fivehundred.server.review"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    pieces: list[dict[str, Any]] = []
+    done = False
+    deadline = time.monotonic() + budget
+    buffer = b""
+    assert child.stdin is not None and child.stdout is not None
+    try:
+        child.stdin.write(request.encode() + b"\n")
+        child.stdin.close()
+        with selectors.DefaultSelector() as selector:
+            selector.register(child.stdout, selectors.EVENT_READ)
+            while not done:
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    break
+                chunk = os.read(child.stdout.fileno(), 65536)
+                if not chunk:
+                    break  # the child ended without its last line: keep what it sent
+                buffer += chunk
+                *lines, buffer = buffer.split(b"\n")
+                for line in lines:
+                    piece = json.loads(line)
+                    if piece is None:
+                        done = True
+                    else:
+                        pieces.append(piece)
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.wait(5)
+        child.stdout.close()
+    return pieces, done
+
+
+def main() -> None:  # pragma: no cover - the child process of run_budgeted
+    """The child process: one job from stdin, one JSON line per piece on stdout."""
+    request = json.loads(sys.stdin.readline())
+    job = HandJob(**{**request["job"], "actions": tuple(request["job"]["actions"])})
+    for piece in WORKS[request["work"]](job, request["seat"]):
+        print(json.dumps(piece), flush=True)
+    print("null", flush=True)
+
+
+def build_review(hand: int, pieces: list[dict[str, Any]], complete: bool) -> dict[str, Any]:
+    """The review message of a hand from its pieces (see docs/howto/game-server.md)."""
+    head = next((p for p in pieces if p["piece"] == "hand"), None)
+    cards = {(p["trick"], p["seat"]): p for p in pieces if p["piece"] == "card"}
+    tricks = []
+    for trick in [] if head is None else head["played"]:
+        plays = []
+        for seat, card in trick["cards"]:
+            found = cards.get((trick["number"], seat))
+            entry: dict[str, Any] = {"seat": seat, "card": card, "analysed": found is not None}
+            if found is not None and found["forced"]:
+                entry.update(forced=True, best=[card], lost=0)
+            elif found is not None:
+                entry.update(
+                    forced=False,
+                    best=found["best"],
+                    lost=found["lost"],
+                    tricks=found["tricks"],
+                    best_tricks=found["best_tricks"],
+                )
+            plays.append(entry)
+        tricks.append({"number": trick["number"], "winner": trick["winner"], "cards": plays})
+    could = None
+    if head is not None and head["played"]:
+        first = cards.get((1, head["played"][0]["leader"]))
+        could = None if first is None or first["forced"] else first["best_tricks"]
+    return {
+        "type": "review",
+        "hand": hand,
+        "complete": complete,
+        "contract": None if head is None else head["contract"],
+        "contractor": None if head is None else head["contractor"],
+        "side": [] if head is None else head["side"],
+        "made": None if head is None else head["made"],
+        "tricks_taken": None if head is None else head["contract_tricks"],
+        "could_make": could,
+        "tricks": tricks,
+    }
+
+
+# -- the reviews of a server ----------------------------------------------------------------
+
+
+class Reviewer:
+    """Works out hands' reviews in worker threads (each in a child process, within
+    ``budget`` seconds) and keeps the latest :data:`MAX_KEPT`.
+
+    ``done(table_id, review)`` is called from the worker thread with each
+    finished review.
+    """
+
+    def __init__(
+        self,
+        done: Callable[[str, dict[str, Any]], None],
+        *,
+        budget: float = REVIEW_BUDGET,
+        workers: int = MAX_REVIEWS,
+        waiting: int = MAX_WAITING,
+    ) -> None:
+        self.done = done
+        self.budget = budget
+        self.waiting = waiting
+        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="review")
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self._pending: set[tuple[str, int]] = set()
+
+    def get(self, table_id: str, hand: int) -> dict[str, Any] | None:
+        """A finished review, or ``None``."""
+        with self._lock:
+            return self._kept.get((table_id, hand))
+
+    def pending(self, table_id: str, hand: int) -> bool:
+        """Whether a review is being worked out."""
+        with self._lock:
+            return (table_id, hand) in self._pending
+
+    def start(self, table_id: str, job: HandJob) -> bool:
+        """Start a hand's review unless it is kept, under way, or too many wait."""
+        key = (table_id, job.hand)
+        with self._lock:
+            if key in self._kept or key in self._pending:
+                return True
+            if len(self._pending) >= self.waiting:
+                return False
+            self._pending.add(key)
+        self._pool.submit(self._run, table_id, job)
+        return True
+
+    def _run(self, table_id: str, job: HandJob) -> None:
+        key = (table_id, job.hand)
+        try:
+            pieces, complete = run_budgeted("review", job, -1, self.budget)
+            review = build_review(job.hand, pieces, complete)
+            with self._lock:
+                self._kept[key] = review
+                while len(self._kept) > MAX_KEPT:
+                    self._kept.popitem(last=False)
+        finally:
+            with self._lock:
+                self._pending.discard(key)
+        self.done(table_id, review)
+
+    def close(self) -> None:
+        """Stop taking reviews; wait for those under way (each within its budget)."""
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+if __name__ == "__main__":  # pragma: no cover - run by run_budgeted
+    main()
