@@ -132,14 +132,14 @@ def _call_words(call: fh.Call) -> str:
     return _call_text(call).lower()
 
 
-def _names(seats: Sequence[str], you: int | None, names: Sequence[str] | None) -> list[str]:
+def _names(seats: Sequence[str], you: int | None, names: Sequence[str | None] | None) -> list[str]:
     """Each seat's name: "You", a given name, or "Player 3" / "Computer 3"."""
     out = []
     for seat, kind in enumerate(seats):
         if seat == you:
             out.append("You")
-        elif names and names[seat]:
-            out.append(names[seat])
+        elif names and seat < len(names) and names[seat]:
+            out.append(str(names[seat]))
         else:
             out.append(f"{'Player' if kind == 'human' else 'Computer'} {seat + 1}")
     return out
@@ -332,7 +332,7 @@ def page(
     past: Sequence[FinishedHand] = (),
     *,
     kept: Iterable[fh.Card] = (),
-    names: Sequence[str] | None = None,
+    names: Sequence[str | None] | None = None,
     spectator: bool = False,
 ) -> dict[str, Any]:
     """The page's part of a seat's answer: the table as the browser draws it, in words.

@@ -220,7 +220,11 @@ class Table:
             "view": fh.to_dict(view),
             "display": _display(view),
             "page": present.page(
-                view, self.seats, self.past, kept=present.kept_from_kitty(state, seat)
+                view,
+                self.seats,
+                self.past,
+                kept=present.kept_from_kitty(state, seat),
+                names=self.seat_names(),
             ),
         }
 
@@ -264,7 +268,9 @@ class Table:
             "legal_actions": [],
             "view": fh.to_dict(view),
             "display": _display(view),
-            "page": present.page(view, self.seats, self.past, spectator=True),
+            "page": present.page(
+                view, self.seats, self.past, names=self.seat_names(), spectator=True
+            ),
         }
 
     def _deal(self, state: fh.GameState) -> tuple[fh.GameState, str]:
