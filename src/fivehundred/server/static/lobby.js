@@ -58,6 +58,12 @@ export function chosenRules() {
   return rules;
 }
 
+function myName() {
+  const name = $("my-name").value.trim();
+  if (name) localStorage.setItem("fivehundred.name", name);
+  return name;
+}
+
 async function create(event) {
   event.preventDefault();
   const seats = ["human", ...[...document.querySelectorAll("#seat-kinds select")].map((s) => s.value)];
@@ -69,7 +75,9 @@ async function create(event) {
     const response = await fetch("/tables", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ rules: chosenRules(), seats }),
+      body: JSON.stringify(myName()
+        ? { rules: chosenRules(), seats, names: [myName(), ...seats.slice(1).map(() => null)] }
+        : { rules: chosenRules(), seats }),
     });
     answer = { ok: response.ok, data: await response.json() };
   } catch (err) {
@@ -117,6 +125,7 @@ export function showLinks(table, names) {
 }
 
 export function setupLobby() {
+  $("my-name").value = localStorage.getItem("fivehundred.name") || "";
   $("players").addEventListener("change", seatKinds);
   $("opt-misere").addEventListener("change", () => {
     $("opt-blind").disabled = !$("opt-misere").checked;
