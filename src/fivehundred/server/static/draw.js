@@ -142,7 +142,12 @@ function bidButton(bid, mine, act) {
 export function drawBox(answer, act) {
   const box = answer.page.box;
   $("bidding").hidden = !box;
-  if (!box) return;
+  if (!box) {  // no call to make: no stale button stays behind, hidden
+    $("box").textContent = "";
+    $("misere").textContent = "";
+    $("box-explain").textContent = "";
+    return;
+  }
   const mine = answer.page.seats.some((s) => s.you && s.to_act);
   $("box-title").textContent = mine ? "Your call" : "The bidding box";
   const grid = document.createElement("div");

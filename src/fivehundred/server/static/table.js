@@ -260,6 +260,7 @@ function drawMoves(answer, { discarding, plays, mine }) {
     button.type = "button";
     button.id = "claim";
     button.textContent = "Claim the rest of the tricks";
+    button.title = "Accepted only if your side takes every trick left, however the others play";
     button.addEventListener("click", claim);
     moves.append(button);
   }
@@ -332,32 +333,78 @@ function render(answer) {
 
 // -- the review after a hand (sent by the server when it is ready) ------------------------
 
+function cardText(card) {  // "A♥": the notation with its suit's symbol
+  return card === "Jo" ? "Joker" : card.slice(0, -1) + "\u2660\u2663\u2666\u2665"["SCDH".indexOf(card.slice(-1))];
+}
+
+const MISERES = { M: "misère", OM: "open misère", BM: "blind misère" };
+function contractText(call) {
+  return MISERES[call] || call.replace(/[SCDH]$/, (s) => cardText(`2${s}`).slice(1));
+}
+
+// The review of the last hand (from the server's solver): what the contract could have
+// made with every card seen, and for each card played the cards that kept the most tricks.
 function drawReview(answer) {
-  const review = reviews.get(answer.page.hand - 1) || reviews.get(answer.page.hand);
+  const page = answer.page;
+  const hand = page.previous ? page.previous.hand : null;
+  const review = reviews.get(page.hand) || (hand !== null && reviews.get(hand));
   $("review").hidden = !review;
-  if (!review) return;
+  if (!review) { askReview(hand); return; }
+  const name = (seat) => page.seats[seat].name;
+  $("review-title").textContent = `Review of hand ${review.hand}`;
   const body = $("review-body");
   body.textContent = "";
   const p = document.createElement("p");
-  p.textContent = review.words || (review.best_tricks !== undefined
-    ? `With every card seen, the contract could have taken ${review.best_tricks} tricks.` : "");
+  if (review.contract && review.contractor !== null) {
+    const took = review.tricks_taken;
+    p.textContent = `${name(review.contractor)} ${review.made ? "made" : "lost"} ${contractText(review.contract)}`
+      + (took !== null ? ` with ${took} trick${took === 1 ? "" : "s"}` : "")
+      + (review.could_make !== null && review.could_make !== undefined
+        ? `; with every card seen, the contract could have taken ${review.could_make}.` : ".");
+  } else p.textContent = "A hand with no contract: nothing to review.";
   body.append(p);
-  if (Array.isArray(review.tricks)) {
-    const table = document.createElement("table");
-    const head = table.createTHead().insertRow();
-    for (const text of ["Trick", "Played", "Best card"]) {
-      const th = document.createElement("th");
-      th.scope = "col";
-      th.textContent = text;
-      head.append(th);
-    }
-    for (const [n, row] of review.tricks.entries()) {
-      const tr = table.createTBody().insertRow();
-      tr.insertCell().textContent = n + 1;
-      tr.insertCell().textContent = row.played_words || row.played || "";
-      tr.insertCell().textContent = row.best_words || row.best || "";
-    }
-    body.append(table);
+  if (!review.complete) {
+    const note = document.createElement("p");
+    note.className = "hint";
+    note.textContent = "The review stopped at its time limit: some cards are not analysed.";
+    body.append(note);
+  }
+  const table = document.createElement("table");
+  table.className = "review";
+  table.createCaption().textContent = "Each card played, and the card that kept the most tricks";
+  const head = table.createTHead().insertRow();
+  for (const text of ["Trick", "Cards played (better card)"]) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = text;
+    head.append(th);
+  }
+  const rows = table.createTBody();
+  for (const trick of review.tricks || []) {
+    const tr = rows.insertRow();
+    tr.insertCell().textContent = trick.number;
+    const cell = tr.insertCell();
+    cell.textContent = trick.cards.map((play) => {
+      let text = `${name(play.seat)}: ${cardText(play.card)}`;
+      if (play.analysed && play.lost > 0) {
+        text += ` (${play.best.map(cardText).join(" or ")} kept ${play.lost} more)`;
+      }
+      return text;
+    }).join(" · ");
+  }
+  body.append(table);
+}
+
+const asked = new Set();
+async function askReview(hand) {  // a review missed while the socket was down, or on a reload
+  if (hand === null || asked.has(hand) || !connection) return;
+  asked.add(hand);
+  for (let tries = 0; tries < 6; tries++) {
+    let answer;
+    try { answer = await connection.http("GET", `/tables/${here.table}/review/${hand}`); } catch (err) { return; }
+    if (answer.status === 200) { onReview(answer.data); return; }
+    if (answer.status !== 202) return;
+    await sleep(3000);
   }
 }
 
@@ -380,6 +427,7 @@ function enter() {
   here = fragment();
   shown = latest = null;
   reviews = new Map();
+  asked.clear();
   $("lobby").hidden = Boolean(here);
   $("table").hidden = !here;
   if (!here) {
