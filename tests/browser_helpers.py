@@ -134,15 +134,21 @@ def click(driver: WebDriver, selector: str, tries: int = 40) -> None:
     raise AssertionError(f"{selector} kept being redrawn")
 
 
-def shoot(driver: WebDriver, name: str) -> list[Path]:
-    """Screenshots of the page now at both sizes: ``SHOTS/{name}-{width}.png``."""
+def shoot(driver: WebDriver, name: str, at: str | None = None) -> list[Path]:
+    """Screenshots of the page now at both sizes: ``SHOTS/{name}-{width}.png``, scrolled
+    to the top or to the element of the CSS selector ``at``."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     before = driver.get_window_size()
     saved = []
     for width, height in SIZES:
         driver.set_window_size(width, height)
-        driver.execute_script("window.scrollTo(0, 0)")
         time.sleep(0.15)  # one layout after the resize
+        if at is None:
+            driver.execute_script("window.scrollTo(0, 0)")
+        else:
+            driver.execute_script(
+                "document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", at
+            )
         path = SHOTS / f"{name}-{width}.png"
         assert driver.save_screenshot(str(path)), path
         saved.append(path)
