@@ -5,7 +5,9 @@ restart, and refusals read as sentences for a person."""
 from __future__ import annotations
 
 import functools
+import itertools
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -126,5 +128,47 @@ def test_the_page_reconnects_after_a_restart_and_keeps_the_click(
         assert mine[:1] == [bid] or after["view"]["view"]["contractor"] == 0
         assert not browser.find_element(By.ID, "refusal").is_displayed()
         assert browser.find_element(By.ID, "connection").text == "Live"
+    finally:
+        stop(server)
+
+
+def test_the_computers_cards_appear_one_at_a_time_and_the_trick_stays(
+    browser: WebDriver, tmp_path: Path
+) -> None:
+    """R5.1: each card is laid before its player in turn; the finished trick stays, its
+    winner marked, until the next lead."""
+    port = free_port()
+    server = start_server(tmp_path / "tables.db", port, "--seed", "pace")
+    try:
+        open_table(browser, f"http://127.0.0.1:{port}/", 4)
+        for _ in range(40):  # pass the auction and play until the person plays a trick's card
+            wait_for(browser, my_turn)
+            if page(browser, "f.shown.view.view.phase") == "play":
+                break
+            version = page(browser, "f.shown.version")
+            click(browser, '#misere button[data-action="pass"], #moves button[data-action]')
+            wait_for(browser, functools.partial(shows_version, version=version + 1))
+        assert page(browser, "f.shown.view.view.phase") == "play"
+        browser.execute_script("localStorage.setItem('fivehundred.pace', 'normal')")
+        card = browser.find_element(By.CSS_SELECTOR, "#hand .card.legal").get_attribute("data-card")
+        version = page(browser, "f.shown.version")
+        click(browser, f'#hand .card.legal[data-card="{card}"]')
+        seen: list[int] = []
+        for _ in range(400):  # every 50 ms while the cards are laid out, 20 s at most
+            count = len(browser.find_elements(By.CSS_SELECTOR, "#trick .card"))
+            if not seen or seen[-1] != count:
+                seen.append(count)
+            if page(browser, "f.shown.version") > version and not page(browser, "f.busy"):
+                break
+            time.sleep(0.05)
+        # the person's card, then each computer's on its own: one more card at a time,
+        # or a new trick's lead after a finished trick
+        steps = list(itertools.pairwise(seen))
+        assert len(steps) >= 2 and all(b in (a + 1, 1) for a, b in steps), seen
+        shoot(browser, "4p-trick-laid")
+        if page(browser, "f.shown.page.trick.length") == 0:  # the person leads next
+            assert len(browser.find_elements(By.CSS_SELECTOR, "#trick .card")) == 4
+            assert browser.find_elements(By.CSS_SELECTOR, "#trick .card.winner")
+            assert " won it with the " in browser.find_element(By.ID, "trick-caption").text
     finally:
         stop(server)
