@@ -220,6 +220,7 @@ def browser(session: nox.Session) -> None:
         "tests/test_server_browser.py",
         "tests/test_browser_live.py",
         "tests/test_browser_a11y.py",
+        "tests/test_browser_review.py",
         "-p",
         "no:cacheprovider",
         *session.posargs,
