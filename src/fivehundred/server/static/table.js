@@ -408,9 +408,9 @@ async function askReview(hand) {  // a review missed while the socket was down, 
   }
 }
 
-function onReview(message) {
+function onReview(message) {  // only the review's part of the page is drawn again
   reviews.set(message.hand, message);
-  if (shown) render(shown);
+  if (shown) drawReview(shown);
 }
 
 // -- entering a table --------------------------------------------------------------------
