@@ -184,12 +184,21 @@ def open_table(
     return page(driver, "f.shown")
 
 
+def attributes(driver: WebDriver, selector: str, name: str) -> list[str]:
+    """The attribute ``name`` of every element ``selector`` finds, read at one moment (the
+    page may draw itself again between two reads by Selenium)."""
+    found: list[str] = driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])]"
+        ".map((e) => e.getAttribute(arguments[1]) || '')",
+        selector,
+        name,
+    )
+    return found
+
+
 def hand_cards(driver: WebDriver) -> list[str]:
     """The cards of the hand, in the order the page shows them."""
-    return [
-        e.get_attribute("data-card") or ""
-        for e in driver.find_elements(By.CSS_SELECTOR, "#hand .card")
-    ]
+    return attributes(driver, "#hand .card", "data-card")
 
 
 def expected_play_moves(legal: list[str]) -> tuple[list[str], list[str]]:
@@ -206,9 +215,6 @@ def expected_play_moves(legal: list[str]) -> tuple[list[str], list[str]]:
 
 def shown_moves(driver: WebDriver) -> tuple[list[str], list[str]]:
     """The clickable cards of the hand and the move buttons' actions (not the claim), sorted."""
-    cards = driver.find_elements(By.CSS_SELECTOR, "#hand .card.legal")
-    buttons = driver.find_elements(By.CSS_SELECTOR, "#moves button[data-action]:not([disabled])")
-    return (
-        sorted(c.get_attribute("data-card") or "" for c in cards),
-        sorted(b.get_attribute("data-action") or "" for b in buttons),
-    )
+    cards = attributes(driver, "#hand .card.legal", "data-card")
+    buttons = attributes(driver, "#moves button[data-action]:not([disabled])", "data-action")
+    return sorted(cards), sorted(buttons)

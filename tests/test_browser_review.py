@@ -132,8 +132,11 @@ def test_a_claim_is_refused_then_accepted_and_each_hand_is_reviewed(
             or "stopped at its time limit" in text
             or "no contract" in text
         ), text
-        rows = browser.find_elements(By.CSS_SELECTOR, "#review-body tbody tr")
-        assert rows and all(row.text.split()[0].isdigit() for row in rows)
+        rows = browser.execute_script(
+            "return [...document.querySelectorAll('#review-body tbody tr')]"
+            ".map((r) => r.cells[0].textContent)"
+        )
+        assert rows and all(number.isdigit() for number in rows)
         assert page(browser, "f.state") == "live"
         shoot(browser, "4p-review", at="#review")
     finally:

@@ -25,6 +25,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from browser_helpers import (
     SHOTS,
     answered,
+    attributes,
     chromium,
     click,
     expected_play_moves,
@@ -79,10 +80,7 @@ class Game:
     def check_hand(self, answer: Any) -> None:
         # P6: the hand in the server's order, which is the library's; the browser has none
         assert hand_cards(self.driver) == [c for group in answer["display"]["hand"] for c in group]
-        marked = {
-            e.get_attribute("data-card")
-            for e in self.driver.find_elements(By.CSS_SELECTOR, "#hand .card.trump")
-        }
+        marked = set(attributes(self.driver, "#hand .card.trump", "data-card"))
         held = {c for group in answer["display"]["hand"] for c in group}
         assert marked == held & set(answer["display"]["trumps"])  # R1.3: the server's trumps
 
@@ -91,17 +89,11 @@ class Game:
         d, v, legal = self.driver, answer["view"]["view"], answer["legal_actions"]
         self.check_hand(answer)
         if v["phase"] == "bidding":
-            box = [
-                b.get_attribute("data-action")
-                for b in d.find_elements(By.CSS_SELECTOR, "#box .bid:not([disabled])")
-            ]
-            box += [
-                b.get_attribute("data-action")
-                for b in d.find_elements(By.CSS_SELECTOR, "#misere button:not([disabled])")
-            ]
-            assert sorted(map(str, box)) == sorted(legal)  # R3.1: the live calls are the legal ones
-            grid = d.find_elements(By.CSS_SELECTOR, "#box .bid")
-            assert len(grid) == 25 and all(b.find_element(By.CLASS_NAME, "points") for b in grid)
+            box = attributes(d, "#box .bid:not([disabled])", "data-action")
+            box += attributes(d, "#misere button:not([disabled])", "data-action")
+            assert sorted(box) == sorted(legal)  # R3.1: the live calls are the legal ones
+            points = attributes(d, "#box .bid .points", "class")
+            assert len(attributes(d, "#box .bid", "data-action")) == len(points) == 25
             self.shot("hand-end" if answer["page"]["previous"] else "bidding")
             if not self.bid and len(box) > 1:
                 click(d, f'#box .bid[data-action="{next(a for a in box if a != "pass")}"]')
@@ -128,10 +120,14 @@ class Game:
                 click(d, f'#moves button[data-action="{buttons[0]}"]')
         else:  # the Joker's suit or a partner call: a button in words for each choice
             self.shot(v["phase"])
-            choices = d.find_elements(By.CSS_SELECTOR, "#moves button[data-action]")
-            assert sorted(b.get_attribute("data-action") or "" for b in choices) == sorted(legal)
-            assert all(b.text and b.text != b.get_attribute("data-action") for b in choices)
-            choices[0].click()
+            choices = attributes(d, "#moves button[data-action]", "data-action")
+            assert sorted(choices) == sorted(legal)
+            words = d.execute_script(
+                "return [...document.querySelectorAll('#moves button[data-action]')]"
+                ".map((b) => b.textContent)"
+            )
+            assert all(w and w not in legal for w in words)  # in words, not notation
+            click(d, f'#moves button[data-action="{choices[0]}"]')
         self.clicks += 1
 
     def play(self) -> Any:
