@@ -22,7 +22,7 @@ export function drawSeats(answer) {
     const node = document.createElement("div");
     node.className = "seat";
     node.dataset.seat = seat.seat;
-    const spot = place(seat.seat, answer, $("felt").clientWidth < 520 ? 36 : 42, 43);
+    const spot = place(seat.seat, answer, $("felt").clientWidth < 520 ? 36 : 42, 44);
     node.style.left = `${spot.x}%`;
     node.style.top = `${spot.y}%`;
     for (const flag of ["you", "to_act", "out"]) if (seat[flag]) node.classList.add(flag.replace("_", "-"));
@@ -61,7 +61,7 @@ export function drawTrick(frame, answer) {
   const cards = answer.page.cards;
   for (const { seat, card } of frame.plays) {
     const node = cardElement(card, cards[card] || {});
-    const spot = place(seat, answer, 22, 25);
+    const spot = place(seat, answer, $("felt").clientWidth < 520 ? 17 : 22, 22);
     node.style.left = `${spot.x}%`;
     node.style.top = `${spot.y}%`;
     node.classList.add("played");
