@@ -84,6 +84,7 @@ export class Connection {
       }
       this.version = message.version;
       this.onView(message.view);
+      this.flush();
     } else if (message.type === "ack" || message.type === "refused") {
       const sent = this.waiting.get(message.ref);
       if (!sent) return;
@@ -169,13 +170,19 @@ export class Connection {
     if (this.state === "offline" || this.state === "connecting") this.setState("polling", "");
     this.version = answer.data.version;
     this.onView(answer.data);
-    if (this.pending) {  // a click made while the server was out of reach
-      const message = this.pending;
-      this.pending = null;
-      if (message.version === this.version) await this.post(message);
-      else this.onRefused("STALE_VERSION", "", { message });
-    }
+    await this.flush();
     return true;
+  }
+
+  // A click made while the server was out of reach: sent by whichever way comes back
+  // first, the socket or a poll; refused on screen if the table moved on meanwhile.
+  async flush() {
+    const message = this.pending;
+    if (!message) return;
+    this.pending = null;
+    if (message.version !== this.version) this.onRefused("STALE_VERSION", "", { message });
+    else if (this.live) this.push(message);
+    else await this.post(message);
   }
 
   schedulePoll(wait) {
