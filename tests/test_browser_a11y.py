@@ -1,7 +1,8 @@
 """The browser table for keyboard and screen-reader players, in Chromium: an axe-core scan
-(its WCAG 2.0 A and AA rules and the 2.1 AA ones) with no serious or critical violation in each phase and at a phone's
-width, focus kept where the player is after a move, and spoken labels for the cards, the
-turn, the trump and the trick.
+(its WCAG 2.0 A and AA rules and the 2.1 AA ones; axe-core 3.1, as axe-selenium-python
+ships it) with no serious or critical violation in each phase and at a phone's width,
+focus kept where the player is after a move, and spoken labels for the cards, the turn,
+the trump and the trick.
 
 The scan's results are written to ``axe-results.json`` beside the screenshots.
 """

@@ -4,6 +4,8 @@ sentences a person reads, all made from the rules, none kept by the page."""
 
 from __future__ import annotations
 
+import re
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -132,3 +134,20 @@ def test_the_choices_that_are_not_cards_or_bids_are_in_words_R7_4() -> None:
     assert present.card_name(fh.parse_card("Jo")) == "Joker"
     state = in_play("7NT", 0, BOWERS.hands, BOWERS.kitty)
     assert page_of(state, 0)["actions"]["AS"] == "Play the ace of spades"
+
+
+def test_no_script_of_the_page_holds_a_card_order_or_points_P6() -> None:
+    """R1.2, R8.1: the order of the cards and the points of the calls come from the server;
+    no module of the page keeps a rank list or a scoring table of its own."""
+    static = resources.files("fivehundred.server") / "static"
+    scripts = {
+        p.name: p.read_text(encoding="utf-8") for p in static.iterdir() if p.name.endswith(".js")
+    }
+    assert {"table.js", "draw.js", "cards.js", "live.js", "lobby.js"} <= set(scripts)
+    # a list with two ranks in it, e.g. ["4", ..., "10", "J", "Q"]
+    ranks = re.compile(r'\[[^\]]*"(?:10|J|Q|K|A|Jo)"[^\]]*"(?:10|J|Q|K|A|Jo)"')
+    for name, script in scripts.items():
+        assert not ranks.search(script), name
+        assert not re.search(r"\b(?:220|320|420)\b", script), name  # no 7NT, 8NT, 9NT points
+        for word in ("RANKS", "sortHand", "isTrump", "SAME_COLOUR", "trumpSuit"):
+            assert word not in script, (name, word)
