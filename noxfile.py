@@ -295,21 +295,27 @@ def ray(session: nox.Session) -> None:
 
 @nox.session
 def fuzz(session: nox.Session) -> None:
-    """The long fuzz run (opt-in): every parser and loader, 13,000 examples per test.
+    """The long fuzz run (opt-in): every parser and loader, 13,000 examples per test,
+    and the game server, 5,000 examples per test.
 
     ``tests/test_fuzz.py`` has 10 tests, so over 130,000 examples in all; the
-    count per test can be changed with ``nox -s fuzz -- 20000``.
+    count per test can be changed with ``nox -s fuzz -- 20000``. The server's
+    (``tests/test_server_fuzz.py``) print their request counts, statuses and
+    slowest request; ``nox -s fuzz -- 20000 10000`` sets their count too.
     """
-    session.install("-e", ".", *group("test"))
+    session.install("-e", ".[server]", *group("test"))
     examples = session.posargs[0] if session.posargs else "13000"
+    server = session.posargs[1] if len(session.posargs) > 1 else "5000"
     session.run(
         "pytest",
         "tests/test_fuzz.py",
+        "tests/test_server_fuzz.py",
+        "-s",
         "-p",
         "no:cacheprovider",
         "--hypothesis-show-statistics",
         "--durations=0",
-        env={"FIVEHUNDRED_FUZZ_EXAMPLES": examples},
+        env={"FIVEHUNDRED_FUZZ_EXAMPLES": examples, "FIVEHUNDRED_SERVER_FUZZ_EXAMPLES": server},
     )
 
 

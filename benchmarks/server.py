@@ -118,7 +118,11 @@ class _Client(threading.Thread):
 
 def _start(db: Path, port: int) -> subprocess.Popen[bytes]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "fivehundred", "serve", "--db", str(db), "--port", str(port)],
+        [
+            *(sys.executable, "-m", "fivehundred", "serve", "--db", str(db), "--port", str(port)),
+            # every client is on 127.0.0.1: no limit on table creation, no line a request
+            *("--create-rate", "0", "--log-level", "warning"),
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

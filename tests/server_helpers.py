@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from subprocesses import python_env
 
@@ -50,8 +50,16 @@ class Client:
         return response.status, payload, response
 
 
-def start_server(db: Path, port: int, *extra: str) -> subprocess.Popen[str]:
-    """``fivehundred serve --db DB --port PORT`` in a child process, once it answers."""
+def start_server(
+    db: Path, port: int, *extra: str, stderr: IO[str] | int = subprocess.PIPE
+) -> subprocess.Popen[str]:
+    """``fivehundred serve --db DB --port PORT`` in a child process, once it answers.
+
+    Its log is at ``warning`` unless ``extra`` sets ``--log-level``: a pipe
+    nobody reads would fill with a line a request and stall the server. Pass an
+    open file as ``stderr`` to keep a log of every request.
+    """
+    level = [] if "--log-level" in extra else ["--log-level", "warning"]
     process = subprocess.Popen(
         [
             sys.executable,
@@ -62,10 +70,11 @@ def start_server(db: Path, port: int, *extra: str) -> subprocess.Popen[str]:
             str(db),
             "--port",
             str(port),
+            *level,
             *extra,
         ],
         stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stderr=stderr,
         text=True,
         env=python_env(),
     )

@@ -84,7 +84,7 @@ def test_a_malformed_request_is_400_json(port: int) -> None:
 
 
 def test_headers_over_the_limit_are_431_json(port: int) -> None:
-    # a head still unfinished beyond the limit (a whole head read at once is parsed)
+    # a head still unfinished beyond the limit (a whole one: tests/test_server_fuzz.py)
     big = b"x-filler: " + b"a" * (MAX_HEADER_BYTES + 100)
     status, _, body = parse(raw(port, b"GET / HTTP/1.1\r\nhost: x\r\n" + big))
     assert (status, body["error"]) == (431, "HEADERS_TOO_LARGE")

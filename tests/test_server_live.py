@@ -517,3 +517,101 @@ def test_notify_before_any_socket_and_for_a_table_without_sockets_does_nothing()
     hub.notify("nothing", 3)  # no loop yet: nothing to wake
     hub.publish("nothing", {"type": "review"})
     assert len(hub) == 0 and hub.sockets("nothing") == []
+
+
+def test_a_view_made_while_a_change_is_under_way_is_not_kept() -> None:
+    """A worker thread's change moves the version before the state: an answer made in
+    between must not be served once the change is done."""
+    tables = Tables(":memory:", seed="half")
+    table, _ = tables.create({}, ["human", "heuristic", "heuristic", "heuristic"])
+    done = fh.apply(table.state, fh.legal_actions(table.state)[0], seat=0)
+    with table.lock:  # what Tables.act holds while it works
+        table.version += 1  # the version has moved, the state not yet
+        half = json.loads(table.answer(0))
+        watched = json.loads(table.spectate())
+        table.state = done
+    assert half["view"]["view"]["auction"] == watched["view"]["view"]["auction"]
+    after = json.loads(table.answer(0))
+    assert after["version"] == half["version"]
+    assert len(after["view"]["view"]["auction"]) == len(half["view"]["view"]["auction"]) + 1
+    assert len(json.loads(table.spectate())["view"]["view"]["auction"]) == len(
+        after["view"]["view"]["auction"]
+    )
+
+
+def test_a_message_that_is_no_object_or_has_a_bad_ref_is_refused(client: TestClient) -> None:
+    created = create(client, ["human", "heuristic", "heuristic", "heuristic"])
+    with client.websocket_connect(f"/tables/{created['table']}/live") as ws:
+        hello(ws, created["tokens"]["0"])
+        ws.send_json([1, 2])
+        refused = receive(ws)
+        assert refused["error"] == "BAD_REQUEST" and "object" in refused["message"]
+        ws.send_json({"type": "action", "ref": ["x"], "action": "pass", "version": -1})
+        refused = receive(ws)
+        assert refused["error"] == "STALE_VERSION" and refused["ref"] is None
+
+
+def test_a_notify_without_a_change_sends_no_view(client: TestClient) -> None:
+    created = create(client, ["human", "heuristic", "heuristic", "heuristic"])
+    with client.websocket_connect(f"/tables/{created['table']}/live") as ws:
+        hello(ws, created["tokens"]["0"])
+        # both from this thread, not the loop's: handed to the loop in order
+        hub_of(client).notify(created["table"], 0)
+        hub_of(client).publish(created["table"], {"type": "note"})
+        ws.send_json({"type": "action", "ref": 1, "action": "pass", "version": -1})
+        assert receive(ws)["type"] == "note"  # the view had not changed: none was sent
+        assert receive(ws)["type"] == "refused"
+
+
+def test_claims_over_the_socket_outside_the_play_or_malformed_are_refused(
+    client: TestClient,
+) -> None:
+    created = create(client, ["human", "heuristic", "heuristic", "heuristic"])
+    table = table_of(client, created["table"])
+    with client.websocket_connect(f"/tables/{created['table']}/live") as ws:
+        hello(ws, created["tokens"]["0"])
+        ws.send_json({"type": "claim", "ref": 1, "version": table.version, "tricks": 3})
+        assert receive(ws)["error"] == "BAD_REQUEST"
+        ws.send_json({"type": "claim", "ref": 2, "version": table.version})
+        assert receive(ws)["error"] == "NOT_IN_PLAY"  # the auction is on
+        ws.send_json({"type": "claim", "ref": 3, "version": table.version + 5})
+        assert receive(ws)["error"] == "STALE_VERSION"
+
+
+def test_an_action_at_a_table_with_a_search_player_is_answered(client: TestClient) -> None:
+    created = create(client, ["human", "search", "heuristic", "heuristic"], players=4)
+    table = table_of(client, created["table"])
+    with client.websocket_connect(f"/tables/{created['table']}/live") as ws:
+        first = hello(ws, created["tokens"]["0"])
+        ws.send_json({"type": "action", "ref": 1, "action": "pass", "version": first["version"]})
+        assert receive_type(ws, "ack")["version"] == table.version > first["version"]
+
+
+def test_an_overflowing_socket_is_closed_by_its_writer() -> None:
+    class Recorder:
+        app = None
+
+        def __init__(self) -> None:
+            self.closed: list[int] = []
+            self.sent: list[str] = []
+
+        async def send_text(self, text: str) -> None:
+            self.sent.append(text)
+
+        async def close(self, code: int, reason: str = "") -> None:
+            self.closed.append(code)
+
+    tables = Tables(":memory:", seed="overflow")
+    table, _ = tables.create({}, ["human", "heuristic", "heuristic", "heuristic"])
+    socket = Socket(table, 0, limit=1)
+    recorder = Recorder()
+    live = Live(recorder, Hub(), tables, socket)  # type: ignore[arg-type]  # a fake socket
+    socket.put({"type": "ack", "ref": 1, "version": 0})
+    socket.put({"type": "ack", "ref": 2, "version": 0})  # over the limit of 1
+
+    async def main() -> None:
+        with anyio.fail_after(WAIT):
+            await live.writer()
+
+    anyio.run(main)
+    assert recorder.closed == [POLICY] and recorder.sent == []

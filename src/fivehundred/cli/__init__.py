@@ -32,6 +32,7 @@ from fivehundred.cli._score import score
 from fivehundred.cli._simulate import simulate
 from fivehundred.cli._table import play
 from fivehundred.cli._watch import demo, watch
+from fivehundred.server.settings import Settings, from_arguments
 from fivehundred.tournament import make_executor
 
 __all__ = ["RULE_PRESETS", "UsageError", "main", "rules_for"]
@@ -39,22 +40,29 @@ __all__ = ["RULE_PRESETS", "UsageError", "main", "rules_for"]
 
 #: What ``fivehundred serve`` says when the server extra is not installed.
 SERVER_MISSING: Final = (
-    'the game server needs its extra: pip install "fivehundred[server]" (Starlette and uvicorn)'
+    'the game server needs its extra: pip install "fivehundred[server]" '
+    "(Starlette, uvicorn and prometheus-client)"
 )
 
 
 def serve(
-    db: str, host: str, port: int, max_connections: int = 256, seed: str | None = None
+    db: str,
+    host: str,
+    port: int,
+    max_connections: int = 256,
+    seed: str | None = None,
+    *,
+    settings: Settings | None = None,
 ) -> int:
     """``fivehundred serve``: imports the server only now, so the CLI works without the extra."""
     try:
         from fivehundred.server.serve import serve as run_server
     except ImportError as err:
-        if err.name not in {"starlette", "uvicorn", "h11", "anyio"}:
+        if err.name not in {"starlette", "uvicorn", "h11", "anyio", "prometheus_client"}:
             raise
         raise UsageError(SERVER_MISSING) from None
     run_server(
-        db, host, port, max_connections=max_connections, seed=seed
+        db, host, port, max_connections=max_connections, seed=seed, settings=settings
     )  # pragma: no cover - runs until interrupted (tests/test_server.py)
     return 0  # pragma: no cover
 
@@ -64,7 +72,13 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         demo(args.seed, ascii_only=args.ascii)
         return 0
     if args.command == "serve":
-        return serve(args.db, args.host, args.port, args.max_connections, args.seed)
+        try:
+            settings = from_arguments(args)
+        except (ValueError, OSError) as err:
+            raise UsageError(f"fivehundred serve: {err}") from None
+        return serve(
+            args.db, args.host, args.port, args.max_connections, args.seed, settings=settings
+        )
     if args.command == "rules" and args.options:
         show_options(sys.stdout)
         return 0

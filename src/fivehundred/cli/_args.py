@@ -15,6 +15,7 @@ import attrs
 import fivehundred as fh
 from fivehundred._quoting import expect
 from fivehundred._tables import MAX_PLAYERS, MIN_PLAYERS
+from fivehundred.server.settings import add_arguments
 from fivehundred.tournament import (
     BACKENDS,
     DEFAULT_BUDGET,
@@ -348,4 +349,5 @@ def build_parser() -> argparse.ArgumentParser:
         help="for tests only: derive every table's deals and computer moves from TEXT, "
         "so anyone who knows it can predict the cards (default: a secret seed per table)",
     )
+    add_arguments(server)
     return parser

@@ -38,6 +38,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fivehundred._quoting import expect
+from fivehundred.server import ops
+from fivehundred.server.guard import check_json, create_request
 from fivehundred.server.live import Hub, changed, claim_rest, live
 from fivehundred.server.review import (
     CLAIM_BUDGET,
@@ -46,7 +48,8 @@ from fivehundred.server.review import (
     finished_hands,
     hand_job,
 )
-from fivehundred.server.tables import SPECTATOR, Refused, Tables, check_rules
+from fivehundred.server.settings import Settings
+from fivehundred.server.tables import SPECTATOR, Refused, Tables
 
 __all__ = [
     "DEADLINE",
@@ -203,6 +206,7 @@ async def _json_body(request: Request) -> dict[str, Any]:
         raise Refused(400, "BAD_JSON", f"the body is not JSON: {err}"[:200]) from None
     if not isinstance(body, dict):
         raise Refused(400, "BAD_REQUEST", "the body must be a JSON object")
+    check_json(body)
     return body
 
 
@@ -246,22 +250,10 @@ async def index(request: Request) -> Response:
 async def create_table(request: Request) -> Response:
     """``POST /tables``: a new table; the only answer that holds the seats' tokens."""
     body = await _json_body(request)
-    unknown = set(body) - {"rules", "seats", "names"}
-    if unknown:
-        raise Refused(400, "BAD_REQUEST", f"unknown keys: {', '.join(sorted(unknown))}"[:200])
-    options = body.get("rules", {})
-    rules = check_rules(options)  # by type and range, before any list is made from them
-    seats = body.get("seats")
-    if seats is None:
-        seats = ["human"] + ["heuristic"] * (rules.players - 1)
+    options, seats = create_request(body)
     names = body.get("names")
-    slow = isinstance(seats, list) and "search" in seats
-    create = _tables(request).create
-    table, tokens = (
-        await run_in_threadpool(create, options, seats, names)
-        if slow
-        else create(options, seats, names)
-    )
+    # the database write (and a search player's thinking) is done off the event loop
+    table, tokens = await run_in_threadpool(_tables(request).create, options, seats, names)
     root = request.scope.get("root_path", "")
     return JSONResponse(
         {
@@ -304,12 +296,9 @@ async def post_action(request: Request) -> Response:
         raise Refused(400, "BAD_REQUEST", 'send {"action": NOTATION, "version": N} only')
     if len(action) > 100:
         raise Refused(400, "BAD_NOTATION", "an action is at most 100 characters")
-    tables = _tables(request)
     before = finished_hands(table.state)
-    if table.slow:  # a search player thinks in a worker thread, not in the event loop
-        new = await run_in_threadpool(tables.act, table, seat, action, version)
-    else:  # a few quick moves: done in the loop, no thread hand-offs under the GIL
-        new = tables.act(table, seat, action, version)
+    # the database write (and a search player's thinking) is done off the event loop
+    new = await run_in_threadpool(_tables(request).act, table, seat, action, version)
     changed(request.app, table, before)
     return JSONResponse({"version": new})
 
@@ -369,10 +358,8 @@ async def hand_over(request: Request) -> Response:
         raise Refused(409, "SEAT_IN_USE", f"seat {seat} is still at the table: they can leave")
     tables = _tables(request)
     before = finished_hands(table.state)
-    if table.slow or kind == "search":  # a search player thinks in a worker thread
-        new = await run_in_threadpool(tables.hand_over, table, seat, kind)
-    else:
-        new = tables.hand_over(table, seat, kind)
+    # the database write (and a computer player's moves) is done off the event loop
+    new = await run_in_threadpool(tables.hand_over, table, seat, kind)
     changed(request.app, table, before)
     return JSONResponse({"version": new, "seats": list(table.seats)})
 
@@ -407,6 +394,7 @@ def create_app(
     seed: str | None = None,
     review_budget: float = REVIEW_BUDGET,
     claim_budget: float = CLAIM_BUDGET,
+    settings: Settings | None = None,
 ) -> Starlette:
     """The server's ASGI application, storing its tables in the SQLite database ``db``.
 
@@ -416,7 +404,8 @@ def create_app(
     Embed it in another ASGI app, or serve it with uvicorn (``fivehundred serve``).
     ``seed`` makes every table's deals and computer moves repeatable, for tests
     only (see :class:`~fivehundred.server.tables.Tables`): the cards can then be
-    predicted.
+    predicted. ``settings`` are the operator's (:class:`~.settings.Settings`:
+    the operator key, rate limits, expiry; see docs/howto/operate-the-server.md).
     """
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         Refused: _refused,
@@ -434,13 +423,17 @@ def create_app(
             Route("/tables/{table_id}/review/{hand}", get_review, methods=["GET"]),
             WebSocketRoute("/tables/{table_id}/live", live),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+            *ops.routes(),
         ],
         exception_handlers=handlers,
+        lifespan=ops.lifespan,
     )
     app.state.tables = Tables(db, seed=seed)
     app.state.hub = hub = Hub()
     app.state.reviewer = Reviewer(hub.publish, budget=review_budget)
     app.state.claims = threading.BoundedSemaphore(MAX_CLAIMS)
     app.state.claim_budget = claim_budget
+    app.state.ops = ops.Operator(app.state.tables, settings or Settings())
     app.add_middleware(Limits, max_body=max_body, deadline=deadline, max_in_flight=max_in_flight)
+    app.add_middleware(ops.Operations, operator=app.state.ops)
     return app

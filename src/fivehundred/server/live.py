@@ -324,10 +324,8 @@ async def _action(live: Live, body: dict[str, Any]) -> int:
         raise Refused(400, "BAD_NOTATION", "an action is at most 100 characters")
     seat, table, tables = live.seat(), live.socket.table, live.tables
     before = finished_hands(table.state)
-    if table.slow:  # a search player thinks in a worker thread, not in the event loop
-        new = await run_in_threadpool(tables.act, table, seat, action, version)
-    else:
-        new = tables.act(table, seat, action, version)
+    # the database write (and a search player's thinking) is done off the event loop
+    new = await run_in_threadpool(tables.act, table, seat, action, version)
     changed(live.app, table, before)
     return new
 
@@ -384,9 +382,13 @@ async def claim_rest(app: Any, table: Table, seat: int, version: int) -> int:
 
 
 def changed(app: Any, table: Table, finished_before: int) -> None:
-    """A table changed: push it to its sockets, and review every hand it finished."""
+    """A table changed: push it to its sockets and, when it has any, start the review of
+    every hand the change finished (a table played over HTTP alone, such as a bot's,
+    costs no solver time until a review is asked for)."""
     hub: Hub = app.state.hub
     hub.notify(table.id, table.version)
+    if not hub.sockets(table.id):
+        return
     state = table.state
     reviewer: Reviewer = app.state.reviewer
     for hand in range(finished_before + 1, finished_hands(state) + 1):

@@ -2,13 +2,21 @@
 
 uvicorn's own refusals (a malformed request, headers over the limit, a
 connection over the limit, a crash) are plain text; :class:`JsonH11Protocol`
-answers them as JSON with a stable code, as the application does.
+answers them as JSON with a stable code, as the application does. It also
+refuses a complete request head over :data:`MAX_HEADER_BYTES` (h11 limits only
+a head still incomplete). :class:`Server` exits 0 on SIGTERM once the requests
+in flight are answered (within the settings' ``shutdown_grace``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import math
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
 
@@ -18,9 +26,19 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from fivehundred._quoting import expect
 from fivehundred.server.app import DEADLINE, MAX_IN_FLIGHT, create_app, error_body
+from fivehundred.server.guard import head_size
 from fivehundred.server.live import MAX_MESSAGE
+from fivehundred.server.logs import log_config
+from fivehundred.server.settings import Settings
 
-__all__ = ["KEEP_ALIVE", "MAX_CONNECTIONS", "MAX_HEADER_BYTES", "JsonH11Protocol", "serve"]
+__all__ = [
+    "KEEP_ALIVE",
+    "MAX_CONNECTIONS",
+    "MAX_HEADER_BYTES",
+    "JsonH11Protocol",
+    "Server",
+    "serve",
+]
 
 #: Open connections at once; one more is answered 503 ``BUSY`` and closed.
 MAX_CONNECTIONS: Final = 256
@@ -31,16 +49,25 @@ KEEP_ALIVE: Final = 5
 
 
 class _Connection(h11.Connection):
-    """An h11 connection that remembers the status hint of the last protocol error."""
+    """An h11 connection that remembers the status hint of the last protocol error, and
+    refuses a complete request head over ``max_head`` bytes (h11 checks only incomplete ones).
+    """
 
     hint = 400
+    max_head = MAX_HEADER_BYTES
 
     def next_event(self) -> Any:
         try:
-            return super().next_event()
+            event = super().next_event()
+            if (
+                isinstance(event, h11.Request)
+                and head_size(event.method, event.target, event.headers) > self.max_head
+            ):
+                raise h11.RemoteProtocolError("the request head is too large", 431)
         except h11.RemoteProtocolError as err:
             self.hint = err.error_status_hint
             raise
+        return event
 
 
 #: uvicorn's refusals of a request it cannot read, by the status h11 hints.
@@ -75,6 +102,7 @@ class JsonH11Protocol(H11Protocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.conn = _Connection(h11.SERVER, self.config.h11_max_incomplete_event_size or 16384)
+        self.conn.max_head = self.config.h11_max_incomplete_event_size or MAX_HEADER_BYTES
         self.max_connections = self.limit_concurrency or MAX_CONNECTIONS
         self.limit_concurrency = None  # the application limits requests in flight itself
 
@@ -94,6 +122,34 @@ class JsonH11Protocol(H11Protocol):
         self.transport.close()
 
 
+class Server(uvicorn.Server):
+    """uvicorn's server, which exits 0 on SIGTERM or SIGINT once its requests are answered.
+
+    uvicorn raises the signal again after its graceful shutdown, so the
+    process would end with -15; a service manager reads that as a failure.
+    The application's ``/readyz`` answers 503 from the signal on.
+    """
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        operator = getattr(getattr(self.config.app, "state", None), "ops", None)
+        if operator is not None:
+            operator.draining = True
+        super().handle_exit(sig, frame)
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        if threading.current_thread() is not threading.main_thread():  # pragma: no cover
+            yield
+            return
+        handled = (signal.SIGINT, signal.SIGTERM)
+        previous = {sig: signal.signal(sig, self.handle_exit) for sig in handled}
+        try:
+            yield
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+
 def config(
     db: str | Path,
     host: str = "127.0.0.1",
@@ -103,22 +159,30 @@ def config(
     max_in_flight: int = MAX_IN_FLIGHT,
     deadline: float = DEADLINE,
     seed: str | None = None,
+    settings: Settings | None = None,
 ) -> uvicorn.Config:
     """The uvicorn configuration of ``fivehundred serve`` (``seed``: for tests only)."""
+    settings = settings or Settings()
+    app = create_app(
+        db, max_in_flight=max_in_flight, deadline=deadline, seed=seed, settings=settings
+    )
     return uvicorn.Config(
-        create_app(db, max_in_flight=max_in_flight, deadline=deadline, seed=seed),
+        app,
         host=host,
         port=port,
         http=JsonH11Protocol,
         ws="websockets-sansio",  # the live table (server.live); the `server` extra brings it
         ws_max_size=MAX_MESSAGE,
         ws_per_message_deflate=False,
-        lifespan="off",
+        lifespan="on",
         interface="asgi3",
         server_header=False,
         date_header=False,
         access_log=False,
-        log_level="warning",
+        log_config=log_config(settings.log_level),
+        log_level=settings.log_level,
+        forwarded_allow_ips=settings.trusted_proxies,
+        timeout_graceful_shutdown=math.ceil(settings.shutdown_grace),
         limit_concurrency=max_connections,
         timeout_keep_alive=KEEP_ALIVE,
         h11_max_incomplete_event_size=MAX_HEADER_BYTES,
@@ -133,10 +197,13 @@ def serve(
     *,
     max_connections: int = MAX_CONNECTIONS,
     seed: str | None = None,
+    settings: Settings | None = None,
 ) -> None:  # pragma: no cover - runs until killed (the restart test runs it in a child)
-    """Serve until interrupted; prints the address once, never a token."""
+    """Serve until SIGTERM or SIGINT (then exit 0); prints the address once, never a token."""
     expect(db, (str, Path), "a database path (a str or Path)")
-    server = uvicorn.Server(config(db, host, port, max_connections=max_connections, seed=seed))
+    server = Server(
+        config(db, host, port, max_connections=max_connections, seed=seed, settings=settings)
+    )
     print(f"fivehundred: serving on http://{host}:{port}/ (database {db})", flush=True)
     if seed is not None:
         print("fivehundred: --seed is set: the deals can be predicted", file=sys.stderr)

@@ -15,10 +15,12 @@ import hashlib
 import hmac
 import json
 import random
+import re
 import secrets
 import sqlite3
 import threading
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -28,6 +30,7 @@ import fivehundred as fh
 from fivehundred._quoting import expect
 from fivehundred.records import rules_from_options, rules_options
 from fivehundred.server import present
+from fivehundred.server.names import check_names
 from fivehundred.tournament import DEFAULT_BUDGET, PLAYER_TYPES, make_player
 from fivehundred.tricks import display_groups, is_trump
 
@@ -38,7 +41,6 @@ __all__ = [
     "Refused",
     "Table",
     "Tables",
-    "check_names",
     "check_rules",
     "hash_token",
 ]
@@ -47,10 +49,10 @@ __all__ = [
 HUMAN: Final = "human"
 #: The key of the spectator's token among a table's tokens (a seat number otherwise).
 SPECTATOR: Final = -1
-#: The longest name of a seat, in characters.
-MAX_NAME: Final = 24
 #: Tables one server holds (a table is created only below this many).
 MAX_TABLES: Final = 10_000
+#: What a table id looks like (``secrets.token_urlsafe(9)``, with room to spare).
+TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: Bytes of randomness in a seat token (written as 43 URL-safe characters).
 TOKEN_BYTES: Final = 32
 #: The search player's deals per decision on a server (small: it answers within a request).
@@ -88,6 +90,11 @@ CREATE TABLE IF NOT EXISTS action (
     seat INTEGER NOT NULL,
     action TEXT NOT NULL,
     PRIMARY KEY (game, n)
+);
+CREATE TABLE IF NOT EXISTS closed (
+    game TEXT PRIMARY KEY REFERENCES game(id),
+    at REAL NOT NULL,
+    reason TEXT NOT NULL
 );
 """
 
@@ -174,6 +181,8 @@ class Table:
     lock: threading.Lock = attrs.field(factory=threading.Lock)
     #: The public record of each finished hand, in order (the page's score sheet).
     past: list[present.FinishedHand] = attrs.field(factory=list)
+    #: When the table was made, loaded or last moved at (``time.monotonic()``).
+    touched: float = attrs.field(factory=time.monotonic)
     #: Each seat's last answer to GET, as JSON bytes, with the version it is of.
     _answers: dict[int, tuple[int, bytes]] = attrs.field(factory=dict)
     #: The SHA-256 of the spectator's token (``None``: the table has no spectator link).
@@ -229,12 +238,18 @@ class Table:
         }
 
     def answer(self, seat: int) -> bytes:
-        """:meth:`view` as JSON bytes, made once per version (polling costs nothing)."""
+        """:meth:`view` as JSON bytes, made once per version (polling costs nothing).
+
+        While a change is under way in a worker thread (``lock`` held), the
+        version may be ahead of the state: the answer is then made but not kept,
+        so a half-made change is never served after it is done.
+        """
         version, cached = self._answers.get(seat, (-1, b""))
         if version != self.version:
             version = self.version
             cached = json.dumps(self.view(seat), separators=(",", ":")).encode()
-            self._answers[seat] = (version, cached)
+            if not self.lock.locked():
+                self._answers[seat] = (version, cached)
         return cached
 
     def spectate(self) -> bytes:
@@ -250,7 +265,8 @@ class Table:
         if version != self.version:
             version = self.version
             cached = json.dumps(self._spectator_view(), separators=(",", ":")).encode()
-            self._answers[SPECTATOR] = (version, cached)
+            if not self.lock.locked():  # as in answer: keep no half-made change
+                self._answers[SPECTATOR] = (version, cached)
         return cached
 
     def _spectator_view(self) -> dict[str, Any]:
@@ -351,34 +367,6 @@ def check_rules(options: object) -> fh.Rules:
         raise Refused(422, "BAD_RULES", str(err)[:500]) from None
 
 
-def check_names(names: object, players: int) -> tuple[str | None, ...]:
-    """Seat names: a list of one name (or ``null``) per seat, each 1 to :data:`MAX_NAME`
-    printable characters once trimmed; ``None`` gives no names.
-
-    Raises :class:`Refused` 422 ``BAD_NAMES`` for anything else.
-    """
-    if names is None:
-        return ()
-    if not isinstance(names, list) or len(names) != players:
-        raise Refused(422, "BAD_NAMES", f"names must be a list of {players} names (or nulls)")
-    checked: list[str | None] = []
-    for seat, name in enumerate(names):
-        if name is None:
-            checked.append(None)
-            continue
-        if not isinstance(name, str):
-            raise Refused(422, "BAD_NAMES", f"the name of seat {seat} must be text or null")
-        trimmed = " ".join(name.split())
-        if not 1 <= len(trimmed) <= MAX_NAME or not trimmed.isprintable():
-            raise Refused(
-                422,
-                "BAD_NAMES",
-                f"the name of seat {seat} must be 1 to {MAX_NAME} printable characters",
-            )
-        checked.append(trimmed)
-    return tuple(checked)
-
-
 def _check_seats(seats: object, players: int) -> tuple[str, ...]:
     kinds = (HUMAN, *PLAYER_TYPES)
     if not isinstance(seats, list) or len(seats) != players:
@@ -407,8 +395,17 @@ class Tables:
     secret random seed.
     """
 
-    def __init__(self, path: str | Path, *, seed: str | None = None) -> None:
+    def __init__(
+        self, path: str | Path, *, seed: str | None = None, max_tables: int | None = None
+    ) -> None:
         self._seed = seed
+        #: Open tables at most (:data:`MAX_TABLES` by default).
+        self.max_tables = MAX_TABLES if max_tables is None else max_tables
+        #: Called with ``(event, detail, count)``: ``("created", "", 1)``, ``("moves", "", n)``
+        #: and ``("closed", reason, 1)``; the server's metrics listen here.
+        self.observer: Callable[[str, str, int], None] = lambda event, detail, count: None
+        #: When this object was made: the last activity of a table not loaded since.
+        self.started = time.monotonic()
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db_lock = threading.Lock()
         self._tables: dict[str, Table] = {}
@@ -434,14 +431,18 @@ class Tables:
     ) -> tuple[Table, dict[int, str]]:
         """A new table, dealt, computer seats moved: the table and each person's token.
 
-        ``names`` is a list of each seat's name or ``None`` (see :func:`check_names`).
+        ``names`` is a list of each seat's name or ``None``
+        (:func:`~fivehundred.server.names.check_names`; 422 ``BAD_NAMES``).
         The tokens are by seat, and the spectator's under :data:`SPECTATOR`.
         They are answered here only; the database keeps their hashes.
         """
         rules = check_rules(options)
         kinds = _check_seats(seats, rules.players)
-        named = check_names(names, rules.players)
-        if len(self) >= MAX_TABLES:
+        try:
+            named = check_names(names, rules.players)
+        except ValueError as err:
+            raise Refused(422, "BAD_NAMES", str(err)) from None
+        if self.open_count() >= self.max_tables:
             raise Refused(503, "TOO_MANY_TABLES", "this server holds no more tables")
         tokens = {
             seat: secrets.token_urlsafe(TOKEN_BYTES)
@@ -483,10 +484,16 @@ class Tables:
             self._store(table, 0, moves, decks)
         with self._lock:
             self._tables[table.id] = table
+        self.observer("created", "", 1)
+        if moves:
+            self.observer("moves", "computer", len(moves))
         return table, {**tokens, SPECTATOR: watcher}
 
     def get(self, table_id: str) -> Table:
-        """The table of an id (loaded from the database if need be); 404 ``NO_SUCH_TABLE``."""
+        """The table of an id (loaded from the database if need be); 404 ``NO_SUCH_TABLE``,
+        410 ``TABLE_CLOSED`` for a table closed (expired, finished or closed by the operator)."""
+        if not TABLE_ID.fullmatch(table_id):
+            raise Refused(404, "NO_SUCH_TABLE", "there is no such table")
         with self._lock:
             table = self._tables.get(table_id)
             if table is None:
@@ -507,6 +514,10 @@ class Tables:
             except BaseException:
                 table.version, table.state = before, state
                 raise
+            table.touched = time.monotonic()
+            self.observer("moves", "person", 1)
+            if len(moves) > 1:
+                self.observer("moves", "computer", len(moves) - 1)
             return table.version
 
     def hand_over(self, table: Table, seat: int, kind: str) -> int:
@@ -617,6 +628,8 @@ class Tables:
             ).fetchone()
             if row is None:
                 raise Refused(404, "NO_SUCH_TABLE", "there is no such table")
+            if self._db.execute("SELECT 1 FROM closed WHERE game = ?", (table_id,)).fetchone():
+                raise Refused(410, "TABLE_CLOSED", "this table is closed: its game is archived")
             hashes = dict(
                 self._db.execute("SELECT seat, hash FROM token WHERE game = ?", (table_id,))
             )
@@ -661,3 +674,118 @@ class Tables:
             spectator_hash=spectator_hash,
             names=tuple(named.get(seat) for seat in range(len(kinds))) if named else (),
         )
+
+    # -- the operator's side: open tables, closing, expiry ------------------------
+
+    def open_count(self) -> int:
+        """The tables not closed, stored in the database (the ``max_tables`` cap counts these)."""
+        with self._db_lock:
+            (count,) = self._db.execute(
+                "SELECT COUNT(*) FROM game WHERE id NOT IN (SELECT game FROM closed)"
+            ).fetchone()
+        return int(count)
+
+    def loaded(self) -> int:
+        """The tables held in memory."""
+        with self._lock:
+            return len(self._tables)
+
+    def listing(self) -> list[dict[str, Any]]:
+        """Every open table for the admin route: id, seats, version, finished, idle seconds.
+
+        A table not loaded since the server started counts as idle since then.
+        """
+        with self._db_lock:
+            rows = list(
+                self._db.execute(
+                    "SELECT g.id, g.seats, (SELECT COUNT(*) FROM action a WHERE a.game = g.id) "
+                    "FROM game g WHERE g.id NOT IN (SELECT game FROM closed) ORDER BY g.rowid"
+                )
+            )
+        with self._lock:
+            loaded = dict(self._tables)
+        now = time.monotonic()
+        found = []
+        for table_id, seats, actions in rows:
+            table = loaded.get(table_id)
+            found.append(
+                {
+                    "table": table_id,
+                    "seats": json.loads(seats),
+                    "version": actions if table is None else table.version,
+                    "finished": None if table is None else table.state.result is not None,
+                    "idle": round(now - (self.started if table is None else table.touched), 1),
+                    "loaded": table is not None,
+                }
+            )
+        return found
+
+    def retire(self, table_id: str, reason: str) -> bool:
+        """Close a table and archive its game: it leaves memory, and its rows stay, marked
+        closed with the time and ``reason``. Answers whether it was open.
+
+        Every later request to it is answered 410 ``TABLE_CLOSED``; :meth:`purge` deletes
+        archived games.
+        """
+        with self._db_lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            known = self._db.execute("SELECT 1 FROM game WHERE id = ?", (table_id,)).fetchone()
+            done = self._db.execute("SELECT 1 FROM closed WHERE game = ?", (table_id,)).fetchone()
+            if known and not done:
+                self._db.execute(
+                    "INSERT INTO closed VALUES (?, ?, ?)", (table_id, time.time(), reason)
+                )
+        with self._lock:
+            self._tables.pop(table_id, None)
+        if known and not done:
+            self.observer("closed", reason, 1)
+        return bool(known and not done)
+
+    def sweep(self, idle: float, finished: float, now: float | None = None) -> dict[str, int]:
+        """Archive the tables idle for ``idle`` seconds and the games finished ``finished``
+        seconds ago (0: never); answers how many of each.
+
+        A table's clock is its last accepted move (``touched``); a table not
+        loaded since the server started counts from the start.
+        """
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            loaded = dict(self._tables)
+        with self._db_lock:
+            open_ids = [
+                table_id
+                for (table_id,) in self._db.execute(
+                    "SELECT id FROM game WHERE id NOT IN (SELECT game FROM closed)"
+                )
+            ]
+        closed = {"idle": 0, "finished": 0}
+        for table_id in open_ids:
+            table = loaded.get(table_id)
+            touched = self.started if table is None else table.touched
+            over = table is not None and table.state.result is not None
+            if over and finished and now - touched >= finished:
+                closed["finished"] += self.retire(table_id, "finished")
+            elif not over and idle and now - touched >= idle:
+                closed["idle"] += self.retire(table_id, "idle")
+        return closed
+
+    def purge(self, older: float, now: float | None = None) -> int:
+        """Delete the archived games closed over ``older`` seconds ago; answers how many."""
+        cutoff = (time.time() if now is None else now) - older
+        with self._db_lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            ids = [
+                (table_id,)
+                for (table_id,) in self._db.execute(
+                    "SELECT game FROM closed WHERE at <= ?", (cutoff,)
+                )
+            ]
+            for name in ("action", "deal", "token", "name", "closed"):
+                self._db.executemany(f"DELETE FROM {name} WHERE game = ?", ids)
+            self._db.executemany("DELETE FROM game WHERE id = ?", ids)
+        return len(ids)
+
+    def ping(self) -> None:
+        """Ask the database a trivial question (readiness); raises :class:`sqlite3.Error`."""
+        with self._db_lock:
+            self._db.execute("SELECT 1").fetchone()

@@ -1,0 +1,348 @@
+"""The operator's surface of the game server: guard, metrics, logs, admin, health, expiry.
+
+- :class:`Operations`: ASGI middleware, outermost, around every HTTP request:
+  the request head's limit (431), the per-client rate limits (429), the operator
+  key that creating a table may need (401), and for every answer a JSON log
+  line and the Prometheus metrics;
+- :func:`routes`: ``GET /healthz``, ``GET /readyz``, ``GET /metrics``, and the
+  admin routes ``GET /admin/tables`` and ``POST /admin/tables/{id}/close``
+  (``Authorization: Bearer OPERATOR_KEY``);
+- :func:`lifespan`: the sweep that archives idle and finished tables and
+  deletes old archived games, every ``sweep_every`` seconds, off the event loop.
+
+The state they share is an :class:`Operator`, at ``app.state.ops``.
+See docs/howto/operate-the-server.md.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import logging
+import math
+import time
+from collections.abc import AsyncIterator
+from typing import Any, Final
+
+import anyio
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from fivehundred.server.guard import head_size
+from fivehundred.server.logs import LOGGER
+from fivehundred.server.metrics import CONTENT_TYPE, Metrics
+from fivehundred.server.settings import Settings
+from fivehundred.server.tables import Refused, Tables
+
+__all__ = [
+    "MAX_CLIENTS",
+    "MAX_HEAD",
+    "Buckets",
+    "Operations",
+    "Operator",
+    "lifespan",
+    "routes",
+]
+
+#: The largest request head the application accepts, in bytes (as ``fivehundred serve``).
+MAX_HEAD: Final = 8192
+#: Clients whose rate a limiter remembers at once (the longest-known are forgotten first).
+MAX_CLIENTS: Final = 10_000
+#: The bytes of a refusal's body read for its code (the metrics' ``code`` label).
+MAX_REFUSAL: Final = 2048
+
+log = logging.getLogger(LOGGER)
+
+
+class Buckets:
+    """Per-client token buckets: ``rate`` a second, in bursts of ``burst``. Raises nothing.
+
+    >>> buckets = Buckets(rate=1.0, burst=2)
+    >>> [buckets.take("a", now=0.0) for _ in range(3)], buckets.take("b", now=0.0)
+    ([0.0, 0.0, 1.0], 0.0)
+    >>> buckets.take("a", now=1.0)
+    0.0
+    """
+
+    def __init__(self, rate: float, burst: float, max_clients: int = MAX_CLIENTS) -> None:
+        self.rate, self.burst, self.max_clients = rate, burst, max_clients
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def take(self, client: str, now: float | None = None) -> float:
+        """Take one token of ``client``'s bucket: 0.0, or the seconds until one is there."""
+        now = time.monotonic() if now is None else now
+        tokens, last = self._buckets.pop(client, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        if len(self._buckets) >= self.max_clients:  # forget the longest-known client
+            del self._buckets[next(iter(self._buckets))]
+        if tokens >= 1.0:
+            self._buckets[client] = (tokens - 1.0, now)
+            return 0.0
+        self._buckets[client] = (tokens, now)
+        return (1.0 - tokens) / self.rate
+
+
+class Operator:
+    """What the operator's pieces share: settings, metrics, the tables, the limiters."""
+
+    def __init__(self, tables: Tables, settings: Settings) -> None:
+        self.tables, self.settings = tables, settings
+        self.metrics = Metrics()
+        tables.observer = self.observe
+        #: Set when the server stops: ``/readyz`` answers 503 from then on.
+        self.draining = False
+        self.creates = (
+            Buckets(settings.create_rate / 60, max(1.0, settings.create_rate))
+            if settings.create_rate
+            else None
+        )
+        self.requests = (
+            Buckets(settings.request_rate, max(1.0, 2 * settings.request_rate))
+            if settings.request_rate
+            else None
+        )
+
+    def observe(self, event: str, detail: str, count: int) -> None:
+        """The tables' events: into the metrics, and a closed table into the log."""
+        self.metrics.observe(event, detail, count)
+        if event == "closed":
+            log.info("table closed", extra={"fields": {"reason": detail}})
+
+    def is_operator(self, headers: list[tuple[bytes, bytes]]) -> bool:
+        """Whether the request carries ``Authorization: Bearer`` the operator key."""
+        key = self.settings.operator_key
+        if key is None:
+            return False
+        for name, value in headers:
+            if name == b"authorization":
+                kind, _, given = value.partition(b" ")
+                if kind.lower() == b"bearer" and hmac.compare_digest(
+                    given.strip(), key.encode("utf-8")
+                ):
+                    return True
+        return False
+
+    def sweep(self) -> None:
+        """One sweep (in a worker thread): archive idle and finished tables, purge old ones."""
+        s = self.settings
+        closed = self.tables.sweep(s.idle_expiry, s.finished_expiry)
+        purged = self.tables.purge(s.keep_archived) if s.keep_archived else 0
+        self.metrics.purged.inc(purged)
+        if purged or any(closed.values()):
+            log.info("sweep", extra={"fields": {**closed, "purged": purged}})
+
+
+def _refusal(status: int, code: str, message: str, **headers: str) -> Response:
+    return JSONResponse({"error": code, "message": message}, status_code=status, headers=headers)
+
+
+#: The paths that are their own route template (for requests refused before routing).
+FIXED: Final = frozenset({"/", "/tables", "/healthz", "/readyz", "/metrics", "/admin/tables"})
+
+
+def _route(scope: Scope) -> str:
+    """The route template of a request (a label of few values), ``unmatched`` if none."""
+    path = getattr(scope.get("route"), "path", None)
+    if isinstance(path, str):
+        return path
+    return scope["path"] if scope["path"] in FIXED else "unmatched"
+
+
+class Operations:
+    """ASGI middleware: the head's limit, rate limits, the key to create, logs and metrics."""
+
+    def __init__(self, app: ASGIApp, *, operator: Operator, max_head: int = MAX_HEAD) -> None:
+        self.app, self.operator, self.max_head = app, operator, max_head
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        metrics = self.operator.metrics
+        started = time.perf_counter()
+        client = str((scope.get("client") or ("unknown",))[0])
+        status, code = 500, ""
+        body = bytearray()
+
+        async def sending(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            elif status >= 400 and len(body) < MAX_REFUSAL:
+                body.extend(message.get("body", b"")[:MAX_REFUSAL])
+            await send(message)
+
+        metrics.in_flight.inc()
+        try:
+            refusal = self.refuse(scope, client)
+            if refusal is not None:
+                await refusal(scope, receive, sending)
+            else:
+                await self.app(scope, receive, sending)
+        except Exception:
+            status = 500
+            metrics.errors.inc()
+            log.exception("crash", extra={"fields": {"path": scope["path"], "client": client}})
+            raise
+        finally:
+            metrics.in_flight.dec()
+            elapsed = time.perf_counter() - started
+            route = _route(scope)
+            if status >= 400:
+                code = "INTERNAL_ERROR" if status == 500 else _code(bytes(body))
+                if status != 500:
+                    metrics.refusals.labels(code=code).inc()
+            metrics.requests.labels(route=route, method=scope["method"], status=str(status)).inc()
+            metrics.latency.labels(route=route).observe(elapsed)
+            fields = {
+                "method": scope["method"],
+                "route": route,
+                "path": scope["path"][:200],
+                "status": status,
+                "ms": round(elapsed * 1000, 2),
+                "client": client,
+            }
+            if code:
+                fields["code"] = code
+            log.info("request", extra={"fields": fields})
+
+    def refuse(self, scope: Scope, client: str) -> Response | None:
+        """The answer that refuses a request before the application sees it, if any."""
+        ops = self.operator
+        headers = scope["headers"]
+        if head_size(scope["method"], scope.get("raw_path") or b"", headers) > self.max_head:
+            return _refusal(
+                431, "HEADERS_TOO_LARGE", f"the request head is over {self.max_head} bytes"
+            )
+        if ops.requests is not None:
+            wait = ops.requests.take(client)
+            if wait:
+                return _refusal(
+                    429,
+                    "RATE_LIMITED",
+                    "too many requests from your address: slow down",
+                    **{"retry-after": str(math.ceil(wait))},
+                )
+        if scope["method"] == "POST" and scope["path"] == "/tables":
+            if ops.is_operator(headers):
+                return None
+            if ops.settings.create_needs_key:
+                return _refusal(
+                    401, "KEY_REQUIRED", "creating a table needs the operator key on this server"
+                )
+            wait = ops.creates.take(client) if ops.creates is not None else 0.0
+            if wait:
+                return _refusal(
+                    429,
+                    "RATE_LIMITED",
+                    f"your address created {ops.settings.create_rate:g} tables in a minute: "
+                    "wait before creating another",
+                    **{"retry-after": str(math.ceil(wait))},
+                )
+        return None
+
+
+def _code(body: bytes) -> str:
+    start = body.find(b'"error":')
+    if start < 0:
+        return "NONE"
+    rest = body[start + 8 :].lstrip()
+    end = rest.find(b'"', 1)
+    code = rest[1:end].decode("ascii", "replace") if rest[:1] == b'"' and end > 0 else ""
+    return code if code.replace("_", "").isalnum() and len(code) <= 40 else "NONE"
+
+
+def _operator(request: Request) -> Operator:
+    ops: Operator = request.app.state.ops
+    return ops
+
+
+def _admin(request: Request) -> Operator:
+    ops = _operator(request)
+    if ops.settings.operator_key is None:
+        raise Refused(
+            403, "ADMIN_OFF", "the admin routes are off: start the server with an operator key"
+        )
+    if not ops.is_operator(request.scope["headers"]):
+        raise Refused(401, "UNAUTHORIZED", "send Authorization: Bearer OPERATOR_KEY")
+    return ops
+
+
+async def healthz(request: Request) -> Response:
+    """``GET /healthz``: the process answers (its event loop runs)."""
+    return JSONResponse({"status": "ok"}, headers={"cache-control": "no-store"})
+
+
+async def readyz(request: Request) -> Response:
+    """``GET /readyz``: 200 while the database answers and the server is not stopping."""
+    ops = _operator(request)
+    if ops.draining:
+        return JSONResponse({"status": "draining"}, status_code=503)
+    try:
+        with anyio.fail_after(2):
+            await anyio.to_thread.run_sync(ops.tables.ping)
+    except Exception:
+        log.exception("not ready")
+        return JSONResponse({"status": "database unavailable"}, status_code=503)
+    return JSONResponse({"status": "ready"}, headers={"cache-control": "no-store"})
+
+
+async def metrics(request: Request) -> Response:
+    """``GET /metrics``: every metric, in Prometheus' text format."""
+    ops = _operator(request)
+    ops.metrics.open_tables.set(await anyio.to_thread.run_sync(ops.tables.open_count))
+    ops.metrics.loaded_tables.set(ops.tables.loaded())
+    return Response(ops.metrics.render(), media_type=CONTENT_TYPE)
+
+
+async def admin_tables(request: Request) -> Response:
+    """``GET /admin/tables``: every open table, with its version and idle seconds."""
+    ops = _admin(request)
+    listing = await anyio.to_thread.run_sync(ops.tables.listing)
+    return JSONResponse({"tables": listing}, headers={"cache-control": "no-store"})
+
+
+async def admin_close(request: Request) -> Response:
+    """``POST /admin/tables/{id}/close``: close the table and archive its game."""
+    ops = _admin(request)
+    table_id = request.path_params["table_id"]
+    if not await anyio.to_thread.run_sync(ops.tables.retire, table_id, "operator"):
+        raise Refused(404, "NO_SUCH_TABLE", "there is no open table of this id")
+    return JSONResponse({"table": table_id, "closed": True})
+
+
+def routes() -> list[Route]:
+    """The operator's routes, for the application's route list. Raises nothing."""
+    return [
+        Route("/healthz", healthz, methods=["GET"]),
+        Route("/readyz", readyz, methods=["GET"]),
+        Route("/metrics", metrics, methods=["GET"]),
+        Route("/admin/tables", admin_tables, methods=["GET"]),
+        Route("/admin/tables/{table_id}/close", admin_close, methods=["POST"]),
+    ]
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
+    """Runs the sweep every ``sweep_every`` seconds while the application serves."""
+    ops: Operator = app.state.ops
+
+    async def sweeping() -> None:
+        while True:
+            await anyio.sleep(ops.settings.sweep_every)
+            try:
+                await anyio.to_thread.run_sync(ops.sweep)
+            except Exception:  # pragma: no cover - a database failure: logged, swept again later
+                log.exception("sweep failed")
+
+    async with anyio.create_task_group() as group:
+        if ops.settings.sweep_every:
+            group.start_soon(sweeping)
+        log.info("started", extra={"fields": {"open_tables": ops.tables.open_count()}})
+        yield {}
+        ops.draining = True
+        group.cancel_scope.cancel()
+    log.info("stopped")
