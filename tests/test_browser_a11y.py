@@ -20,7 +20,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from browser_helpers import SHOTS, chromium, open_table, page, settled, wait_for
+from browser_support import SHOTS, chromium, open_table, page, settled, wait_for
 from server_helpers import free_port, start_server
 
 #: The WCAG levels scanned.

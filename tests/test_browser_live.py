@@ -17,7 +17,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from browser_helpers import chromium, click, open_table, page, settled, shoot, wait_for
+from browser_support import chromium, click, open_table, page, settled, shoot, wait_for
 from server_helpers import Client, free_port, start_server
 
 

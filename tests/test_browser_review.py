@@ -21,7 +21,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 import fivehundred as fh
-from browser_helpers import chromium, click, open_table, page, settled, shoot, wait_for
+from browser_support import chromium, click, open_table, page, settled, shoot, wait_for
 from fivehundred.server.tables import Tables
 from fivehundred.solver import claim
 from server_helpers import free_port, start_server

@@ -3,7 +3,7 @@
 Each game is opened in the lobby and played to its end through the page (a
 250-point game, so that it ends in a few hands), at 3, 4, 5 and 6 players. On
 the way every phase is photographed at 1280x900 and 390x844 (see
-:mod:`browser_helpers` for where), and the page is checked against the server's
+:mod:`browser_support` for where), and the page is checked against the server's
 answer: the hand in the library's order (P6), the bidding box's live calls are
 the legal ones (R3.1), only legal cards are clickable (R5.2), the trumps marked
 are the server's (R1.3), and the score sheet gets a row a hand (R8).
@@ -22,7 +22,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from browser_helpers import (
+from browser_support import (
     SHOTS,
     answered,
     attributes,
