@@ -163,6 +163,8 @@ def test_a_whole_game_is_played_through_the_page(
     """R9.1: a 250-point game, from the lobby to the end, at every table size."""
     if players == 4:
         browser.get(server)
+        wait_for(browser, lambda d: d.find_element(By.ID, "create-button").is_displayed())
+        assert not browser.find_element(By.ID, "table").is_displayed()  # the lobby alone
         shoot(browser, "lobby")
     first = open_table(browser, server, players, target=250)
     assert len(first["page"]["seats"]) == players
