@@ -205,16 +205,28 @@ export function drawAuction(answer) {
   $("auction").replaceChildren(table);
 }
 
+// "Computer 2" -> "C2", "You and Player 3" -> "You+P3": a side's name in a narrow column.
+function shortName(name) {
+  return name.split(" and ").map((one) => (one === "You" ? one
+    : one.split(" ").map((w) => (/^\d+$/.test(w) ? w : w[0])).join(""))).join("+");
+}
+
 export function drawSheet(answer) {
   const page = answer.page;
   const table = document.createElement("table");
   const caption = table.createCaption();
   caption.textContent = `Points by hand; the game is to ${page.target}.`;
   const head = table.createTHead().insertRow();
+  const many = page.sides.length > 3;  // short column names, the full one on hover
   for (const text of ["Hand", "Contract", ...page.sides.map((s) => s.name)]) {
     const th = document.createElement("th");
     th.scope = "col";
-    th.textContent = text;
+    if (many && text !== "Hand" && text !== "Contract") {
+      const abbr = document.createElement("abbr");
+      abbr.title = text;
+      abbr.textContent = shortName(text);
+      th.append(abbr);
+    } else th.textContent = text;
     head.append(th);
   }
   const body = table.createTBody();
@@ -224,8 +236,15 @@ export function drawSheet(answer) {
     tr.insertCell().textContent = row.hand;
     const made = row.made === null ? "" : row.made ? ", made" : ", lost";
     tr.insertCell().textContent = row.by ? `${row.contract} by ${row.by}${made}` : row.contract;
-    row.changes.forEach((change, n) => {
-      tr.insertCell().textContent = `${change > 0 ? "+" : ""}${change} → ${row.scores[n]}`;
+    row.changes.forEach((change, n) => {  // the score, and the hand's change under it
+      const cell = tr.insertCell();
+      const score = document.createElement("span");
+      score.className = "score";
+      score.textContent = row.scores[n];
+      const delta = document.createElement("span");
+      delta.className = "change";
+      delta.textContent = change ? `${change > 0 ? "+" : "−"}${Math.abs(change)}` : "±0";
+      cell.append(score, delta);
     });
   }
   if (!page.sheet.length) {
