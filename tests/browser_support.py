@@ -164,8 +164,10 @@ def open_table(
     seats: dict[int, str] | None = None,
     target: int = 500,
     pace: str = "instant",
+    toggle: tuple[str, ...] = (),
 ) -> Any:
-    """Open a table through the lobby; answers the first view the page shows."""
+    """Open a table through the lobby, clicking the rule options ``toggle`` (their ids)
+    first; answers the first view the page shows."""
     driver.get(server)
     driver.execute_script("localStorage.setItem('fivehundred.pace', arguments[0])", pace)
     driver.refresh()
@@ -177,6 +179,8 @@ def open_table(
         str(players),
         str(target),
     )
+    for option in toggle:
+        click(driver, f"#{option}")
     for seat, kind in (seats or {}).items():
         click(driver, f"#seat-kinds select[data-seat='{seat}'] option[value='{kind}']")
     click(driver, "#create-button")

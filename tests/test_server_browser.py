@@ -275,3 +275,20 @@ def test_a_second_person_and_a_spectator_join_by_their_links(
     assert not browser.find_elements(By.CSS_SELECTOR, "#box .bid:not([disabled])")
     assert "You" not in [s["name"] for s in watched["page"]["seats"]]
     shoot(browser, "4p-spectator")
+
+
+def test_the_lobby_opens_a_two_player_table_without_misere_V_NO_MISERE(
+    browser: WebDriver, server: str
+) -> None:
+    """P2 and V-NO-MISERE from the lobby's options: two seats, and no misère call offered."""
+    first = open_table(browser, server, 2, target=1000, toggle=("opt-misere",))
+    assert len(first["page"]["seats"]) == 2 and first["page"]["target"] == 1000
+    assert first["view"]["view"]["rules"].get("misere") is False
+    assert "Game to 1000." in browser.find_element(By.ID, "target-text").text
+    wait_for(browser, lambda d: settled(d) and page(d, "f.shown.page.box !== null"))
+    assert page(browser, "f.shown.page.box.misere") == []
+    assert not browser.find_elements(By.CSS_SELECTOR, "#misere .bid")
+    browser.get(server)  # back in the lobby: without misère there is no blind misère
+    wait_for(browser, lambda d: d.find_element(By.ID, "create-button").is_displayed())
+    click(browser, "#opt-misere")
+    assert not browser.find_element(By.ID, "opt-blind").is_enabled()
