@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -36,6 +38,7 @@ from fivehundred.server.review import (
 )
 from fivehundred.server.tables import Refused, Table, Tables
 from fivehundred.solver import claim, solve
+from subprocesses import python_env
 
 JSON = dict[str, Any]
 #: Seconds any one socket message or review may take to arrive.
@@ -119,7 +122,8 @@ def test_finished_hands_counts_the_hands_over() -> None:
 def test_a_review_cut_short_keeps_what_it_found_and_says_so() -> None:
     state = played_hand(6, 4)  # six players: far over the budget on any build
     job = hand_job(state, state.hand_number)
-    pieces, done = run_budgeted("review", job, -1, 1.0)
+    # enough for a child to start on a loaded machine, far from enough for the search
+    pieces, done = run_budgeted("review", job, -1, 3.0)
     review = build_review(job.hand, pieces, done)
     assert not done and not review["complete"]
     assert review["could_make"] is None  # the first lead, the slowest, is not reached
@@ -459,3 +463,28 @@ def test_a_spectator_cannot_claim_but_can_read_reviews(client: TestClient) -> No
     assert early.status_code == 409
     bad = client.get(f"/tables/{created['table']}/review/x", headers=bearer(created["spectator"]))
     assert bad.status_code == 404
+
+
+def test_a_child_exits_when_the_server_closes_its_input() -> None:
+    """A search must not outlive the server: the child watches its standard input."""
+    job = hand_job(played_hand(6, 4), 1)  # minutes of search on the pure build
+    request = json.dumps({"work": "review", "seat": -1, "job": attrs.asdict(job)})
+    child = subprocess.Popen(
+        [sys.executable, "-m", "fivehundred.server.review"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=python_env(),
+    )
+    assert child.stdin is not None and child.stdout is not None
+    try:
+        child.stdin.write(request.encode() + b"\n")
+        child.stdin.flush()
+        first = json.loads(child.stdout.readline())  # it has started: the hand's piece
+        assert first["piece"] == "hand"
+        child.stdin.close()  # what the end of the server does
+        assert child.wait(WAIT) == 0
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait(WAIT)
+        child.stdout.close()

@@ -21,6 +21,7 @@ callback (the live table pushes it to every socket of the table).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import selectors
@@ -248,6 +249,8 @@ def run_budgeted(
     The child is a fresh ``python -m fivehundred.server.review`` (not a fork of
     the server, with its threads and sockets), reading the job as one line of
     JSON and writing a line per piece; it is killed when the budget is spent.
+    Its standard input stays open until then: when it closes (the server ended,
+    even by ``kill -9``), the child exits too, so no search outlives the server.
     """
     request = json.dumps({"work": work, "seat": seat, "job": attrs.asdict(job)})
     child = subprocess.Popen(
@@ -263,7 +266,7 @@ def run_budgeted(
     assert child.stdin is not None and child.stdout is not None
     try:
         child.stdin.write(request.encode() + b"\n")
-        child.stdin.close()
+        child.stdin.flush()
         with selectors.DefaultSelector() as selector:
             selector.register(child.stdout, selectors.EVENT_READ)
             while not done:
@@ -286,13 +289,22 @@ def run_budgeted(
             child.kill()
         child.wait(5)
         child.stdout.close()
+        with contextlib.suppress(OSError):  # a child that failed at once broke the pipe
+            child.stdin.close()
     return pieces, done
+
+
+def _exit_with_parent() -> None:  # pragma: no cover - in the child process
+    """Exit when standard input closes: the server is done with this child, or gone."""
+    sys.stdin.buffer.read()
+    os._exit(0)
 
 
 def main() -> None:  # pragma: no cover - the child process of run_budgeted
     """The child process: one job from stdin, one JSON line per piece on stdout."""
     request = json.loads(sys.stdin.readline())
     job = HandJob(**{**request["job"], "actions": tuple(request["job"]["actions"])})
+    threading.Thread(target=_exit_with_parent, daemon=True).start()
     for piece in WORKS[request["work"]](job, request["seat"]):
         print(json.dumps(piece), flush=True)
     print("null", flush=True)
