@@ -203,12 +203,14 @@ def tests_compiled(session: nox.Session) -> None:
 
 @nox.session
 def browser(session: nox.Session) -> None:
-    """The browser table end to end: headless Chromium plays a hand through the page.
+    """The browser table end to end: headless Chromium plays whole games through the page.
 
     Needs Debian's ``chromium`` and ``chromium-driver`` (``.ci/run`` installs
     them under CI); fails rather than skips when they are missing, so CI cannot
-    pass without the browser. The test's screenshot goes to its temporary folder; with
-    ``FIVEHUNDRED_SCREENSHOT=docs/_static/server-table.png`` it refreshes the docs picture.
+    pass without the browser. A screenshot of every phase, at 1280x900 and 390x844,
+    and the axe-core scan's results (``axe-results.json``) go to
+    ``$FIVEHUNDRED_SCREENSHOTS`` or ``build/screenshots/``; with
+    ``FIVEHUNDRED_SCREENSHOT=docs/_static/server-table.png`` the docs picture is refreshed.
     """
     if not shutil.which("chromium") or not shutil.which("chromedriver"):
         session.error("install chromium and chromium-driver (apt-get install -y ...) first")
@@ -216,6 +218,9 @@ def browser(session: nox.Session) -> None:
     session.run(
         "pytest",
         "tests/test_server_browser.py",
+        "tests/test_browser_live.py",
+        "tests/test_browser_a11y.py",
+        "tests/test_browser_review.py",
         "-p",
         "no:cacheprovider",
         *session.posargs,

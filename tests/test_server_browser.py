@@ -1,86 +1,53 @@
-"""The browser table end to end: a real headless Chromium plays a whole hand by clicking.
+"""The browser table end to end: a real headless Chromium plays whole games by clicking.
 
-It needs Debian's ``chromium`` and ``chromium-driver`` and Selenium; without them
-the test is skipped (``nox -s browser`` sets ``FIVEHUNDRED_BROWSER_REQUIRED=1``,
-which turns the skip into a failure, so CI cannot pass without the browser).
-``FIVEHUNDRED_SCREENSHOT=PATH`` saves the screenshot the docs show there too.
+Each game is opened in the lobby and played to its end through the page (a
+250-point game, so that it ends in a few hands), at 3, 4, 5 and 6 players. On
+the way every phase is photographed at 1280x900 and 390x844 (see
+:mod:`browser_support` for where), and the page is checked against the server's
+answer: the hand in the library's order (P6), the bidding box's live calls are
+the legal ones (R3.1), only legal cards are clickable (R5.2), the trumps marked
+are the server's (R1.3), and the score sheet gets a row a hand (R8).
+``FIVEHUNDRED_SCREENSHOT=PATH`` also saves the docs' picture there.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
-import tempfile
-import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
 
+from browser_support import (
+    SHOTS,
+    answered,
+    attributes,
+    chromium,
+    click,
+    expected_play_moves,
+    hand_cards,
+    open_table,
+    page,
+    settled,
+    shoot,
+    shown_moves,
+    wait_for,
+)
 from server_helpers import free_port, start_server
 
-REQUIRED = os.environ.get("FIVEHUNDRED_BROWSER_REQUIRED", "") == "1"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
+#: Clicks a person makes at most in one 250-point game (a hand is at most 13 of them).
+MAX_CLICKS = 400
 
 
-def _skip(reason: str) -> None:
-    if REQUIRED:
-        pytest.fail(f"the browser test is required: {reason}")
-    pytest.skip(reason, allow_module_level=True)
-
-
-if CHROMIUM is None or DRIVER is None:
-    _skip(
-        "chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)"
-    )
-try:
-    import starlette  # noqa: F401
-    from selenium import webdriver
-    from selenium.common.exceptions import StaleElementReferenceException
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.remote.webdriver import WebDriver
-except ImportError as err:  # pragma: no cover - the test group and the server extra have them
-    _skip(f"{err.name} is not installed")
-
-
-#: Chromium's switches: headless, no sandbox (root in CI), and no traffic of its own.
-SWITCHES = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-)
-
-
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[WebDriver]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for switch in SWITCHES:
-        options.add_argument(switch)
-    profile = tempfile.mkdtemp(prefix="chromium-", dir=tmp_path)
-    options.add_argument(f"--user-data-dir={profile}")
-    options.add_argument("--window-size=900,1100")
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(DRIVER)))
-    driver.set_page_load_timeout(30)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("server")
     port = free_port()
-    process = start_server(tmp_path / "tables.db", port, "--seed", "browser")
+    process = start_server(folder / "tables.db", port, "--seed", "browser")
     try:
         yield f"http://127.0.0.1:{port}/"
     finally:
@@ -88,168 +55,158 @@ def server(tmp_path: Path) -> Iterator[str]:
         process.communicate(timeout=10)
 
 
-def wait_for(driver: WebDriver, test: Any, timeout: float = 20) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = test(driver)
-        if found:
-            return found
-        time.sleep(0.1)
-    raise AssertionError(
-        f"timed out; the page says: {driver.find_element(By.TAG_NAME, 'main').text}"
-    )
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
+    with chromium(tmp_path_factory.mktemp("chromium")) as driver:
+        yield driver
 
 
-def legal_moves(driver: WebDriver) -> tuple[list[Any], list[Any]]:
-    """The clickable cards of the hand and the move buttons."""
-    cards = driver.find_elements(By.CSS_SELECTOR, "#hand .card.legal")
-    buttons = driver.find_elements(By.CSS_SELECTOR, "#moves button:not([disabled])")
-    return cards, buttons
+class Game:
+    """A person who clicks through a game: bids once, then passes; plays the first legal card."""
 
+    def __init__(self, driver: WebDriver, players: int) -> None:
+        self.driver = driver
+        self.players = players
+        self.bid = False
+        self.clicks = 0
+        self.phases: set[str] = set()
+        self.hands_seen: set[int] = set()
 
-def click(driver: WebDriver, selector: str, tries: int = 20) -> None:
-    """Click what ``selector`` finds, finding it again if the page redrew it meanwhile."""
-    for _ in range(tries):
-        try:
-            driver.find_element(By.CSS_SELECTOR, selector).click()
-            return
-        except StaleElementReferenceException:
-            time.sleep(0.05)
-    raise AssertionError(f"{selector} kept being redrawn")
+    def shot(self, phase: str) -> None:
+        if phase not in self.phases:
+            self.phases.add(phase)
+            shoot(self.driver, f"{self.players}p-{phase}")
 
+    def check_hand(self, answer: Any) -> None:
+        # P6: the hand in the server's order, which is the library's; the browser has none
+        assert hand_cards(self.driver) == [c for group in answer["display"]["hand"] for c in group]
+        marked = set(attributes(self.driver, "#hand .card.trump", "data-card"))
+        held = {c for group in answer["display"]["hand"] for c in group}
+        assert marked == held & set(answer["display"]["trumps"])  # R1.3: the server's trumps
 
-def shown_buttons(buttons: list[Any]) -> list[str]:
-    """The actions of the move buttons, sorted."""
-    return sorted(b.get_attribute("data-action") or "" for b in buttons)
-
-
-def expected_play_moves(legal: list[str]) -> tuple[list[str], list[str]]:
-    """The clickable cards and the move buttons the page should show for these plays.
-
-    Every legal card is clickable, except a Joker whose lead may name more than one
-    suit (R7.4): each of those leads is a button of its own.
-    """
-    jokers = sorted(a for a in legal if a.startswith("Jo:"))
-    named = jokers if len(jokers) > 1 else []
-    cards = sorted({a.split(":")[0] for a in legal if a not in named})
-    return cards, named
-
-
-def view(driver: WebDriver) -> Any:
-    """The view the page shows, once it has one (links can appear first)."""
-    return wait_for(driver, lambda d: d.execute_script("return shown"))
-
-
-def test_a_person_plays_a_whole_hand_in_chromium(
-    browser: WebDriver, server: str, tmp_path: Path
-) -> None:
-    browser.get(server)
-    browser.find_element(By.ID, "create-button").click()
-    wait_for(browser, lambda d: d.execute_script("return shown !== null"))
-    assert "#table=" in browser.current_url and "token=" in browser.current_url
-    first = view(browser)
-    assert first["seats"] == ["human", "heuristic", "heuristic", "heuristic"]
-    hand = [
-        e.get_attribute("data-card") or ""
-        for e in browser.find_elements(By.CSS_SELECTOR, "#hand .card")
-    ]
-    assert sorted(hand) == sorted(first["view"]["view"]["hand"])
-    assert hand == [card for group in first["display"]["hand"] for card in group]  # its order
-
-    # a refusal is shown with the server's code and sentence
-    browser.execute_script("shown.version = -1; act('pass')")
-    refusal = wait_for(browser, lambda d: d.find_element(By.ID, "refusal").text)
-    assert "STALE_VERSION" in refusal
-
-    bid = False
-    screenshot = tmp_path / "server-table.png"
-    clicks = 0
-    played = 0  # cards the person played: a hand where they sit out (a partner's
-    # misère) or that ends early (a lost misère) may give them none, so play on
-
-    def done(d: WebDriver) -> bool:
-        return bool(
-            d.execute_script(
-                "return shown.view.view.result !== null"
-                " || (shown.view.view.hand_number > 1 && arguments[0] >= 5)",
-                played,
-            )
-        )
-
-    while True:
-        wait_for(browser, lambda d: any(legal_moves(d)) or done(d))
-        if done(browser):
-            break
-        state = view(browser)
-        v = state["view"]["view"]
-        cards, buttons = legal_moves(browser)
-        legal = state["legal_actions"]
-        if v["phase"] == "play":
-            # only the legal cards are clickable, and all of them are; a Joker lead
-            # that names a suit (R7.4) is one button a suit instead of the card
-            clickable = sorted(c.get_attribute("data-card") or "" for c in cards)
-            assert (clickable, shown_buttons(buttons)) == expected_play_moves(legal)
-            trumps = browser.find_elements(By.CSS_SELECTOR, "#hand .card.trump")
-            marked = {c.get_attribute("data-card") for c in trumps}
-            held = {card for group in state["display"]["hand"] for card in group}
-            assert marked == held & set(state["display"]["trumps"])  # the server's trumps
-            if v["trick"] and (trumps or len(v["tricks"]) >= 5) and not screenshot.exists():
-                browser.save_screenshot(str(screenshot))  # mid-hand, trumps marked if any
-            (cards or buttons)[0].click()
-            played += 1
+    def turn(self, answer: Any) -> None:
+        """Act once; ``answer`` is the view the page shows, the person to act."""
+        d, v, legal = self.driver, answer["view"]["view"], answer["legal_actions"]
+        self.check_hand(answer)
+        if v["phase"] == "bidding":
+            box = attributes(d, "#box .bid:not([disabled])", "data-action")
+            box += attributes(d, "#misere button:not([disabled])", "data-action")
+            assert sorted(box) == sorted(legal)  # R3.1: the live calls are the legal ones
+            points = attributes(d, "#box .bid .points", "class")
+            assert len(attributes(d, "#box .bid", "data-action")) == len(points) == 25
+            self.shot("hand-end" if answer["page"]["previous"] else "bidding")
+            if not self.bid and len(box) > 1:
+                click(d, f'#box .bid[data-action="{next(a for a in box if a != "pass")}"]')
+                self.bid = True
+            else:
+                click(d, '#misere button[data-action="pass"]')
         elif v["phase"] == "discard":
-            chosen = [c.get_attribute("data-card") or "" for c in cards[:3]]
-            for name in chosen:  # each click draws the hand anew: find the card each time
-                click(browser, f'#hand .card[data-card="{name}"]')
-            click(browser, "#discard")
-        else:
-            labels = [b.get_attribute("data-action") for b in buttons]
-            assert sorted(map(str, labels)) == sorted(legal)  # the moves shown are the legal ones
-            choice = next((b for b in buttons if b.get_attribute("data-action") != "pass"), None)
-            (choice if choice is not None and not bid else buttons[labels.index(legal[0])]).click()
-            bid = bid or v["phase"] == "bidding"
-        clicks += 1
-        wait_for(
-            browser,
-            lambda d, seen=state["version"]: (
-                d.execute_script("return shown.version") != seen
-                or d.find_element(By.ID, "refusal").text
-            ),
-        )
-        assert not browser.find_element(By.ID, "refusal").text, "the server refused a click"
-        assert clicks < 200
+            self.shot("discard")
+            for card in [c for c in hand_cards(d)][:3]:
+                click(d, f'#hand .card[data-card="{card}"]')  # each click draws the hand anew
+            wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#discard:not([disabled])"))
+            self.shot("discard-chosen")
+            click(d, "#discard")
+        elif v["phase"] == "play":
+            cards, buttons = shown_moves(d)
+            assert (cards, buttons) == expected_play_moves(legal)  # R5.2: only legal cards
+            if answer["page"]["tricks"] and not answer["page"]["trick"]:
+                self.shot("trick-won")  # the finished trick stays until the next lead
+            elif len(answer["page"]["trick"]) > 1:
+                self.shot("play")
+            if cards:
+                click(d, f'#hand .card.legal[data-card="{cards[0]}"]')
+            else:
+                click(d, f'#moves button[data-action="{buttons[0]}"]')
+        else:  # the Joker's suit or a partner call: a button in words for each choice
+            self.shot(v["phase"])
+            choices = attributes(d, "#moves button[data-action]", "data-action")
+            assert sorted(choices) == sorted(legal)
+            words = d.execute_script(
+                "return [...document.querySelectorAll('#moves button[data-action]')]"
+                ".map((b) => b.textContent)"
+            )
+            assert all(w and w not in legal for w in words)  # in words, not notation
+            click(d, f'#moves button[data-action="{choices[0]}"]')
+        self.clicks += 1
 
-    if not screenshot.exists():  # the person led every trick of the second half
-        browser.save_screenshot(str(screenshot))
-    final = view(browser)["view"]["view"]
-    assert final["last_hand"] is not None  # the hand was played out and scored
-    assert "Last hand" in browser.find_element(By.ID, "last").text
-    assert clicks >= 5 and played >= 5
-    assert screenshot.exists() and screenshot.stat().st_size > 10_000
+    def play(self) -> Any:
+        """Play to the end of the game; answers the last view."""
+        d = self.driver
+        while True:
+            wait_for(
+                d,
+                lambda d: (
+                    settled(d)
+                    and page(
+                        d,
+                        "f.shown.view.view.to_act === f.shown.seat"
+                        " || f.shown.view.view.result !== null",
+                    )
+                ),
+            )
+            answer = page(d, "f.shown")
+            self.hands_seen.add(answer["page"]["hand"])
+            if answer["view"]["view"]["result"] is not None:
+                return answer
+            version = answer["version"]
+            self.turn(answer)
+            wait_for(d, functools.partial(answered, version=version))
+            assert not d.find_element(By.ID, "refusal").text, "the server refused a click"
+            assert self.clicks < MAX_CLICKS
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_a_whole_game_is_played_through_the_page(
+    browser: WebDriver, server: str, players: int
+) -> None:
+    """R9.1: a 250-point game, from the lobby to the end, at every table size."""
+    if players == 4:
+        browser.get(server)
+        wait_for(browser, lambda d: d.find_element(By.ID, "create-button").is_displayed())
+        assert not browser.find_element(By.ID, "table").is_displayed()  # the lobby alone
+        shoot(browser, "lobby")
+    first = open_table(browser, server, players, target=250)
+    assert len(first["page"]["seats"]) == players
+    assert browser.find_elements(By.CSS_SELECTOR, "#seats .seat.you")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#seats .seat")) == players
+    game = Game(browser, players)
+    final = game.play()
+    result = final["view"]["view"]["result"]
+    assert result is not None
+    sheet = final["page"]["sheet"]
+    assert sheet and [row["hand"] for row in sheet] == sorted(row["hand"] for row in sheet)
+    # R8: the sheet's last scores are the game's scores, and the page shows every hand
+    assert sheet[-1]["scores"] == final["view"]["view"]["scores"]
+    rows = browser.find_elements(By.CSS_SELECTOR, "#sheet tbody tr")
+    assert len(rows) == len(sheet)
+    turn = browser.find_element(By.ID, "turn").text
+    assert turn.startswith("The game is over") and "seat" not in turn
+    assert "250" in browser.find_element(By.ID, "target-text").text
+    game.shot("game-over")
+    click(browser, "#last-trick-button")
+    wait_for(browser, lambda d: d.find_element(By.ID, "last-trick").is_displayed())
+    assert " won it with the " in browser.find_element(By.ID, "last-trick-words").text
+    game.shot("last-trick")
+    click(browser, "#last-trick-close")
+    assert {"bidding", "play"} <= game.phases
+    assert (SHOTS / f"{players}p-play-390.png").stat().st_size > 10_000
     saved = os.environ.get("FIVEHUNDRED_SCREENSHOT")
-    if saved:
-        shutil.copyfile(screenshot, saved)
+    if saved and players == 4:
+        shutil.copyfile(SHOTS / "4p-play-1280.png", saved)
 
 
 def test_a_joker_lead_that_names_a_suit_is_one_button_a_suit(
     browser: WebDriver, server: str
 ) -> None:
     """R7.4: leading the Joker in No Trumps names an unled suit, so the page offers a
-    button for each suit it may name instead of the card, and the other cards stay
-    clickable. The page draws a view given to it, at the version it already shows."""
-    browser.get(server)
-    browser.find_element(By.ID, "create-button").click()
-    # once it is the person's turn nothing changes on the server, so no poll redraws
-    wait_for(
-        browser,
-        lambda d: d.execute_script(
-            "return shown !== null && shown.view.view.to_act === shown.seat"
-        ),
-    )
+    button in words for each suit it may name instead of the card, and the other cards
+    stay clickable. The page draws a view given to it."""
+    open_table(browser, server, 4)
     legal = ["AS", "5D", "Jo:S", "Jo:C", "Jo:D", "Jo:H"]
     browser.execute_script(
         """
-        const answer = structuredClone(shown);
+        const answer = structuredClone(window.fivehundred.shown);
         const v = answer.view.view;
         Object.assign(v, {phase: "play", contract: "7NT", contractor: answer.seat,
                           to_act: answer.seat, trick: [], kitty: null,
@@ -257,50 +214,81 @@ def test_a_joker_lead_that_names_a_suit_is_one_button_a_suit(
         answer.display = {hand: [["Jo"], ["AS"], ["5D"], ["KH"]], kitty: null,
                           exposed_hand: null, trumps: ["Jo"]};
         answer.legal_actions = arguments[0];
-        render(answer);
+        answer.page.box = null;
+        answer.page.actions = {"Jo:S": "Lead the Joker as spades",
+          "Jo:C": "Lead the Joker as clubs", "Jo:D": "Lead the Joker as diamonds",
+          "Jo:H": "Lead the Joker as hearts"};
+        window.fivehundred.render(answer);
         """,
         legal,
     )
-    cards, buttons = legal_moves(browser)
-    clickable = sorted(c.get_attribute("data-card") or "" for c in cards)
-    assert (clickable, shown_buttons(buttons)) == (["5D", "AS"], ["Jo:C", "Jo:D", "Jo:H", "Jo:S"])
-    assert (clickable, shown_buttons(buttons)) == expected_play_moves(legal)
+    assert shown_moves(browser) == (["5D", "AS"], ["Jo:C", "Jo:D", "Jo:H", "Jo:S"])
+    assert shown_moves(browser) == expected_play_moves(legal)
+    words = browser.find_element(By.CSS_SELECTOR, '#moves button[data-action="Jo:H"]').text
+    assert words == "Lead the Joker as hearts"
     # with one suit left to name, the Joker is a card again
     browser.execute_script(
-        "const a = structuredClone(shown); a.legal_actions = ['5D', 'Jo:H']; render(a);"
+        "const a = structuredClone(window.fivehundred.shown);"
+        "a.legal_actions = ['5D', 'Jo:H']; window.fivehundred.render(a);"
     )
-    cards, buttons = legal_moves(browser)
-    clickable = sorted(c.get_attribute("data-card") or "" for c in cards)
-    assert (clickable, shown_buttons(buttons)) == (["5D", "Jo"], [])
+    assert shown_moves(browser) == (["5D", "Jo"], [])
 
 
 def test_the_table_fits_a_phone_screen(browser: WebDriver, server: str) -> None:
     browser.set_window_size(390, 844)
-    browser.get(server)
-    browser.find_element(By.ID, "create-button").click()
-    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .card"))
-    width = browser.execute_script("return document.documentElement.scrollWidth")
-    inner = browser.execute_script("return window.innerWidth")
-    assert width <= inner  # no sideways scrolling
-    cards = browser.find_elements(By.CSS_SELECTOR, "#hand .card")
-    assert len(cards) == 10
-    assert all(c.rect["x"] >= 0 and c.rect["x"] + c.rect["width"] <= inner for c in cards)
+    try:
+        open_table(browser, server, 6)
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        inner = browser.execute_script("return window.innerWidth")
+        assert width <= inner  # no sideways scrolling
+        cards = browser.find_elements(By.CSS_SELECTOR, "#hand .card")
+        assert len(cards) == 10
+        assert all(c.rect["x"] >= 0 and c.rect["x"] + c.rect["width"] <= inner for c in cards)
+        seats = browser.find_elements(By.CSS_SELECTOR, "#seats .seat")
+        assert all(s.rect["x"] >= 0 and s.rect["x"] + s.rect["width"] <= inner for s in seats)
+    finally:
+        browser.set_window_size(1280, 900)
 
 
-def test_a_second_person_joins_by_the_link(browser: WebDriver, server: str) -> None:
-    browser.get(server)
-    browser.find_element(
-        By.CSS_SELECTOR, "#seat-kinds select[data-seat='2'] option[value='human']"
-    ).click()
-    browser.find_element(By.ID, "create-button").click()
-    link = wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#links input"))[0]
-    url = link.get_attribute("value") or ""
-    assert "#table=" in url and "token=" in url
-    mine = view(browser)
+def test_a_second_person_and_a_spectator_join_by_their_links(
+    browser: WebDriver, server: str
+) -> None:
+    mine = open_table(browser, server, 4, seats={2: "human"})
+    links = wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#link-list input"))
+    urls = {e.get_attribute("data-seat"): e.get_attribute("value") or "" for e in links}
+    assert set(urls) == {"2", "watch"}
+    assert "#table=" in urls["2"] and "token=" in urls["2"]
     assert mine["seat"] == 0 and mine["seats"][2] == "human"
-    browser.get(url)
+    browser.get(urls["2"])
     browser.refresh()  # a new page load, as the friend who opens the link
-    wait_for(browser, lambda d: d.execute_script("return shown !== null && shown.seat === 2"))
-    theirs = view(browser)
+    wait_for(browser, lambda d: settled(d) and page(d, "f.shown.seat === 2"))
+    theirs = page(browser, "f.shown")
     assert theirs["table"] == mine["table"]
+    assert theirs["page"]["seats"][0]["name"] == "Player 1"  # seat 0 is not "you" here
     assert not set(theirs["view"]["view"]["hand"]) & set(mine["view"]["view"]["hand"])
+    browser.get(urls["watch"])
+    browser.refresh()
+    wait_for(browser, lambda d: settled(d) and page(d, "f.shown.seat === null"))
+    watched = page(browser, "f.shown")
+    assert watched["view"]["view"]["hand"] == [] and watched["legal_actions"] == []
+    assert not browser.find_element(By.ID, "hand-box").is_displayed()
+    assert not browser.find_elements(By.CSS_SELECTOR, "#box .bid:not([disabled])")
+    assert "You" not in [s["name"] for s in watched["page"]["seats"]]
+    shoot(browser, "4p-spectator")
+
+
+def test_the_lobby_opens_a_two_player_table_without_misere_V_NO_MISERE(
+    browser: WebDriver, server: str
+) -> None:
+    """P2 and V-NO-MISERE from the lobby's options: two seats, and no misère call offered."""
+    first = open_table(browser, server, 2, target=1000, toggle=("opt-misere",))
+    assert len(first["page"]["seats"]) == 2 and first["page"]["target"] == 1000
+    assert first["view"]["view"]["rules"].get("misere") is False
+    assert "Game to 1000." in browser.find_element(By.ID, "target-text").text
+    wait_for(browser, lambda d: settled(d) and page(d, "f.shown.page.box !== null"))
+    assert page(browser, "f.shown.page.box.misere") == []
+    assert not browser.find_elements(By.CSS_SELECTOR, "#misere .bid")
+    browser.get(server)  # back in the lobby: without misère there is no blind misère
+    wait_for(browser, lambda d: d.find_element(By.ID, "create-button").is_displayed())
+    click(browser, "#opt-misere")
+    assert not browser.find_element(By.ID, "opt-blind").is_enabled()

@@ -294,3 +294,33 @@ def test_a_move_through_one_process_reaches_a_socket_on_the_other(db: str) -> No
         for process in servers:
             process.kill()
             process.wait(timeout=30)
+
+
+def test_a_move_lost_to_another_process_leaves_no_finished_hand_behind(tmp_path: Path) -> None:
+    """The loser of a raced move is put back whole: its state, version and score sheet."""
+    db = tmp_path / "race.db"  # two Tables on one SQLite file race as two processes would
+    first, second = Tables(db, seed="sheet"), Tables(db, seed="sheet")
+    try:
+        table, _ = first.create({}, ["human", "heuristic", "heuristic", "heuristic"])
+        for _ in range(400):  # bounded: a few hands of a game
+            if table.state.result is not None or table.state.hand_number > 3:
+                break
+            assert len(table.past) == max(table.state.hand_number - 1, 0)
+            action = fh.format_action(fh.legal_actions(table.state)[0])
+            other = second.get(table.id)
+            before = (other.version, other.state, list(other.past))
+            first.act(table, 0, action, table.version)
+            # the second process's copy still at the old version loses the same move
+            with pytest.raises(Refused) as lost:
+                second.act(other, 0, action, before[0])
+            assert lost.value.code in {"STALE_VERSION", "NOT_YOUR_TURN"}
+            # and, read again, it matches the winner's, score sheet included
+            assert (other.version, other.state, other.past) == (
+                table.version,
+                table.state,
+                table.past,
+            )
+        assert table.state.hand_number > 1, "the test never finished a hand"
+    finally:
+        first.close()
+        second.close()

@@ -29,6 +29,7 @@ import attrs
 import fivehundred as fh
 from fivehundred._quoting import expect
 from fivehundred.records import rules_from_options, rules_options
+from fivehundred.server import present
 from fivehundred.server.names import check_names
 from fivehundred.server.store import (
     SEATS_CHANGED,
@@ -148,6 +149,8 @@ class Table:
     #: The number of actions accepted so far, computer moves included.
     version: int = 0
     lock: threading.Lock = attrs.field(factory=threading.Lock)
+    #: The public record of each finished hand, in order (the page's score sheet).
+    past: list[present.FinishedHand] = attrs.field(factory=list)
     #: When the table was made, loaded or last moved at (``time.monotonic()``).
     touched: float = attrs.field(factory=time.monotonic)
     #: Set when the table is closed: a move that waited for the lock is then refused.
@@ -197,6 +200,13 @@ class Table:
             "legal_actions": [fh.format_action(a) for a in view.legal_actions],
             "view": fh.to_dict(view),
             "display": _display(view),
+            "page": present.page(
+                view,
+                self.seats,
+                self.past,
+                kept=present.kept_from_kitty(state, seat),
+                names=self.seat_names(),
+            ),
         }
 
     def answer(self, seat: int) -> bytes:
@@ -246,6 +256,9 @@ class Table:
             "legal_actions": [],
             "view": fh.to_dict(view),
             "display": _display(view),
+            "page": present.page(
+                view, self.seats, self.past, names=self.seat_names(), spectator=True
+            ),
         }
 
     def _deal(self, state: fh.GameState) -> tuple[fh.GameState, str]:
@@ -258,12 +271,20 @@ class Table:
         player = make_player(self.seats[seat], rng, SEARCH_BUDGET)
         return player.choose(fh.observe(state, seat))
 
+    def rewind(self, version: int, state: fh.GameState) -> None:
+        """Put the table back at ``version`` and ``state`` (a change that failed), with the
+        record of finished hands as it was then."""
+        self.version, self.state = version, state
+        del self.past[max(state.hand_number - 1, 0) :]
+
     def advance(
         self, state: fh.GameState, moves: list[tuple[int, fh.Action]], decks: list[str]
     ) -> fh.GameState:
         """Deal and let computer seats move until a person is to act or the game is over."""
         while state.result is None:
             if state.phase is fh.Phase.DEAL:
+                if state.last_hand is not None:
+                    self.past.append(present.finished(state))
                 state, deck = self._deal(state)
                 decks.append(deck)
                 continue
@@ -498,7 +519,7 @@ class Tables:
         if stored is None or (len(stored.actions) <= table.version and not force):
             return False
         fresh = _rebuild(table.id, stored)
-        table.state, table.version = fresh.state, fresh.version
+        table.state, table.version, table.past = fresh.state, fresh.version, fresh.past
         table.seats, table.hashes = fresh.seats, fresh.hashes
         table._answers.clear()
         table.touched = time.monotonic()
@@ -522,13 +543,13 @@ class Tables:
                 table.id, first, _texts(moves), before.hand_number + 1, decks, change=change
             )
         except Conflict:
-            table.version, table.state = first, before
+            table.rewind(first, before)
             self._reread(table)
             raise Refused(
                 409, "STALE_VERSION", "another player moved first: read the table again"
             ) from None
         except BaseException:
-            table.version, table.state = first, before
+            table.rewind(first, before)
             raise
 
     def act(self, table: Table, seat: int, text: str, version: int) -> int:
@@ -540,7 +561,7 @@ class Tables:
             try:
                 moves, decks = table.act(seat, text, version)
             except BaseException:
-                table.version, table.state = before, state
+                table.rewind(before, state)
                 raise
             self._commit(table, state, before, moves, decks)
             table.touched = time.monotonic()
@@ -581,13 +602,13 @@ class Tables:
                 self._commit(table, state, before, moves, decks, change=change)
             except Refused as refused:
                 if refused.code != "STALE_VERSION":  # else read again after a lost race
-                    table.version, table.state, table.seats, table.hashes = (
-                        before, state, seats, hashes
-                    )  # fmt: skip
+                    table.rewind(before, state)
+                    table.seats, table.hashes = seats, hashes
                 table._answers.clear()
                 raise
             except BaseException:
-                table.version, table.state, table.seats, table.hashes = before, state, seats, hashes
+                table.rewind(before, state)
+                table.seats, table.hashes = seats, hashes
                 table._answers.clear()
                 raise
             return table.version
@@ -619,12 +640,12 @@ class Tables:
                 table.state = table.advance(state, moves, decks)
                 self._commit(table, start, before, moves, decks)
             except fh.IllegalActionError as err:
-                table.version, table.state = before, start
+                table.rewind(before, start)
                 raise Refused(422, err.reason.name, str(err)) from None
             except Refused:
                 raise
             except BaseException:
-                table.version, table.state = before, start
+                table.rewind(before, start)
                 raise
             return table.version
 
@@ -735,11 +756,16 @@ def _rebuild(table_id: str, stored: StoredGame) -> Table:
     kinds = tuple(json.loads(row.seats))
     state = fh.new_game(rules_from_options(json.loads(row.rules)), dealer=row.dealer)
     next_deck = iter(stored.decks)
+    past = []
     for seat, text in stored.actions:
         if state.phase is fh.Phase.DEAL:
+            if state.last_hand is not None:
+                past.append(present.finished(state))
             state = fh.deal(state, cards=next(next_deck))
         state = fh.apply(state, fh.parse_action(text, phase=state.phase), seat=seat)
     for deck in next_deck:
+        if state.last_hand is not None:
+            past.append(present.finished(state))
         state = fh.deal(state, cards=deck)
     named = stored.names
     return Table(
@@ -749,6 +775,7 @@ def _rebuild(table_id: str, stored: StoredGame) -> Table:
         hashes=hashes,
         state=state,
         version=len(stored.actions),
+        past=past,
         spectator_hash=spectator_hash,
         names=tuple(named.get(seat) for seat in range(len(kinds))) if named else (),
     )

@@ -1,260 +1,476 @@
-// The browser table of `fivehundred serve`: plain JavaScript, no build step.
-// It keeps the table id and this seat's token in the page's #fragment (which the
-// browser never sends to the server) and polls GET /tables/{id} for updates.
-"use strict";
+// The browser table of `fivehundred serve`: plain ES modules, no build step.
+// The table id and the seat's token live in the page's #fragment (never sent to the
+// server in a URL). The server says everything the page shows (answer.page, made by
+// fivehundred.server.present, and answer.display, the cards in the library's order):
+// this script holds no rule, no rank list and no points of its own.
+import { cardElement } from "./cards.js";
+import {
+  currentFrame, drawAuction, drawBar, drawBox, drawSeats, drawSheet, drawTrick,
+} from "./draw.js";
+import { Connection } from "./live.js";
+import { setupLobby, showLinks } from "./lobby.js";
 
-const SUITS = { S: "\u2660", C: "\u2663", D: "\u2666", H: "\u2665" };
-const RED = new Set(["D", "H"]);
-const KINDS = ["human", "random", "heuristic", "search"];
 const $ = (id) => document.getElementById(id);
-let here = null;     // {table, token}
-let shown = null;    // the last answer of GET /tables/{id}
-let chosen = new Set();  // cards chosen for a discard
+const PACES = { instant: 0, fast: 350, normal: 800, slow: 1500 };
 
-function fragment() {
-  const params = new URLSearchParams(location.hash.slice(1));
-  return params.get("table") && params.get("token")
-    ? { table: params.get("table"), token: params.get("token") } : null;
+let here = null;        // {table, token}
+let connection = null;
+let shown = null;       // the answer drawn now
+let latest = null;      // the newest answer received
+let animating = false;
+let sending = false;    // an action is on its way: the controls wait
+let chosen = new Set(); // cards chosen for the discard
+let reviews = new Map();
+
+function pace() {
+  const name = localStorage.getItem("fivehundred.pace") || "normal";
+  return PACES[name] ?? PACES.normal;
+}
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+// -- words -------------------------------------------------------------------------------
+
+function nameOf(seat, { start = false } = {}) {
+  const name = shown.page.seats[seat].name;
+  return name === "You" && !start ? "you" : name;
 }
 
-function link(table, token) {
-  return `${location.origin}/#table=${encodeURIComponent(table)}&token=${encodeURIComponent(token)}`;
-}
-
-async function call(method, path, body) {
-  const headers = { "content-type": "application/json" };
-  if (here) headers.authorization = `Bearer ${here.token}`;
-  const answer = await fetch(path, { method, headers, body: body && JSON.stringify(body) });
-  const data = await answer.json().catch(() => ({ error: "BAD_ANSWER", message: "not JSON" }));
-  return { ok: answer.ok, status: answer.status, data };
-}
-
-// Card order and trumps come from the server (answer.display, made by the library's
-// fivehundred.tricks.display_groups and is_trump): this script only draws them.
-function suitOf(card) { return card === "Jo" ? null : card.slice(-1); }
-function rankOf(card) { return card === "Jo" ? "Jo" : card.slice(0, -1); }
-
-function cardButton(card, { trumps, who, onClick, legal } = {}) {
-  const el = document.createElement("button");
-  el.type = "button";
-  el.className = "card";
-  el.dataset.card = card;
-  const suit = suitOf(card);
-  if (suit && RED.has(suit)) el.classList.add("red");
-  if (trumps && trumps.has(card)) el.classList.add("trump");
-  el.append(card === "Jo" ? "\u{1F0CF}" : `${rankOf(card)}${SUITS[suit]}`);
-  el.setAttribute("aria-label", card);
-  if (who !== undefined) {
-    const w = document.createElement("span");
-    w.className = "who";
-    w.textContent = who;
-    el.append(w);
+// A refusal for a person: no code, names instead of seat numbers, cards with symbols.
+function refusalWords(code, message) {
+  switch (code) {
+    case "STALE_VERSION":
+      return "The table moved on before your move arrived. Here it is now: choose again.";
+    case "NOT_YOUR_TURN":
+      return "It is not your turn yet.";
+    case "GAME_OVER": return "The game is over.";
+    case "UNAUTHORIZED":
+      return "This link is not a seat at this table, or the table is gone.";
+    case "NO_SUCH_TABLE": return "There is no such table: it may have been closed.";
+    case "BUSY": case "RATE_LIMITED":
+      return "The server is busy and did not take your move. Try again.";
+    case "BAD_NOTATION": return "That move could not be read. Choose again.";
+    default: break;
   }
-  if (onClick && legal) {
-    el.classList.add("legal");
-    el.addEventListener("click", onClick);
-  } else {
-    el.disabled = true;
-    if (onClick === null) el.classList.add("idle");  // a card of the hand that may not be played now
-  }
-  return el;
+  let text = (message || "That move is not allowed now.")
+    .replace(/\s*\((?:R|P|V-)[^)]*\)/g, "")
+    .replace(/:?\s*\bR\d+(\.\d+)*:/g, ":")
+    .replace(/;\s*the order of a hand is R[\d.]+/g, "")
+    .replace(/\b(seat) (\d+)(?:'s)?/gi, (all, word, seat) => (shown ? nameOf(Number(seat)) : all))
+    .replace(/\b(10|11|12|13|[2-9AKQJ])([SCDH])\b/g, (all, rank, suit) =>
+      `${rank}${"\u2660\u2663\u2666\u2665"["SCDH".indexOf(suit)]}`)
+    .replace(/\bNT\b/g, " no trumps");
+  text = text.replace(/^you called/, "You called").replace(/^you must/, "You must");
+  text = text.charAt(0).toUpperCase() + text.slice(1);
+  return text.endsWith(".") ? text : `${text}.`;
 }
 
-function seatName(seat) {
-  return seat === shown.seat ? "you" : `seat ${seat} (${shown.seats[seat]})`;
+function showRefusal(text) {
+  const box = $("refusal");
+  box.hidden = !text;
+  box.textContent = text || "";
 }
 
-function showRefusal(data) {
-  const el = $("refusal");
-  el.hidden = !data;
-  el.textContent = data ? `${data.error}: ${data.message}` : "";
+// -- the connection ----------------------------------------------------------------------
+
+const STATE_WORDS = {
+  connecting: () => "Connecting…",
+  live: () => "Live",
+  polling: () => "Connected: checking the table every 2 s",
+  offline: () => "Offline: the server is out of reach. Your move waits until it is back.",
+};
+
+function connectionState(state, detail) {
+  const box = $("connection");
+  box.dataset.state = state;
+  box.textContent = STATE_WORDS[state](detail);
 }
 
 async function act(action) {
+  if (!shown || sending) return;
   showRefusal(null);
-  const { ok, data } = await call("POST", `/tables/${here.table}/actions`,
-    { action, version: shown.version });
-  if (!ok) showRefusal(data);
+  sending = true;
+  markSending();
+  const sent = await connection.send("action", { action, version: shown.version });
   chosen = new Set();
-  await refresh(true);
+  if (!sent) showRefusal("Not sent yet: the server is out of reach. It will be sent when it is back.");
+}
+
+async function claim() {
+  if (!shown || sending) return;
+  showRefusal(null);
+  sending = true;
+  markSending();
+  await connection.send("claim", { version: shown.version });
+}
+
+function refused(code, message) {
+  sending = false;
+  showRefusal(refusalWords(code, message));
+  if (shown) render(shown);
+  if (code === "STALE_VERSION") connection.fetchView();
+}
+
+function markSending() {
+  for (const el of document.querySelectorAll("#table button.legal, #moves button, #box button, #misere button")) {
+    el.setAttribute("aria-disabled", "true");
+    el.classList.add("waiting");
+  }
+}
+
+// -- receiving views, and showing computer players' cards one at a time -------------------
+
+function receive(answer) {
+  const newest = latest || shown;
+  if (newest && answer.version === newest.version && answer.seat === newest.seat) return;
+  latest = answer;
+  play();
+}
+
+function playsOf(tricks, current) {
+  const frames = [];
+  for (const trick of tricks) {
+    trick.plays.forEach((_, n) => frames.push({ plays: trick.plays.slice(0, n + 1),
+      winner: n + 1 === trick.plays.length ? trick.winner : null, words: trick.words }));
+  }
+  current.forEach((_, n) => frames.push({ plays: current.slice(0, n + 1), winner: null }));
+  return frames;
+}
+
+// The frames between what is drawn and a newer answer: each card played, each trick's
+// winner, and the result of a hand that ended meanwhile.
+function framesBetween(old, next) {
+  if (!old) return [];
+  const before = old.page.tricks.reduce((n, t) => n + t.plays.length, 0) + old.page.trick.length;
+  if (next.page.hand === old.page.hand) {
+    return playsOf(next.page.tricks, next.page.trick).slice(before);
+  }
+  const previous = next.page.previous;
+  if (!previous || previous.hand !== old.page.hand) return [];
+  return [
+    ...playsOf(previous.tricks, []).slice(before),
+    { plays: [], result: previous.words },
+    ...playsOf(next.page.tricks, next.page.trick),
+  ];
+}
+
+async function play() {
+  if (animating) return;
+  animating = true;
+  try {
+    while (latest && latest !== shown) {
+      const next = latest;
+      const frames = pace() > 0 ? framesBetween(shown, next) : [];
+      for (const frame of frames) {
+        if (pace() === 0 || latest.seat !== next.seat) break;
+        drawTrick(frame, next);
+        await sleep(frame.winner !== null && frame.winner !== undefined ? pace() * 2
+          : frame.result ? pace() * 3 : pace());
+      }
+      sending = false;
+      render(next);
+    }
+  } finally {
+    animating = false;
+  }
+}
+
+// -- drawing -----------------------------------------------------------------------------
+
+function drawHand(answer) {
+  const page = answer.page;
+  const v = answer.view.view;
+  const legal = answer.legal_actions;
+  const mine = v.to_act === answer.seat && page.you !== null;
+  $("hand-box").hidden = page.you === null || answer.display.hand.length === 0;
+  const discarding = mine && legal.length > 0 && legal[0].startsWith("discard ");
+  const plays = v.phase === "play" && mine ? legal : [];
+  const hand = $("hand");
+  hand.textContent = "";
+  hand.classList.toggle("discarding", discarding);
+  const cards = answer.display.hand.flat();
+  hand.style.setProperty("--count", cards.length);
+  hand.style.setProperty("--gaps", Math.max(0, answer.display.hand.length - 1));
+  for (const [n, group] of answer.display.hand.entries()) {
+    for (const [m, card] of group.entries()) {
+      const info = page.cards[card] || {};
+      const el = cardElement(card, info, { button: true });
+      if (n > 0 && m === 0) el.classList.add("suit-start");
+      const jokerPlays = plays.filter((a) => a.startsWith(`${card}:`));
+      let onClick = null;
+      if (discarding) {
+        onClick = () => {
+          chosen.has(card) ? chosen.delete(card) : chosen.add(card);
+          render(shown);
+        };
+      } else if (plays.includes(card)) onClick = () => act(card);
+      else if (jokerPlays.length === 1) onClick = () => act(jokerPlays[0]);
+      if (onClick) {
+        el.classList.add("legal");
+        el.addEventListener("click", onClick);
+      } else {
+        el.setAttribute("aria-disabled", "true");
+        if (plays.length) el.classList.add("unplayable");
+      }
+      if (chosen.has(card)) {
+        el.classList.add("selected");
+        el.setAttribute("aria-pressed", "true");
+      } else if (discarding) el.setAttribute("aria-pressed", "false");
+      hand.append(el);
+    }
+  }
+  const exposed = answer.display.exposed_hand;
+  $("exposed-box").hidden = !exposed;
+  $("exposed").replaceChildren(...(exposed || []).flat().map((c) => cardElement(c, page.cards[c] || {})));
+  return { discarding, plays, mine };
+}
+
+function drawMoves(answer, { discarding, plays, mine }) {
+  const moves = $("moves");
+  moves.textContent = "";
+  if (!mine) return;
+  const legal = answer.legal_actions;
+  if (discarding) {
+    const discards = new Set(legal.map((a) => a.split(" ").slice(1).sort().join(" ")));
+    const pick = [...chosen].sort().join(" ");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.id = "discard";
+    button.dataset.action = "discard";
+    button.className = "primary";
+    button.textContent = chosen.size === 3 ? "Discard these 3 cards" : `Choose 3 cards to discard (${chosen.size} chosen)`;
+    if (discards.has(pick)) button.addEventListener("click", () => act(`discard ${[...chosen].join(" ")}`));
+    else button.disabled = true;
+    moves.append(button);
+    return;
+  }
+  const jokers = plays.filter((a) => a.startsWith("Jo:"));
+  const box = answer.page.box;
+  for (const action of legal) {
+    if (box) continue;  // the bidding box has every call
+    if (plays.includes(action) && !(jokers.length > 1 && jokers.includes(action))) continue;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = answer.page.actions[action] || action;
+    button.dataset.action = action;
+    button.addEventListener("click", () => act(action));
+    moves.append(button);
+  }
+  if (answer.view.view.phase === "play") {  // the server proves a claim, or refuses it
+    const button = document.createElement("button");
+    button.type = "button";
+    button.id = "claim";
+    button.textContent = "Claim the rest of the tricks";
+    button.title = "Accepted only if your side takes every trick left, however the others play";
+    button.addEventListener("click", claim);
+    moves.append(button);
+  }
+}
+
+function drawLastTrick() {
+  const page = shown.page;
+  const trick = page.tricks.length ? page.tricks[page.tricks.length - 1]
+    : page.previous && page.previous.tricks[page.previous.tricks.length - 1];
+  if (!trick) return;
+  $("last-trick-cards").replaceChildren(...trick.plays.map(({ seat, card }) => {
+    const figure = document.createElement("figure");
+    const node = cardElement(card, page.cards[card] || {});
+    if (seat === trick.winner) node.classList.add("winner");
+    const caption = document.createElement("figcaption");
+    caption.textContent = page.seats[seat].name;
+    figure.append(node, caption);
+    return figure;
+  }));
+  $("last-trick-words").textContent = trick.words;
+}
+
+// Where the keyboard was: the same control if it is still there, else the first live
+// control of the same part of the page, else the sentence saying whose turn it is.
+function focusKey() {
+  const el = document.activeElement;
+  if (!el || el === document.body || !$("table").contains(el)) return null;
+  const region = el.closest("#hand, #box, #misere, #moves, #bar, #last-trick");
+  return { card: el.dataset.card, action: el.dataset.action, id: el.id, region: region && region.id };
+}
+
+function restoreFocus(key) {
+  if (!key) return;
+  const usable = (el) => el && !el.disabled && el.getAttribute("aria-disabled") !== "true"
+    && el.offsetParent !== null;
+  let el = key.id ? $(key.id) : null;
+  if (!usable(el) && key.card) el = $("hand").querySelector(`[data-card="${key.card}"]`);
+  if (!usable(el) && key.action) el = $("table").querySelector(`[data-action="${CSS.escape(key.action)}"]`);
+  if (!usable(el) && key.region) {
+    el = [...$(key.region).querySelectorAll("button")].find(usable) || null;
+  }
+  if (!usable(el)) el = [...document.querySelectorAll("#box button, #misere button, #moves button, #hand button.legal")].find(usable) || $("turn");
+  el.focus({ preventScroll: true });
 }
 
 function render(answer) {
+  const key = focusKey();
+  if (shown && (answer.version !== shown.version || answer.page.hand !== shown.page.hand)) {
+    if (answer.page.hand !== shown.page.hand) chosen = new Set();
+    const box = $("refusal");
+    if (!box.hidden && !sending && box.dataset.version !== String(answer.version)) showRefusal(null);
+  }
   shown = answer;
-  const v = answer.view.view;
-  const display = answer.display;  // the cards in the order shown, and the trumps
-  const trumps = new Set(display.trumps);
-  const legal = answer.legal_actions;
-  const sides = answer.sides;
-  const mySide = sides.findIndex((s) => s.includes(answer.seat));
-  $("info").innerHTML = "";
-  const info = document.createElement("p");
-  const turn = v.result ? "The game is over."
-    : v.to_act === answer.seat ? "Your turn." : v.to_act === null ? ""
-    : `Waiting for ${seatName(v.to_act)}.`;
-  info.textContent = `Hand ${v.hand_number}, ${v.phase}. You are seat ${answer.seat}. `
-    + (v.contract ? `Contract ${v.contract} by ${seatName(v.contractor)}. ` : "") + turn;
-  $("info").append(info);
-  $("status").textContent = `table ${answer.table} \u00b7 version ${answer.version}`;
-
-  const rows = sides.map((seats, i) =>
-    `<tr class="${i === mySide ? "you" : ""}"><th>${i === mySide ? "Your side" : "Side " + i}`
-    + ` (${seats.join(", ")})</th><td>${v.scores[i]}</td><td>${v.tricks_won[i]} tricks</td></tr>`);
-  $("scores").innerHTML = `<h3>Scores</h3><table>${rows.join("")}</table>`;
-
-  $("calls").innerHTML = "";
-  for (const [seat, callText] of v.auction) {
-    const li = document.createElement("li");
-    li.textContent = `${seatName(seat)}: ${callText}`;
-    $("calls").append(li);
-  }
-
-  $("trick").innerHTML = "";
-  for (const [seat, card] of v.trick) {
-    const who = seat === answer.seat ? "you" : `seat ${seat}`;
-    $("trick").append(cardButton(card.split(":")[0], { trumps, who }));
-  }
-  $("exposed-box").hidden = !v.exposed_hand;
-  $("exposed").innerHTML = "";
-  for (const card of (display.exposed_hand || []).flat()) {
-    $("exposed").append(cardButton(card, { trumps }));
-  }
-
-  const discarding = legal.length > 0 && legal[0].startsWith("discard ");
-  $("kitty-box").hidden = !v.kitty;
-  const discards = new Set(legal.filter((a) => a.startsWith("discard "))
-    .map((a) => a.split(" ").slice(1).sort().join(" ")));
-  const plays = v.phase === "play" ? legal : [];
-  $("hand").innerHTML = "";
-  $("kitty").innerHTML = "";
-  for (const [n, group] of display.hand.entries()) {
-    if (n > 0) {  // a gap between the trumps and each suit
-      const gap = document.createElement("span");
-      gap.className = "suit-gap";
-      $("hand").append(gap);
-    }
-    for (const card of group) {
-      const jokerPlays = plays.filter((a) => a.startsWith(`${card}:`));
-      let onClick = v.to_act === answer.seat ? null : undefined;
-      if (discarding) onClick = () => {
-        chosen.has(card) ? chosen.delete(card) : chosen.add(card);
-        render(shown);
-      };
-      else if (plays.includes(card)) onClick = () => act(card);
-      else if (jokerPlays.length === 1) onClick = () => act(jokerPlays[0]);
-      const el = cardButton(card, { trumps, onClick, legal: Boolean(onClick) });
-      if (chosen.has(card)) el.classList.add("selected");
-      if (discarding && (v.kitty || []).includes(card)) el.title = "from the kitty";
-      $("hand").append(el);
-    }
-  }
-  for (const card of display.kitty || []) $("kitty").append(cardButton(card, { trumps }));
-
-  $("moves").innerHTML = "";
-  if (discarding) {
-    const pick = [...chosen].sort().join(" ");
-    const button = document.createElement("button");
-    button.textContent = `Discard ${chosen.size} of 3`;
-    button.id = "discard";
-    button.disabled = !discards.has(pick);
-    button.addEventListener("click", () => act(`discard ${[...chosen].join(" ")}`));
-    $("moves").append(button);
-  }
-  const jokers = plays.filter((a) => a.startsWith("Jo:"));
-  for (const action of legal) {
-    if (discarding || (plays.includes(action) && !(jokers.length > 1 && jokers.includes(action)))) {
-      continue;
-    }
-    const button = document.createElement("button");
-    button.textContent = action;
-    button.dataset.action = action;
-    button.addEventListener("click", () => act(action));
-    $("moves").append(button);
-  }
-
-  const last = v.last_hand;
-  $("last").innerHTML = "";
-  if (last) {
-    const p = document.createElement("p");
-    p.textContent = `Last hand: ${last.contract || "no contract"}`
-      + (last.contractor !== null ? ` by ${seatName(last.contractor)}` : "")
-      + `, ${last.made ? "made" : "lost"}; changes ${last.changes.join(" / ")}.`;
-    $("last").append(p);
-  }
-  if (v.result) {
-    const p = document.createElement("p");
-    p.id = "result";
-    p.textContent = `Game over: side ${v.result.winners.join(" and ")} won.`;
-    $("last").append(p);
-  }
+  $("refusal").dataset.version = answer.version;
+  document.title = answer.page.you === null ? "Five Hundred · watching" : `Five Hundred · ${answer.page.turn}`;
+  $("turn").textContent = answer.page.turn;
+  $("turn").classList.toggle("mine", answer.page.seats.some((s) => s.you && s.to_act));
+  drawBar(answer);
+  drawSeats(answer);
+  drawTrick(currentFrame(answer.page), answer);
+  drawBox(answer, act);
+  drawAuction(answer);
+  drawSheet(answer);
+  drawMoves(answer, drawHand(answer));
+  drawReview(answer);
+  if (!$("last-trick").hidden) drawLastTrick();
+  if (sending) markSending();
+  restoreFocus(key);
 }
 
-async function refresh(force) {
-  if (!here) return;
-  const { ok, data } = await call("GET", `/tables/${here.table}`);
-  if (!ok) { showRefusal(data); return; }
-  if (force || !shown || data.version !== shown.version) render(data);
+// -- the review after a hand (sent by the server when it is ready) ------------------------
+
+function cardText(card) {  // "A♥": the notation with its suit's symbol
+  return card === "Jo" ? "Joker" : card.slice(0, -1) + "\u2660\u2663\u2666\u2665"["SCDH".indexOf(card.slice(-1))];
 }
 
-function seatKinds() {
-  const players = Number($("players").value);
-  const box = $("seat-kinds");
-  box.innerHTML = "";
-  for (let seat = 0; seat < players; seat++) {
-    const label = document.createElement("label");
-    label.textContent = seat === 0 ? "Seat 0: you " : `Seat ${seat} `;
-    if (seat > 0) {
-      const select = document.createElement("select");
-      select.dataset.seat = seat;
-      for (const kind of KINDS) {
-        const option = document.createElement("option");
-        option.value = kind;
-        option.textContent = kind === "human" ? "a person (send a link)" : `computer: ${kind}`;
-        option.selected = kind === "heuristic";
-        select.append(option);
+const MISERES = { M: "misère", OM: "open misère", BM: "blind misère" };
+function contractText(call) {
+  return MISERES[call] || call.replace(/[SCDH]$/, (s) => cardText(`2${s}`).slice(1));
+}
+
+// The review of the last hand (from the server's solver): what the contract could have
+// made with every card seen, and for each card played the cards that kept the most tricks.
+function drawReview(answer) {
+  const page = answer.page;
+  const hand = page.previous ? page.previous.hand : null;
+  const review = reviews.get(page.hand) || (hand !== null && reviews.get(hand));
+  $("review").hidden = !review;
+  if (!review) { askReview(hand); return; }
+  const name = (seat) => page.seats[seat].name;
+  $("review-title").textContent = `Review of hand ${review.hand}`;
+  const body = $("review-body");
+  body.textContent = "";
+  const p = document.createElement("p");
+  if (review.contract && review.contractor !== null) {
+    const took = review.tricks_taken;
+    p.textContent = `${name(review.contractor)} ${review.made ? "made" : "lost"} ${contractText(review.contract)}`
+      + (took !== null ? ` with ${took} trick${took === 1 ? "" : "s"}` : "")
+      + (review.could_make !== null && review.could_make !== undefined
+        ? `; with every card seen, the contract could have taken ${review.could_make}.` : ".");
+  } else p.textContent = "A hand with no contract: nothing to review.";
+  body.append(p);
+  if (!review.complete) {
+    const note = document.createElement("p");
+    note.className = "hint";
+    note.textContent = "The review stopped at its time limit: some cards are not analysed.";
+    body.append(note);
+  }
+  const table = document.createElement("table");
+  table.className = "review";
+  table.createCaption().textContent = "Each card played, and the card that kept the most tricks";
+  const head = table.createTHead().insertRow();
+  for (const text of ["Trick", "Cards played (better card)"]) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = text;
+    head.append(th);
+  }
+  const rows = table.createTBody();
+  for (const trick of review.tricks || []) {
+    const tr = rows.insertRow();
+    tr.insertCell().textContent = trick.number;
+    const cell = tr.insertCell();
+    cell.textContent = trick.cards.map((play) => {
+      let text = `${name(play.seat)}: ${cardText(play.card)}`;
+      if (play.analysed && play.lost > 0) {
+        text += ` (${play.best.map(cardText).join(" or ")} kept ${play.lost} more)`;
       }
-      label.append(select);
-    }
-    box.append(label);
+      return text;
+    }).join(" · ");
+  }
+  body.append(table);
+}
+
+const asked = new Set();
+async function askReview(hand) {  // a review missed while the socket was down, or on a reload
+  if (hand === null || asked.has(hand) || !connection) return;
+  asked.add(hand);
+  for (let tries = 0; tries < 6; tries++) {
+    let answer;
+    try { answer = await connection.http("GET", `/tables/${here.table}/review/${hand}`); } catch (err) { return; }
+    if (answer.status === 200) { onReview(answer.data); return; }
+    if (answer.status !== 202) return;
+    await sleep(3000);
   }
 }
 
-async function create(event) {
-  event.preventDefault();
-  const players = Number($("players").value);
-  const seats = ["human", ...[...document.querySelectorAll("#seat-kinds select")].map((s) => s.value)];
-  here = null;
-  const { ok, data } = await call("POST", "/tables", { rules: players === 4 ? {} : { players }, seats });
-  if (!ok) { showRefusal(data); $("status").textContent = `${data.error}: ${data.message}`; return; }
-  const others = Object.entries(data.tokens).filter(([seat]) => seat !== "0");
-  sessionStorage.setItem(`links:${data.table}`, JSON.stringify(others.map(([s, t]) => [s, link(data.table, t)])));
-  location.hash = `table=${encodeURIComponent(data.table)}&token=${encodeURIComponent(data.tokens["0"])}`;
+function onReview(message) {  // only the review's part of the page is drawn again
+  reviews.set(message.hand, message);
+  if (shown) drawReview(shown);
+}
+
+// -- entering a table --------------------------------------------------------------------
+
+function fragment() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const token = params.get("token") || params.get("watch");
+  return params.get("table") && token ? { table: params.get("table"), token } : null;
 }
 
 function enter() {
+  if (connection) connection.stop();
+  connection = null;
   here = fragment();
-  shown = null;
+  shown = latest = null;
+  reviews = new Map();
+  asked.clear();
   $("lobby").hidden = Boolean(here);
   $("table").hidden = !here;
-  $("links").innerHTML = "";
-  if (here) {
-    const links = JSON.parse(sessionStorage.getItem(`links:${here.table}`) || "[]");
-    for (const [seat, url] of links) {
-      const label = document.createElement("label");
-      label.textContent = `Link for seat ${seat}: `;
-      const input = document.createElement("input");
-      input.readOnly = true;
-      input.value = url;
-      label.append(input);
-      $("links").append(label);
-    }
-    refresh(true);
+  if (!here) {
+    connectionState("idle-lobby", "");
+    return;
   }
+  connection = new Connection(here.table, here.token, {
+    onView: (answer) => {
+      receive(answer);
+      showLinks(here.table, answer.page.seats.map((s) => s.name));
+    },
+    onState: connectionState,
+    onRefused: refused,
+    onReview,
+  });
+  connection.start();
 }
 
-$("players").addEventListener("change", seatKinds);
-$("create").addEventListener("submit", create);
+STATE_WORDS["idle-lobby"] = () => "";
+$("pace").value = localStorage.getItem("fivehundred.pace") || "normal";
+$("pace").addEventListener("change", () => localStorage.setItem("fivehundred.pace", $("pace").value));
+$("last-trick-button").addEventListener("click", () => {
+  drawLastTrick();
+  $("last-trick").hidden = false;
+  $("last-trick-close").focus();
+});
+$("last-trick-close").addEventListener("click", () => {
+  $("last-trick").hidden = true;
+  $("last-trick-button").focus();
+});
 window.addEventListener("hashchange", enter);
-seatKinds();
+window.addEventListener("resize", () => { if (shown && !animating) render(shown); });
+setupLobby();
 enter();
-setInterval(() => refresh(false), 1000);
+
+// For the browser tests and for people curious in the console.
+window.fivehundred = {
+  get shown() { return shown; },
+  get connection() { return connection; },
+  get animating() { return animating; },
+  get busy() { return animating || sending || latest !== shown; },
+  get state() { return connection ? connection.state : null; },
+  render,
+  act,
+  refusalWords,
+};

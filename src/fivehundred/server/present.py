@@ -1,0 +1,436 @@
+"""What the browser table shows of one seat's view, in a person's words.
+
+:func:`page` is the ``"page"`` part of a seat's answer to ``GET /tables/{id}``
+(and of the live ``view`` message). The page's script draws it and holds no
+rule of its own: the seats around the table with their marks, the bidding box
+with each call's points (from the library's scoring table), the auction by
+seat, the contract and its trump badge, every card's spoken name and marks
+(trump, bower, kept from the kitty), the tricks of this hand and of the hand
+before, the score sheet by hand, and a sentence for whose turn it is.
+
+Everything comes from the seat's :class:`~fivehundred.PlayerView` and from the
+public record of finished hands (:class:`FinishedHand`), so the page is given
+no card the seat may not see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Final
+
+import attrs
+
+import fivehundred as fh
+from fivehundred.calls import CallKind, Strain
+from fivehundred.scoring import SCORE_TABLE, bid_value
+from fivehundred.tricks import is_trump
+
+__all__ = [
+    "MISERE_WORDS",
+    "FinishedHand",
+    "card_name",
+    "finished",
+    "kept_from_kitty",
+    "page",
+]
+
+#: Each misère call: its name and a one-line explanation (R3.2, R6.3).
+MISERE_WORDS: Final = {
+    CallKind.MISERE: ("Misère", "Win no trick at all, playing alone with no trumps."),
+    CallKind.OPEN_MISERE: (
+        "Open misère",
+        "Win no trick, with your hand laid face up after the first trick.",
+    ),
+    CallKind.BLIND_MISERE: (
+        "Blind misère",
+        "Open misère called before you look at your cards: worth the same, and bolder.",
+    ),
+}
+_RANK_WORDS: Final = {"A": "ace", "K": "king", "Q": "queen", "J": "jack"}
+_SUIT_WORDS: Final = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts"}
+_STRAIN_WORDS: Final = {**_SUIT_WORDS, "NT": "no trumps"}
+_NUMBER_WORDS: Final = {6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
+_PHASE_WORDS: Final = {
+    fh.Phase.DEAL: "The deal",
+    fh.Phase.BIDDING: "The auction",
+    fh.Phase.DISCARD: "The kitty",
+    fh.Phase.NOMINATE: "The Joker's suit",
+    fh.Phase.PARTNER: "The partner call",
+    fh.Phase.PLAY: "The play",
+    fh.Phase.GAME_OVER: "The game is over",
+}
+_DOING: Final = {
+    fh.Phase.BIDDING: "bid or pass",
+    fh.Phase.DISCARD: "discard three cards",
+    fh.Phase.NOMINATE: "name the Joker's suit",
+    fh.Phase.PARTNER: "call a partner",
+    fh.Phase.PLAY: "play a card",
+}
+
+
+@attrs.frozen
+class FinishedHand:
+    """The public record of a hand once played: its auction, its tricks and its result.
+
+    Constructing one checks nothing and raises nothing: :func:`finished` makes them.
+    """
+
+    result: fh.HandResult | None
+    auction: tuple[tuple[int, fh.Call], ...]
+    tricks: tuple[Any, ...]
+
+
+def finished(state: fh.GameState) -> FinishedHand:
+    """The public record of the hand ``state`` has just finished (every card played is public).
+
+    Raises nothing for a state of the library.
+    """
+    return FinishedHand(state.last_hand, state.auction, state.tricks)
+
+
+def kept_from_kitty(state: fh.GameState, seat: int) -> tuple[fh.Card, ...]:
+    """The kitty's cards the contractor ``seat`` kept, once the kitty is exchanged (R4.1).
+
+    Nothing for any other seat, or before the exchange. The kitty is found by
+    dealing this hand's deck again, so no state keeps it after the discard.
+    Raises nothing for a state of the library.
+    """
+    if state.contractor != seat or not state.deck or state.phase is fh.Phase.DISCARD:
+        return ()
+    dealt = fh.deal(fh.new_game(state.rules, dealer=state.dealer), cards=state.deck)
+    held = set(state.hand(seat))
+    return tuple(card for card in dealt.kitty if card in held)
+
+
+def card_name(card: fh.Card) -> str:
+    """A card as a screen reader says it: ``"queen of hearts"``, ``"10 of spades"``, ``"Joker"``.
+
+    Raises nothing for a card.
+    """
+    if card.is_joker:
+        return "Joker"
+    rank = str(card.rank)
+    assert card.suit is not None
+    return f"{_RANK_WORDS.get(rank, rank)} of {_SUIT_WORDS[card.suit.letter]}"
+
+
+def _call_text(call: fh.Call) -> str:
+    """A call as the page prints it: ``8♥``, ``7NT``, ``Misère``, ``Pass``."""
+    if call.kind is CallKind.BID:
+        assert call.strain is not None
+        return f"{call.tricks}{call.strain.symbol}"
+    if call.kind is CallKind.PASS:
+        return "Pass"
+    return MISERE_WORDS[call.kind][0]
+
+
+def _call_words(call: fh.Call) -> str:
+    """A call in words: ``eight hearts``, ``seven no trumps``, ``misère``, ``pass``."""
+    if call.kind is CallKind.BID:
+        assert call.tricks is not None and call.strain is not None
+        return f"{_NUMBER_WORDS[call.tricks]} {_STRAIN_WORDS[call.strain.letter]}"
+    return _call_text(call).lower()
+
+
+def _names(seats: Sequence[str], you: int | None, names: Sequence[str | None] | None) -> list[str]:
+    """Each seat's name: "You", a given name, or "Player 3" / "Computer 3"."""
+    out = []
+    for seat, kind in enumerate(seats):
+        if seat == you:
+            out.append("You")
+        elif names and seat < len(names) and names[seat]:
+            out.append(str(names[seat]))
+        else:
+            out.append(f"{'Player' if kind == 'human' else 'Computer'} {seat + 1}")
+    return out
+
+
+def _sides(rules: fh.Rules, name: list[str], you: int | None) -> list[str]:
+    """Each side's name: "You", "You and Player 3", "Computer 2 and Player 4"."""
+    out = []
+    for side in rules.sides:
+        ordered = sorted(side, key=lambda seat: seat != you)
+        out.append(" and ".join(name[seat] for seat in ordered))
+    return out
+
+
+def _trick(trick: Any, name: list[str]) -> dict[str, Any]:
+    return {
+        "plays": [{"seat": seat, "card": str(card)} for seat, card in trick.plays],
+        "winner": trick.winner,
+        "words": f"{name[trick.winner]} won it with the "
+        + card_name(dict((seat, card) for seat, card in trick.plays)[trick.winner]),
+    }
+
+
+def _result(hand: fh.HandResult, rules: fh.Rules, name: list[str], sides: list[str]) -> str:
+    if hand.contract is None or hand.contractor is None:
+        return "Everyone passed: the hand was thrown in, and nothing scored."
+    who = name[hand.contractor]
+    verb = "made" if hand.made else "lost"
+    side = _side_of(rules, hand.contractor)
+    took = hand.tricks[side]
+    tricks = f"{took} trick{'s' if took != 1 else ''}"
+    changes = ", ".join(
+        f"{sides[n]} {change:+d}" for n, change in enumerate(hand.changes) if change
+    )
+    return f"{who} {verb} {_call_words(hand.contract)} with {tricks}: {changes or 'no change'}."
+
+
+def _side_of(rules: fh.Rules, seat: int) -> int:
+    return next(n for n, side in enumerate(rules.sides) if seat in side)
+
+
+def _sheet_row(
+    hand: fh.HandResult, rules: fh.Rules, name: list[str], sides: list[str]
+) -> dict[str, Any]:
+    contract = hand.contract
+    return {
+        "hand": hand.number,
+        "contract": "Thrown in" if contract is None else _call_text(contract),
+        "by": None if hand.contractor is None else name[hand.contractor],
+        "tricks": list(hand.tricks),
+        "made": hand.made,
+        "changes": list(hand.changes),
+        "scores": list(hand.scores),
+        "words": _result(hand, rules, name, sides),
+    }
+
+
+def _box(view: fh.PlayerView, legal: set[str]) -> dict[str, Any]:
+    """The bidding box: a bid per level and strain, the misère calls, and pass."""
+    rules = view.rules
+    bids = []
+    for level, row in SCORE_TABLE.items():
+        for strain in Strain:
+            call = fh.Call.bid(level, strain)
+            text = fh.format_action(call)
+            bids.append(
+                {
+                    "call": text,
+                    "text": _call_text(call),
+                    "words": _call_words(call),
+                    "points": row[strain],
+                    "legal": text in legal,
+                }
+            )
+    miseres = []
+    kinds = [fh.MISERE, fh.OPEN_MISERE] + ([fh.BLIND_MISERE] if rules.blind_misere else [])
+    for call in kinds if rules.misere else []:
+        text = fh.format_action(call)
+        title, explain = MISERE_WORDS[call.kind]
+        miseres.append(
+            {
+                "call": text,
+                "text": title,
+                "explain": explain,
+                "points": bid_value(call, rules),
+                "legal": text in legal,
+            }
+        )
+    strains = [{"symbol": s.symbol, "words": _STRAIN_WORDS[s.letter]} for s in Strain]
+    return {
+        "levels": list(SCORE_TABLE),
+        "strains": strains,
+        "bids": bids,
+        "misere": miseres,
+        "pass": "pass" in legal,
+    }
+
+
+def _auction(view: fh.PlayerView, name: list[str]) -> dict[str, Any]:
+    """The auction as a table: a column a seat, from the dealer's left, a row a round."""
+    players = view.rules.players
+    first = 0 if view.dealer is None else (view.dealer + 1) % players
+    order = [(first + n) % players for n in range(players)]
+    rows: list[list[str]] = []
+    column = {seat: n for n, seat in enumerate(order)}
+    for seat, call in view.auction:
+        if not rows or rows[-1][column[seat]] or column[seat] < _last_filled(rows[-1]):
+            rows.append([""] * players)
+        rows[-1][column[seat]] = _call_text(call)
+    return {"seats": order, "names": [name[s] for s in order], "rows": rows}
+
+
+def _last_filled(row: list[str]) -> int:
+    return max((n for n, text in enumerate(row) if text), default=-1)
+
+
+def _action_words(parsed: fh.Action, name: list[str]) -> str:
+    """A legal action in words (the Joker lead, the nomination, the partner call...)."""
+    if isinstance(parsed, fh.Play) and parsed.suit is not None:
+        return f"Lead the Joker as {_SUIT_WORDS[parsed.suit.letter]}"
+    if isinstance(parsed, fh.Nominate):
+        if parsed.suit is None:
+            return "Leave the Joker without a suit"
+        return f"The Joker is a {_SUIT_WORDS[parsed.suit.letter][:-1]}"
+    if isinstance(parsed, fh.CallPartner):
+        if parsed.seat is not None:
+            return f"Take {name[parsed.seat]} as partner"
+        return (
+            "Call a partner by card"
+            if parsed.card is None
+            else f"Call the {card_name(parsed.card)}"
+        )
+    if isinstance(parsed, fh.Call):
+        return _call_words(parsed).capitalize()
+    if isinstance(parsed, fh.Play):
+        return f"Play the {card_name(parsed.card)}"
+    return fh.format_action(parsed)
+
+
+def _cards(
+    view: fh.PlayerView, kept: Iterable[fh.Card], tricks: Iterable[Any]
+) -> dict[str, dict[str, Any]]:
+    """Every card the page shows: its spoken name and its marks under the contract."""
+    contract, joker = view.contract, view.joker_suit
+    trump_suit = None
+    if contract is not None and contract.kind is CallKind.BID and contract.strain is not None:
+        trump_suit = contract.strain.suit
+    kitty = set(kept) | set(view.kitty or ())
+    shown: set[fh.Card] = {*view.hand, *(view.kitty or ()), *(view.exposed_hand or ())}
+    shown |= {card for _, card in view.trick}
+    for trick in tricks:
+        shown |= {card for _, card in trick.plays}
+    out = {}
+    for card in shown:
+        trump = contract is not None and is_trump(card, contract, joker_suit=joker)
+        bower = None
+        if trump and trump_suit is not None and str(card.rank) == "J" and card.suit is not None:
+            if card.suit == trump_suit:
+                bower = "right"
+            elif card.suit == trump_suit.partner:
+                bower = "left"
+        marks = [card_name(card)]
+        marks += [f"{bower} bower"] if bower else (["trump"] if trump else [])
+        marks += ["from the kitty"] if card in kitty else []
+        out[str(card)] = {
+            "label": ", ".join(marks),
+            "trump": trump,
+            "bower": bower,
+            "kitty": card in kitty,
+            "red": card.suit is not None and card.suit.is_red,
+        }
+    return out
+
+
+def _turn(view: fh.PlayerView, name: list[str], sides: list[str], you: int | None) -> str:
+    if view.result is not None:
+        winners = " and ".join(sides[side] for side in view.result.winners)
+        return f"The game is over: {winners} won."
+    if view.to_act is None:
+        return "Dealing."
+    doing = _DOING.get(view.phase, "move")
+    if view.to_act == you:
+        return f"Your turn: {doing}."
+    return f"{name[view.to_act]} to {doing}."
+
+
+def page(
+    view: fh.PlayerView,
+    seats: Sequence[str],
+    past: Sequence[FinishedHand] = (),
+    *,
+    kept: Iterable[fh.Card] = (),
+    names: Sequence[str | None] | None = None,
+    spectator: bool = False,
+) -> dict[str, Any]:
+    """The page's part of a seat's answer: the table as the browser draws it, in words.
+
+    ``seats`` are the seat kinds (``"human"`` or a computer player's kind),
+    ``past`` the table's finished hands in order (for the score sheet and the
+    last trick), ``kept`` the kitty cards the contractor kept
+    (:func:`kept_from_kitty`), ``names`` the people's names if they gave any.
+    A ``spectator``'s page names no seat "You" and has no bidding box (it has no call).
+
+    Raises nothing for a view of the library.
+    """
+    rules = view.rules
+    you = None if spectator else view.seat
+    name = _names(seats, you, names)
+    sides = _sides(rules, name, you)
+    legal = {fh.format_action(action) for action in view.legal_actions}
+    previous = past[-1] if past else None
+    before = () if previous is None else previous.tricks
+    people = []
+    for seat in range(rules.players):
+        people.append(
+            {
+                "seat": seat,
+                "name": name[seat],
+                "computer": seats[seat] != "human",
+                "you": seat == you,
+                "dealer": seat == view.dealer,
+                "contractor": seat == view.contractor,
+                "partner": view.partner == seat
+                or (
+                    view.contractor is not None
+                    and seat != view.contractor
+                    and not rules.partner_by_seat
+                    and rules.players != 5
+                    and _side_of(rules, seat) == _side_of(rules, view.contractor)
+                ),
+                "to_act": seat == view.to_act,
+                "cards": view.hand_sizes[seat],
+                "out": seat in view.sitting_out,
+                "side": _side_of(rules, seat),
+            }
+        )
+    contract = None
+    if view.contract is not None and view.contractor is not None:
+        call = view.contract
+        if call.kind is CallKind.BID:
+            assert call.strain is not None and call.tricks is not None
+            badge, badge_words = call.strain.symbol, f"{_STRAIN_WORDS[call.strain.letter]}"
+            need = f"{call.tricks} tricks"
+        else:
+            badge, badge_words, need = "Misère", "no trumps: misère", "no trick"
+        contract = {
+            "text": _call_text(call),
+            "words": _call_words(call),
+            "by": name[view.contractor],
+            "points": bid_value(call, rules),
+            "badge": badge,
+            "badge_words": "Trumps: " + badge_words,
+            "red": call.strain is not None
+            and call.strain.suit is not None
+            and call.strain.suit.is_red,
+            "need": need,
+        }
+    sheet = [_sheet_row(h.result, rules, name, sides) for h in past if h.result is not None]
+    last = view.last_hand
+    if (
+        last is not None
+        and last.contract is not None
+        and all(row["hand"] != last.number for row in sheet)
+    ):  # the game's last hand: the game ended without another deal
+        sheet.append(_sheet_row(last, rules, name, sides))
+    return {
+        "you": you,
+        "phase": _PHASE_WORDS.get(view.phase, view.phase.value),
+        "hand": view.hand_number,
+        "turn": _turn(view, name, sides, you),
+        "seats": people,
+        "sides": [{"name": s, "score": view.scores[n]} for n, s in enumerate(sides)],
+        "target": rules.target,
+        "contract": contract,
+        "box": _box(view, legal) if view.phase is fh.Phase.BIDDING and not spectator else None,
+        "auction": _auction(view, name),
+        "cards": _cards(view, kept, (*view.tricks, *before)),
+        "tricks": [_trick(t, name) for t in view.tricks],
+        "trick": [{"seat": seat, "card": str(card)} for seat, card in view.trick],
+        "previous": None
+        if previous is None or previous.result is None
+        else {
+            "hand": previous.result.number,
+            "tricks": [_trick(t, name) for t in before],
+            "words": _result(previous.result, rules, name, sides),
+        },
+        "sheet": sheet,
+        "actions": {
+            fh.format_action(action): _action_words(action, name)
+            for action in view.legal_actions
+            if not isinstance(action, fh.Discard)
+        },
+        "partner_card": None if view.partner_card is None else card_name(view.partner_card),
+    }

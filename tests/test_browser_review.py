@@ -1,0 +1,144 @@
+"""The review after a hand and the claim button, in Chromium (R5.5, R6.1).
+
+A person plays with three computer players; the test reads the same table from
+the server's database (so it knows every hand, as the server's solver does)
+and asks :func:`fivehundred.solver.claim` whether a claim of the rest would
+hold. It clicks "Claim" once where it would not (the page says so, in words)
+and once where it would (the hand ends at once). After each hand the review
+arrives without a reload: the tricks the contract could have made and, for
+each trick, the card played next to the cards that kept the most tricks.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+
+import fivehundred as fh
+from browser_support import chromium, click, open_table, page, settled, shoot, wait_for
+from fivehundred.server.tables import Tables
+from fivehundred.solver import claim
+from server_helpers import free_port, start_server
+
+#: The person's moves at most before both claims have been tried.
+MAX_MOVES = 150
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[WebDriver]:
+    with chromium(tmp_path) as driver:
+        yield driver
+
+
+def my_turn(driver: WebDriver) -> bool:
+    return settled(driver) and bool(page(driver, "f.shown.view.view.to_act === f.shown.seat"))
+
+
+def moved(driver: WebDriver, version: int) -> bool:
+    return settled(driver) and (
+        page(driver, "f.shown.version") != version
+        or bool(driver.find_element(By.ID, "refusal").text)
+    )
+
+
+def next_move(driver: WebDriver) -> str:
+    """A selector of the person's next move: pass, the first legal card, the first
+    button, or (a discard) three cards then the discard button."""
+    for selector, attribute in (
+        ('#misere button[data-action="pass"]:not([disabled])', ""),
+        ("#hand .card.legal", "data-card"),
+        ("#moves button[data-action]", "data-action"),
+    ):
+        found = driver.find_elements(By.CSS_SELECTOR, selector)
+        if found and not attribute:
+            return selector
+        if found:
+            return f'{selector}[{attribute}="{found[0].get_attribute(attribute)}"]'
+    for card in [
+        e.get_attribute("data-card") for e in driver.find_elements(By.CSS_SELECTOR, "#hand .card")
+    ][:3]:
+        click(driver, f'#hand .card[data-card="{card}"]')
+    return "#discard"
+
+
+def claim_holds(db: Path, table_id: str, seat: int) -> bool | None:
+    """Whether ``seat``'s side takes every trick left against any play; ``None`` when
+    too many are left to ask the solver quickly."""
+    tables = Tables(db)
+    try:
+        state = tables.get(table_id).state
+    finally:
+        tables.close()
+    left = max(len(state.hand(s)) for s in range(state.rules.players) if s not in state.sitting_out)
+    if state.phase is not fh.Phase.PLAY or left > 3:
+        return None
+    if state.contract is not None and state.contract.is_misere:
+        return None  # a misère claim is another question: keep to trick contracts
+    return claim(state, seat, left)
+
+
+def test_a_claim_is_refused_then_accepted_and_each_hand_is_reviewed(
+    browser: WebDriver, tmp_path: Path
+) -> None:
+    port, db = free_port(), tmp_path / "tables.db"
+    server = start_server(db, port, "--seed", "claims")
+    try:
+        first = open_table(browser, f"http://127.0.0.1:{port}/", 4)
+        table_id = first["table"]
+        tried: dict[bool, Any] = {}
+        for _ in range(MAX_MOVES):
+            if len(tried) == 2:
+                break
+            wait_for(browser, my_turn, timeout=30)
+            answer = page(browser, "f.shown")
+            version = answer["version"]
+            if answer["view"]["view"]["phase"] == "play":
+                holds = claim_holds(db, table_id, answer["seat"])
+                if holds is not None and holds not in tried:
+                    click(browser, "#claim")
+                    wait_for(browser, functools.partial(moved, version=version), timeout=30)
+                    refusal = browser.find_element(By.ID, "refusal").text
+                    tried[holds] = (refusal, page(browser, "f.shown"))
+                    if not holds:
+                        shoot(browser, "4p-claim-refused")
+                        continue  # play on from the same position
+                    continue
+            click(browser, next_move(browser))
+            wait_for(browser, functools.partial(moved, version=version), timeout=30)
+            assert not browser.find_element(By.ID, "refusal").text
+        assert set(tried) == {True, False}, f"claims tried: {sorted(tried)}"
+        refused, after = tried[False]
+        # R6.1: a claim the defence can beat is refused, in words, and play goes on
+        assert refused.startswith("The claim does not hold: the others can hold your side to")
+        assert "CLAIM" not in refused
+        accepted, done = tried[True]
+        assert accepted == ""  # R5.5: the rest of the tricks are the claimer's side's
+        assert done["version"] > after["version"]
+        # the review of a finished hand arrives over the socket, with no reload
+        review = wait_for(
+            browser, lambda d: d.find_element(By.ID, "review").is_displayed(), timeout=30
+        )
+        assert review
+        text = browser.find_element(By.ID, "review-body").text
+        # the solver had its time budget (5 s): a review cut short says so
+        assert (
+            "with every card seen, the contract could have taken" in text
+            or "stopped at its time limit" in text
+            or "no contract" in text
+        ), text
+        rows = browser.execute_script(
+            "return [...document.querySelectorAll('#review-body tbody tr')]"
+            ".map((r) => r.cells[0].textContent)"
+        )
+        assert rows and all(number.isdigit() for number in rows)
+        assert page(browser, "f.state") == "live"
+        shoot(browser, "4p-review", at="#review")
+    finally:
+        server.terminate()
+        server.communicate(timeout=10)

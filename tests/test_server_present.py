@@ -1,0 +1,153 @@
+"""What the browser table is told to show (``fivehundred.server.present``): the marks of
+each card, the bidding box's points, the auction by seat, the score sheet and the
+sentences a person reads, all made from the rules, none kept by the page."""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import fivehundred as fh
+from fivehundred.scoring import SCORE_TABLE, bid_value
+from fivehundred.server import present
+from fivehundred.server.tables import HUMAN, Table, Tables
+from helpers import BOWERS, in_play, run
+
+
+def page_of(state: fh.GameState, seat: int, seats: tuple[str, ...] | None = None) -> Any:
+    """The page part of ``seat``'s answer at a table in ``state``."""
+    kinds = seats or (HUMAN,) + ("heuristic",) * (state.rules.players - 1)
+    table = Table(id="t", seats=kinds, seed="s", hashes={}, state=state)
+    return table.view(seat)["page"]
+
+
+def test_the_bowers_and_trumps_are_named_and_marked_R1_3() -> None:
+    state = in_play("7H", 0, BOWERS.hands, BOWERS.kitty)
+    cards = page_of(state, 2)["cards"]
+    assert cards["Jo"]["trump"] and cards["Jo"]["label"] == "Joker, trump"
+    assert page_of(state, 0)["cards"]["JH"]["bower"] == "right"
+    assert page_of(state, 1)["cards"]["JD"]["bower"] == "left"
+    assert page_of(state, 1)["cards"]["JD"]["label"] == "jack of diamonds, left bower"
+    # a jack of the other colour is no bower and no trump
+    jc = page_of(state, 2)["cards"]["JC"]
+    assert (jc["bower"], jc["trump"], jc["label"]) == (None, False, "jack of clubs")
+    assert page_of(state, 0)["cards"]["AS"]["label"] == "ace of spades"
+
+
+def test_the_bidding_box_has_each_bids_points_from_the_scoring_table_R8_1() -> None:
+    state = fh.deal(fh.new_game(fh.Rules(), dealer=3), cards=fh.Rules().deck)
+    box = page_of(state, state.to_act or 0)["box"]
+    assert len(box["bids"]) == 25 and [m["text"] for m in box["misere"]] == [
+        "Misère",
+        "Open misère",
+        "Blind misère",
+    ]
+    for bid in box["bids"]:
+        call = fh.parse_call(bid["call"])
+        assert call.tricks is not None and call.strain is not None
+        assert bid["points"] == SCORE_TABLE[call.tricks][call.strain] == bid_value(call)
+    assert {b["call"] for b in box["bids"] if b["legal"]} == {
+        fh.format_action(a) for a in fh.legal_actions(state) if isinstance(a, fh.Call)
+    } - {"pass", "M", "OM", "BM"}
+    assert box["misere"][1]["points"] == 500 and box["misere"][1]["explain"]
+    assert box["pass"]
+
+
+def test_a_table_without_misere_offers_none_V_NO_MISERE() -> None:
+    rules = fh.Rules(misere=False)
+    state = fh.deal(fh.new_game(rules, dealer=3), cards=rules.deck)
+    assert page_of(state, 0)["box"]["misere"] == []
+
+
+def test_the_auction_is_a_table_by_seat_from_the_dealers_left_R3_1() -> None:
+    state = fh.deal(fh.new_game(fh.Rules(), dealer=3), cards=fh.Rules().deck)
+    state = run(state, "6S", "pass", "7H", "pass", "8S")
+    auction = page_of(state, 0)["auction"]
+    assert auction["seats"] == [0, 1, 2, 3]
+    assert auction["names"] == ["You", "Computer 2", "Computer 3", "Computer 4"]
+    assert auction["rows"] == [["6♠", "Pass", "7♥", "Pass"], ["8♠", "", "", ""]]
+
+
+def test_the_turn_contract_and_seats_are_in_a_persons_words_R4_3() -> None:
+    state = in_play("7H", 0, BOWERS.hands, BOWERS.kitty)
+    mine, theirs = page_of(state, 0), page_of(state, 1)
+    assert mine["turn"] == "Your turn: play a card."
+    assert theirs["turn"] == "Player 1 to play a card."
+    assert mine["contract"]["badge"] == "♥" and mine["contract"]["by"] == "You"
+    assert mine["contract"]["points"] == 200 and mine["contract"]["need"] == "7 tricks"
+    seats = mine["seats"]
+    assert [s["name"] for s in seats] == ["You", "Computer 2", "Computer 3", "Computer 4"]
+    assert seats[0]["contractor"] and seats[2]["partner"] and not seats[1]["partner"]
+    assert seats[3]["dealer"] and [s["cards"] for s in seats] == [10, 10, 10, 10]
+    assert mine["sides"][0]["name"] == "You and Computer 3"
+    assert "seat" not in str(mine["turn"]) and "version" not in str(mine)
+
+
+def test_the_contractor_sees_the_kitty_cards_it_kept_R4_1() -> None:
+    state = in_play("7H", 0, BOWERS.hands, BOWERS.kitty, discard="AC AD KD")
+    cards = page_of(state, 0)["cards"]
+    assert {c for c, info in cards.items() if info["kitty"]} == {"10S", "JS", "QS"}
+    assert cards["QS"]["label"] == "queen of spades, from the kitty"
+    assert not any(info["kitty"] for info in page_of(state, 1)["cards"].values())
+
+
+def test_a_finished_hand_leaves_its_tricks_and_a_row_of_the_score_sheet_R8_3(
+    tmp_path: Path,
+) -> None:
+    tables = Tables(tmp_path / "tables.db", seed="present")
+    table, _ = tables.create({}, [HUMAN, "heuristic", "heuristic", "heuristic"])
+    for _ in range(200):  # the person plays the first legal action until a hand is over
+        if table.past or table.state.result is not None:
+            break
+        tables.act(table, 0, fh.format_action(fh.legal_actions(table.state)[0]), table.version)
+    page = table.view(0)["page"]
+    assert page["sheet"], "a hand was scored"
+    row, previous = page["sheet"][0], page["previous"]
+    hand = table.past[0].result
+    assert hand is not None
+    assert row["hand"] == 1 and row["scores"] == list(hand.scores)
+    assert previous["hand"] == 1 and previous["words"] == row["words"]
+    if hand.contract is not None:  # a played hand: its tricks, each won by someone
+        assert previous["tricks"] and all(
+            " won it with the " in t["words"] for t in previous["tricks"]
+        )
+    tables.close()
+    # a restarted server rebuilds the same record from the stored actions
+    reloaded = Tables(tmp_path / "tables.db")
+    assert reloaded.get(table.id).view(0)["page"]["sheet"] == page["sheet"]
+    reloaded.close()
+
+
+def test_a_spectator_is_nobody_at_the_table() -> None:
+    tables = Tables(":memory:", seed="present")
+    table, _ = tables.create({}, [HUMAN, "heuristic", "heuristic", "heuristic"])
+    watched = present.page(fh.observe(table.state, 0), table.seats, table.past, spectator=True)
+    assert watched["you"] is None and "You" not in [s["name"] for s in watched["seats"]]
+    assert not watched["turn"].startswith("Your")
+    tables.close()
+
+
+def test_the_choices_that_are_not_cards_or_bids_are_in_words_R7_4() -> None:
+    assert present.card_name(fh.parse_card("10H")) == "10 of hearts"
+    assert present.card_name(fh.parse_card("Jo")) == "Joker"
+    state = in_play("7NT", 0, BOWERS.hands, BOWERS.kitty)
+    assert page_of(state, 0)["actions"]["AS"] == "Play the ace of spades"
+
+
+def test_no_script_of_the_page_holds_a_card_order_or_points_P6() -> None:
+    """R1.2, R8.1: the order of the cards and the points of the calls come from the server;
+    no module of the page keeps a rank list or a scoring table of its own."""
+    static = resources.files("fivehundred.server") / "static"
+    scripts = {
+        p.name: p.read_text(encoding="utf-8") for p in static.iterdir() if p.name.endswith(".js")
+    }
+    assert {"table.js", "draw.js", "cards.js", "live.js", "lobby.js"} <= set(scripts)
+    # a list with two ranks in it, e.g. ["4", ..., "10", "J", "Q"]
+    ranks = re.compile(r'\[[^\]]*"(?:10|J|Q|K|A|Jo)"[^\]]*"(?:10|J|Q|K|A|Jo)"')
+    for name, script in scripts.items():
+        assert not ranks.search(script), name
+        assert not re.search(r"\b(?:220|320|420)\b", script), name  # no 7NT, 8NT, 9NT points
+        for word in ("RANKS", "sortHand", "isTrump", "SAME_COLOUR", "trumpSuit"):
+            assert word not in script, (name, word)
