@@ -1,13 +1,16 @@
 """The pieces of examples/train_agent.py, the tutorial's learning agent.
 
-The whole script runs in ``tests/test_examples.py``; these tests check each
-piece on its own.
+The whole script runs in ``tests/test_examples.py`` and, at the page's small
+budget, in ``tests/test_docs.py`` (whose output must match the page exactly);
+these tests check each piece on its own, and that the page's claims quote the
+figures the script printed.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import re
 import sys
 from pathlib import Path
 from typing import Final
@@ -22,6 +25,8 @@ from fivehundred.state import Phase
 ROOT: Final = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "examples"))
 import train_agent as ta  # noqa: E402
+
+PAGE: Final = ROOT / "docs" / "tutorials" / "train-an-agent.md"
 
 
 def first_view(seed: int = 1) -> fh.PlayerView:
@@ -184,3 +189,25 @@ def test_bad_budgets_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
         ta.main(["--eval", "1"])
     assert stop.value.code == 2
     assert "--eval at least 2" in capsys.readouterr().err
+
+
+# -- the page quotes the script ---------------------------------------------------------
+
+
+def page_output() -> str:
+    """The full run's output as the page shows it (the ```text block after its command)."""
+    text = PAGE.read_text(encoding="utf-8")
+    found = re.search(r"^```text\n\$ python examples/train_agent\.py\n(.*?)^```", text, re.S | re.M)
+    assert found, "the page shows the output of python examples/train_agent.py"
+    return found.group(1)
+
+
+def test_the_page_quotes_figures_the_script_printed() -> None:
+    """Every figure with a decimal in the page's verdict appears in the output it shows."""
+    text = PAGE.read_text(encoding="utf-8")
+    verdict = text.split("<!-- verdict -->")[1].split("\n## ")[0]  # up to the next section
+    figures = re.findall(r"[+-]?\d+\.\d", verdict)
+    assert figures, "the verdict quotes the figures"
+    output = page_output()
+    missing = [figure for figure in figures if figure not in output]
+    assert not missing, missing
