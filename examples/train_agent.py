@@ -140,8 +140,12 @@ class BiddingAgent:
     )
 
     def choose(self, view: fh.PlayerView) -> fh.Action:
-        """A call from the policy in the auction, the heuristic player's action after it."""
-        if view.phase is not Phase.BIDDING:
+        """A call from the policy in the auction, the heuristic player's action after it.
+
+        Raises :class:`~fivehundred.FiveHundredError` when it is not the view's seat's
+        turn (the heuristic player's refusal).
+        """
+        if view.phase is not Phase.BIDDING or not view.my_turn:
             return self.cards.choose(view)
         calls = choices(view)
         features = tuple(call_features(view, call) for call in calls)
@@ -202,8 +206,8 @@ class AlwaysPass:
         self.cards = HeuristicPlayer(rng)
 
     def choose(self, view: fh.PlayerView) -> fh.Action:
-        """Pass, or the heuristic player's action after the auction."""
-        if view.phase is Phase.BIDDING:
+        """Pass, or the heuristic player's action after the auction (or its refusal)."""
+        if view.phase is Phase.BIDDING and view.my_turn:
             return fh.PASS
         return self.cards.choose(view)
 
@@ -264,8 +268,13 @@ def evaluate(ours: Callable[[random.Random], Player], against: str, hands: int, 
 
 
 def mean_interval(values: Sequence[float], z: float = 1.959964) -> tuple[float, float, float]:
-    """The mean of ``values`` and its 95% interval (normal approximation)."""
+    """The mean of ``values`` and its 95% interval (normal approximation).
+
+    Raises :class:`ValueError` for no values.
+    """
     n = len(values)
+    if not n:
+        raise ValueError("a mean needs at least one value; none were given")
     mean = sum(values) / n
     if n < 2:
         return mean, -math.inf, math.inf

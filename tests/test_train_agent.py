@@ -184,6 +184,20 @@ def test_intervals() -> None:
     assert ta.points([1.0, 3.0]).startswith("  +2.0 (")
 
 
+def test_a_mean_of_nothing_is_refused() -> None:
+    with pytest.raises(ValueError, match="at least one value"):
+        ta.mean_interval([])
+
+
+def test_the_players_refuse_a_view_that_is_not_their_turn() -> None:
+    state = fh.deal(fh.new_game(dealer=3), seed=1)  # seat 0 calls first (R3.1)
+    view = fh.observe(state, 1)
+    agent = ta.BiddingAgent([0.0] * ta.WEIGHTS, random.Random(1))
+    for player in (agent, ta.AlwaysPass(random.Random(1))):
+        with pytest.raises(fh.FiveHundredError, match="not its turn"):
+            player.choose(view)
+
+
 def test_bad_budgets_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
         ta.main(["--eval", "1"])
