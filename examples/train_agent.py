@@ -7,7 +7,8 @@ learns only that passing is safest. Its policy is a softmax over pass and the
 plain bids; each (trump suit or No Trumps, level) has two weights, a bias and
 one for the hand's trick estimate in that strain
 (:func:`fivehundred.bots.trick_estimate`), and pass has two, for who holds the
-auction. Seats 0 and 2 share the policy and learn against heuristic players.
+auction. Seats 0 and 2 share the policy and learn against heuristic players and
+players who never bid, in turn.
 
 Then each player type takes seats 0 and 2 against each opponent type, on the
 same seeded deals, and the script prints what side 0 did, with 95% intervals.
@@ -220,12 +221,19 @@ FIXED: Final[dict[str, Callable[[random.Random], Player]]] = {
 }
 
 
-def train(hands: int, seed: int, against: str = "heuristic") -> list[float]:
-    """Weights after ``hands`` hands of REINFORCE against ``against`` players."""
+#: The opponents of training, in turn, four hands (one round of dealers) each: heuristic
+#: players teach the agent to compete for the auction, players who never bid teach it
+#: not to open with a hand that cannot make the contract.
+TRAINING_OPPONENTS: Final = ("heuristic", "pass")
+
+
+def train(hands: int, seed: int) -> list[float]:
+    """Weights after ``hands`` hands of REINFORCE against :data:`TRAINING_OPPONENTS`."""
     rng = random.Random(f"train/{seed}")
     weights = [0.0] * WEIGHTS
     baseline = 0.0
     for hand in range(hands):
+        against = TRAINING_OPPONENTS[hand // 4 % len(TRAINING_OPPONENTS)]
         agent = BiddingAgent(weights, random.Random(rng.getrandbits(64)), explore=True)
         left, right = (FIXED[against](random.Random(rng.getrandbits(64))) for _ in range(2))
         result = play_hand([agent, left, agent, right], rng.getrandbits(64), hand % 4).result
@@ -344,7 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.train < 0 or args.eval < 2:
         parser.error("--train must be at least 0 and --eval at least 2")
     weights = train(args.train, args.seed)
-    print(f"trained {args.train} hands against heuristic players, seed {args.seed}")
+    print(f"trained {args.train} hands against heuristic and always pass players, seed {args.seed}")
     print("weights: " + " ".join(f"{w:+.2f}" for w in weights))
     print("\n".join(report(weights, args.eval, args.seed)))
     return 0

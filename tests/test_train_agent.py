@@ -159,6 +159,7 @@ def test_always_pass_only_passes_R3_9() -> None:
 
 
 def test_training_is_seeded_and_learns() -> None:
+    assert set(ta.TRAINING_OPPONENTS) <= set(ta.FIXED)
     first = ta.train(12, seed=4)
     assert first == ta.train(12, seed=4)
     assert first != [0.0] * ta.WEIGHTS
