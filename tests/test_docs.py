@@ -115,7 +115,7 @@ def test_python_examples_run(path: Path, in_tmp: Path) -> None:
 #: Fenced blocks that are not Python: shell commands, data, and MyST directives.
 OTHER_BLOCKS: Final = frozenset(
     {"console", "bash", "text", "json", "{toctree}", "{eval-rst}", "{include}", "{cli-help}"}
-    | {"{py:module}"}
+    | {"{py:module}", "{literalinclude}"}
 )
 
 

@@ -34,6 +34,7 @@ RUNS: Final = {
     "random_game.py": (["--seed", "7"], "game over after 5 hands"),
     "bot_match.py": ([], "win rate"),
     "table_server.py": (["--demo", "--seed", "1"], "game over: side"),
+    "train_agent.py": (["--train", "10", "--eval", "4"], "against heuristic players"),
 }
 
 
