@@ -19,7 +19,7 @@ from fivehundred.encoding import (
     legal_action_mask,
     num_actions,
 )
-from fivehundred.search import sample_deal
+from fivehundred.search import sample_deal, sample_deals
 from fivehundred.tensors import (
     information_state_layout,
     information_state_string,
@@ -206,3 +206,52 @@ def test_r5_3_sample_deal_is_uniform_chi_square() -> None:
             assert p > 0.001
             tested += 1
     assert tested == 3
+
+
+def test_r5_3_sample_deals_is_uniform_chi_square() -> None:
+    scipy_stats = pytest.importorskip("scipy.stats")
+    rng = random.Random(13)
+    tested = 0
+    for seed in (4, 5, 6):
+        state = _late_state(seed)
+        seat = state.to_act
+        assert seat is not None
+        view = fh.observe(state, seat)
+        counts: Counter[tuple[tuple[fh.Card, ...], ...]] = Counter()
+        draws = 3000
+        for sampled in sample_deals(view, draws, rng):
+            assert fh.observe(sampled, seat) == view
+            counts[(*tuple(sampled.hands), tuple(sorted(sampled.kitty)))] += 1
+        assert len(counts) >= 2
+        expected = draws / len(counts)
+        if expected >= 5:
+            _, p = scipy_stats.chisquare(list(counts.values()))
+            assert p > 0.001
+            tested += 1
+    assert tested == 3
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p")
+def test_r5_3_sample_deals_draws_as_sample_deal_does(rules: fh.Rules) -> None:
+    for state, _ in _games(rules, 1, seed=17)[::7]:
+        seat = state.to_act
+        assert seat is not None
+        view = fh.observe(state, seat)
+        batch = sample_deals(view, 5, random.Random(21))
+        one_by_one = random.Random(21)
+        assert batch == tuple(sample_deal(view, one_by_one) for _ in range(5))
+        assert all(fh.observe(s, seat) == view for s in batch)
+
+
+def test_sample_deals_refuses_a_bad_count() -> None:
+    view = fh.observe(fh.deal(fh.new_game(dealer=0), seed=2), 1)
+    rng = random.Random(1)
+    assert sample_deals(view, 0, rng) == ()
+    with pytest.raises(fh.FiveHundredTypeError, match="count"):
+        sample_deals(view, 2.0, rng)  # type: ignore[arg-type]  # the wrong type, on purpose
+    with pytest.raises(fh.FiveHundredError, match="0 or more"):
+        sample_deals(view, -1, rng)
+    with pytest.raises(fh.FiveHundredTypeError, match="sample_deals needs a PlayerView"):
+        sample_deals(fh.new_game(dealer=0), 1, rng)  # type: ignore[arg-type]  # wrong on purpose
+    with pytest.raises(ValueError, match="no hand in progress"):
+        sample_deals(fh.observe(fh.new_game(dealer=0), 0), 1, rng)
