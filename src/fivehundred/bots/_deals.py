@@ -23,7 +23,10 @@ import math
 import random
 from typing import Final, final
 
+from fivehundred._engine.deal import deal as deal_positions_of
+from fivehundred._engine.deal import new_game as new_game_of
 from fivehundred._engine.deal import with_scores
+from fivehundred._engine.table import table
 from fivehundred._sight import Sight
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call
@@ -268,6 +271,10 @@ class Replay:
         elif view.discards is not None:
             self.kitty = mask_of(view.discards)
         self.positions = deal_positions(rules, view.dealer)
+        #: The deck position of each card, by card index.
+        self.pos_of = table(rules).pos_of
+        #: The new game every replay deals from (a state is immutable: one will do).
+        self.start = new_game_of(rules, view.dealer)
         self.calls: list[Call] = [call for _, call in view.auction]
         self.calls.reverse()
         free = know.ctx.free_joker
@@ -306,8 +313,10 @@ class Replay:
             piles[self.seat] = list(indices(self.own))
         piles.append(list(indices(kitty)))
         piles.append(list(indices(dead)))
-        cards = [CARDS[piles[owner].pop()] for owner in self.positions]
-        state = deal(new_game(self.rules, dealer=self.dealer), cards=cards)
+        pos_of = self.pos_of
+        order = [pos_of[piles[owner].pop()] for owner in self.positions]
+        # the core's own deal of positions: a drawn deal holds every card once by construction
+        state = deal_positions_of(self.start, order, self.dealer)
         calls = list(self.calls)
         plays = list(self.plays)
         while True:
