@@ -57,8 +57,6 @@ class _Table:
     """The splits of one group for one room: each split, the room after it, and the
     running total of their weights (the last is the number of deals from here)."""
 
-    __slots__ = ("rooms", "splits", "totals")
-
     def __init__(self) -> None:
         #: Each split, packed: the cards of each of the group's holders, ``_BITS`` each.
         self.splits: list[int] = []
