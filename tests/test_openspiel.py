@@ -223,6 +223,8 @@ def test_r5_3_kept_strings_and_tensors_match_a_fresh_view() -> None:
 
 
 def test_r5_3_resampling_one_state_again_draws_new_deals() -> None:
+    from fivehundred.encoding import legal_action_indices
+
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     state = _decision_states({}, seed=9)[30]
     player = state.current_player()
@@ -232,6 +234,12 @@ def test_r5_3_resampling_one_state_again_draws_new_deals() -> None:
         other = state.resample_from_infostate(player, sampler)
         assert other.information_state_string(player) == key
         assert other.history() == state.history()
+        # what the draw took over from the state is what its own view gives
+        view = fh.observe(other.state, player)
+        assert key.startswith(fh.tensors.information_state_string(view))
+        assert other.legal_actions() == list(
+            legal_action_indices(other.state, layout="compact", pending=other.pending)
+        )
         hands.add(other.state.hands)
     assert len(hands) > 10
 

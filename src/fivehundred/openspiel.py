@@ -148,7 +148,7 @@ class _Setup:
         self.plays = compact_layout(rules).plays.start
         self.deck_size = len(rules.deck)
         #: The first moment of every episode: a new game, waiting for its deal.
-        self.initial = _Node(new_game(rules, dealer=0), (), (), 0)
+        self.initial = _Node(new_game(rules, dealer=0), (), (), 0, max_hands)
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Setup:
         return self  # immutable: a clone shares it
@@ -167,22 +167,40 @@ class _Node:
     counted deals) is kept in ``cache``, which is dropped when it is pickled.
     """
 
-    __slots__ = ("cache", "dealt", "hands", "pending", "state")
+    __slots__ = ("cache", "dealt", "hands", "pending", "player", "state")
 
     def __init__(
-        self, state: GameState, pending: tuple[Card, ...], dealt: tuple[int, ...], hands: int
+        self,
+        state: GameState,
+        pending: tuple[Card, ...],
+        dealt: tuple[int, ...],
+        hands: int,
+        max_hands: int,
     ) -> None:
         self.state = state
         self.pending = pending
         self.dealt = dealt
         self.hands = hands
+        phase = state.phase
+        #: The OpenSpiel player to act: a seat, ``CHANCE`` while dealing or ``TERMINAL``.
+        self.player: int
+        if phase is Phase.GAME_OVER or (phase is Phase.DEAL and hands >= max_hands and not dealt):
+            self.player = _TERMINAL
+        elif phase is Phase.DEAL:
+            self.player = _CHANCE
+        else:
+            seat = state.to_act
+            assert seat is not None
+            self.player = seat
         self.cache: dict[object, Any] = {}
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Node:
         return self  # immutable: a clone shares it
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        return (_Node, (self.state, self.pending, self.dealt, self.hands))
+        over = self.player == _TERMINAL
+        # max_hands matters only to tell the end: the hands dealt stand in for it
+        return (_Node, (self.state, self.pending, self.dealt, self.hands, self.hands + (not over)))
 
 
 class FiveHundredGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
@@ -280,26 +298,7 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyp
 
     def current_player(self) -> int:
         """The seat to act, ``CHANCE`` while dealing, ``TERMINAL`` at the end."""
-        node = self._node
-        player: int | None = node.cache.get("player")
-        if player is None:
-            if self._is_over():
-                player = _TERMINAL
-            elif node.state.phase is Phase.DEAL:
-                player = _CHANCE
-            else:
-                seat = node.state.to_act
-                assert seat is not None
-                player = seat
-            node.cache["player"] = player
-        return player
-
-    def _is_over(self) -> bool:
-        node = self._node
-        phase = node.state.phase
-        return phase is Phase.GAME_OVER or (
-            phase is Phase.DEAL and node.hands >= self._setup.max_hands and not node.dealt
-        )
+        return self._node.player
 
     def _legal_actions(self, player: int) -> list[int]:
         node = self._node
@@ -325,13 +324,15 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyp
             deck = self._setup.rules.deck
             if len(dealt) == len(deck):
                 order = [deck[p] for p in dealt]
-                self._node = _Node(deal(state, cards=order), (), (), node.hands + 1)
+                self._node = _Node(
+                    deal(state, cards=order), (), (), node.hands + 1, self._setup.max_hands
+                )
             else:
-                self._node = _Node(state, (), dealt, node.hands)
+                self._node = _Node(state, (), dealt, node.hands, self._setup.max_hands)
             return
         setup = self._setup
         state, pending = apply_id(state, int(action), node.pending, setup.plays, setup.deck_size)
-        self._node = _Node(state, pending, (), node.hands)
+        self._node = _Node(state, pending, (), node.hands, setup.max_hands)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -343,7 +344,7 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyp
 
     def is_terminal(self) -> bool:
         """Whether the episode is over: the game's end, or ``max_hands`` hands played."""
-        return self.current_player() == _TERMINAL
+        return self._node.player == _TERMINAL
 
     def returns(self) -> list[float]:
         """Per player: its side's score change so far (``"score"``), or the game's win."""
@@ -380,7 +381,15 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyp
         deals: ViewDeals | None = node.cache.get(key)
         if deals is None:
             deals = node.cache[key] = view_deals(self.view(player_id))
-        new._node = _Node(deals.draw(rng), node.pending, (), node.hands)
+        drawn = _Node(deals.draw(rng), node.pending, (), node.hands, self._setup.max_hands)
+        # the player's view is the same by construction: so are its strings and tensors, and
+        # the legal actions when it is the player to act
+        for found, value in node.cache.items():
+            if type(found) is tuple and found[-1] == player_id:
+                drawn.cache[found] = value
+        if player_id == node.player and "legal" in node.cache:
+            drawn.cache["legal"] = node.cache["legal"]
+        new._node = drawn
         return new
 
     def view(self, player: int) -> PlayerView:
