@@ -251,3 +251,25 @@ def test_get_all_states_near_the_root() -> None:
     found = get_all_states.get_all_states(game, depth_limit=2, include_chance_states=True)
     assert len(found) == 1 + 43 + 43 * 42
     assert all(state.is_chance_node() for state in found.values())
+
+
+def test_r5_3_python_legal_actions_answer_as_pyspiel_does() -> None:
+    game = pyspiel.load_game("python_five_hundred", {"players": 5})
+    state = game.new_initial_state()
+    rng = np.random.RandomState(12)
+    for _ in range(game.max_game_length() + 1):  # bounded: an episode is never longer
+        for player in (None, *range(game.num_players())):
+            mine = state.legal_actions() if player is None else state.legal_actions(player)
+            theirs = (
+                pyspiel.State.legal_actions(state)
+                if player is None
+                else pyspiel.State.legal_actions(state, player)
+            )
+            assert mine == theirs
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        legal.clear()  # the caller's own copy
+        assert state.legal_actions() == pyspiel.State.legal_actions(state) != []
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert state.is_terminal() and state.legal_actions() == []

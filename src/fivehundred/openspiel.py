@@ -148,7 +148,7 @@ class _Setup:
         self.plays = compact_layout(rules).plays.start
         self.deck_size = len(rules.deck)
         #: The first moment of every episode: a new game, waiting for its deal.
-        self.initial = _Node(new_game(rules, dealer=0), (), (), 0, max_hands)
+        self.initial = _Node(self, new_game(rules, dealer=0), (), (), 0)
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Setup:
         return self  # immutable: a clone shares it
@@ -167,16 +167,17 @@ class _Node:
     counted deals) is kept in ``cache``, which is dropped when it is pickled.
     """
 
-    __slots__ = ("cache", "dealt", "hands", "pending", "player", "state")
+    __slots__ = ("cache", "dealt", "hands", "pending", "player", "setup", "state")
 
     def __init__(
         self,
+        setup: _Setup,
         state: GameState,
         pending: tuple[Card, ...],
         dealt: tuple[int, ...],
         hands: int,
-        max_hands: int,
     ) -> None:
+        self.setup = setup
         self.state = state
         self.pending = pending
         self.dealt = dealt
@@ -184,7 +185,9 @@ class _Node:
         phase = state.phase
         #: The OpenSpiel player to act: a seat, ``CHANCE`` while dealing or ``TERMINAL``.
         self.player: int
-        if phase is Phase.GAME_OVER or (phase is Phase.DEAL and hands >= max_hands and not dealt):
+        if phase is Phase.GAME_OVER or (
+            phase is Phase.DEAL and hands >= setup.max_hands and not dealt
+        ):
             self.player = _TERMINAL
         elif phase is Phase.DEAL:
             self.player = _CHANCE
@@ -198,9 +201,7 @@ class _Node:
         return self  # immutable: a clone shares it
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        over = self.player == _TERMINAL
-        # max_hands matters only to tell the end: the hands dealt stand in for it
-        return (_Node, (self.state, self.pending, self.dealt, self.hands, self.hands + (not over)))
+        return (_Node, (self.setup, self.state, self.pending, self.dealt, self.hands))
 
 
 class FiveHundredGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
@@ -264,7 +265,7 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyp
     def __init__(self, game: FiveHundredGame) -> None:
         super().__init__(game)
         setup: _Setup = game.setup
-        self._setup = setup
+        #: The only attribute: OpenSpiel's clone deep-copies each, and a node copies as itself.
         self._node = setup.initial
 
     # -- what the state holds (read-only) -------------------------------------------
@@ -287,12 +288,12 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyp
     @property
     def rules(self) -> Rules:
         """The game's rules."""
-        return self._setup.rules
+        return self._node.setup.rules
 
     @property
     def max_hands(self) -> int:
         """The most hands an episode lasts."""
-        return self._setup.max_hands
+        return self._node.setup.max_hands
 
     # -- the OpenSpiel API ---------------------------------------------------------
 
@@ -300,11 +301,24 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyp
         """The seat to act, ``CHANCE`` while dealing, ``TERMINAL`` at the end."""
         return self._node.player
 
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (default: the player to act), as pyspiel's own.
+
+        Answered here for the player to act, so that Python callers (OpenSpiel's Python
+        bots) do not go through C++ and back; anything else is pyspiel's answer.
+        """
+        node = self._node
+        if node.player >= 0 and (player is None or player == node.player):
+            return list(self._legal_actions(node.player))  # a copy: the caller may change it
+        if player is None:
+            return pyspiel.State.legal_actions(self)  # type: ignore[no-any-return]  # untyped
+        return pyspiel.State.legal_actions(self, player)  # type: ignore[no-any-return]  # untyped
+
     def _legal_actions(self, player: int) -> list[int]:
         node = self._node
         legal: list[int] | None = node.cache.get("legal")
         if legal is None:
-            setup = self._setup
+            setup = self._node.setup
             legal = legal_ids(node.state, node.pending, setup.plays, setup.deck_size)
             node.cache["legal"] = legal
         return legal
@@ -312,7 +326,7 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyp
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards not dealt yet, equally likely."""
         taken = set(self._node.dealt)
-        left = [p for p in range(self._setup.deck_size) if p not in taken]
+        left = [p for p in range(self._node.setup.deck_size) if p not in taken]
         chance = 1.0 / len(left)
         return [(p, chance) for p in left]
 
@@ -321,18 +335,16 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyp
         state = node.state
         if state.phase is Phase.DEAL:
             dealt = (*node.dealt, int(action))
-            deck = self._setup.rules.deck
+            deck = self._node.setup.rules.deck
             if len(dealt) == len(deck):
                 order = [deck[p] for p in dealt]
-                self._node = _Node(
-                    deal(state, cards=order), (), (), node.hands + 1, self._setup.max_hands
-                )
+                self._node = _Node(node.setup, deal(state, cards=order), (), (), node.hands + 1)
             else:
-                self._node = _Node(state, (), dealt, node.hands, self._setup.max_hands)
+                self._node = _Node(node.setup, state, (), dealt, node.hands)
             return
-        setup = self._setup
+        setup = self._node.setup
         state, pending = apply_id(state, int(action), node.pending, setup.plays, setup.deck_size)
-        self._node = _Node(state, pending, (), node.hands, setup.max_hands)
+        self._node = _Node(setup, state, pending, (), node.hands)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -348,7 +360,7 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyp
 
     def returns(self) -> list[float]:
         """Per player: its side's score change so far (``"score"``), or the game's win."""
-        setup = self._setup
+        setup = self._node.setup
         rules = setup.rules
         state = self._node.state
         if setup.returns_kind == "win":
@@ -381,7 +393,7 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyp
         deals: ViewDeals | None = node.cache.get(key)
         if deals is None:
             deals = node.cache[key] = view_deals(self.view(player_id))
-        drawn = _Node(deals.draw(rng), node.pending, (), node.hands, self._setup.max_hands)
+        drawn = _Node(node.setup, deals.draw(rng), node.pending, (), node.hands)
         # the player's view is the same by construction: so are its strings and tensors, and
         # the legal actions when it is the player to act
         for found, value in node.cache.items():
