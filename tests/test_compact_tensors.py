@@ -19,6 +19,7 @@ from fivehundred.encoding import (
     legal_action_mask,
     num_actions,
 )
+from fivehundred.playout import playout
 from fivehundred.search import sample_deal, sample_deals
 from fivehundred.tensors import (
     information_state_layout,
@@ -255,3 +256,37 @@ def test_sample_deals_refuses_a_bad_count() -> None:
         sample_deals(fh.new_game(dealer=0), 1, rng)  # type: ignore[arg-type]  # wrong on purpose
     with pytest.raises(ValueError, match="no hand in progress"):
         sample_deals(fh.observe(fh.new_game(dealer=0), 0), 1, rng)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [*RULES, fh.Rules.american(), fh.Rules(rebid=True)],
+    ids=lambda r: f"{r.players}p-{'single' if r.single_round else 'rounds'}-{r.rebid}",
+)
+def test_r5_3_later_draws_re_deal_exactly_what_a_replay_gives(rules: fh.Rules) -> None:
+    """After the first draw for a view, a draw re-deals the first state instead of replaying
+    the hand (R2.2 deal, R3-R5 actions): the state must be the replay's, to the last field."""
+    from fivehundred.bots._sampling import view_deals
+
+    compared = 0
+    for state, _ in _games(rules, 2, seed=23)[::9]:
+        for seat in range(rules.players):
+            view = fh.observe(state, seat)
+            deals = view_deals(view)
+            for k in range(2):
+                masks = deals.count.draw(random.Random(k))
+                hands = list(deals.fixed)
+                for at, holder in enumerate(deals.holders):
+                    if holder < rules.players:
+                        hands[holder] = masks[at]
+                replayed = deals.replay.scored(
+                    deals.replay.state(tuple(hands), masks[-1], random.Random(50 + k))
+                )
+                redealt = deals.replay.drawn(tuple(hands), masks[-1], random.Random(50 + k))
+                assert redealt == replayed
+                assert fh.observe(redealt, seat) == view
+                assert fh.legal_actions(redealt) == fh.legal_actions(replayed)
+                ends = [playout(s, rng=random.Random(k)) for s in (redealt, replayed)]
+                assert ends[0] == ends[1]
+                compared += 1
+    assert compared > 20

@@ -25,7 +25,7 @@ from typing import Final, final
 
 from fivehundred._engine.deal import deal as deal_positions_of
 from fivehundred._engine.deal import new_game as new_game_of
-from fivehundred._engine.deal import with_scores
+from fivehundred._engine.deal import redeal, with_scores
 from fivehundred._engine.table import table
 from fivehundred._sight import Sight
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
@@ -195,6 +195,16 @@ class DealCount:
         return out
 
 
+def _positions(mask: int, pos_of: tuple[int, ...]) -> int:
+    """A card-index mask as a mask of deck positions."""
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= 1 << pos_of[low.bit_length() - 1]
+        mask ^= low
+    return out
+
+
 def _mask(cards: list[int]) -> int:
     mask = 0
     for card in cards:
@@ -288,14 +298,22 @@ class Replay:
         self.partner_card = view.partner_card
         self.partner = view.partner
         self.joker_suit = view.joker_suit
+        #: Whether another seat's kitty exchange is behind: its discard is part of the draw.
+        self.exchanged = view.contractor not in (None, view.seat) and view.phase not in (
+            Phase.BIDDING,
+            Phase.DISCARD,
+        )
+        #: The first state drawn for the view: later draws re-deal it (see :meth:`drawn`).
+        self.template: GameState | None = None
         self.scores = view.scores
         self.hand_number = view.hand_number
         self.last_hand: HandResult | None = view.last_hand
 
-    def state(self, hands: tuple[int, ...], pile: int, rng: random.Random) -> GameState:
-        """A new game dealt so that the hand in progress holds ``hands`` (card-index masks
-        per seat) and ``pile``, the public actions replayed (a new game's scores)."""
-        players = self.players
+    def _order(
+        self, hands: tuple[int, ...], pile: int, rng: random.Random
+    ) -> tuple[list[int], int, int]:
+        """The deck order (positions) that deals ``hands`` and ``pile``; the kitty and the
+        dead hand (card-index masks)."""
         order = list(indices(pile))
         rng.shuffle(order)
         kitty = self.kitty
@@ -305,14 +323,49 @@ class Replay:
                 kitty |= 1 << index
         dead = pile & ~kitty
         piles: list[list[int]] = []
-        for s in range(players):
+        for s in range(self.players):
             piles.append(list(indices(hands[s] | self.played_by[s])))
         if self.own >= 0:
             piles[self.seat] = list(indices(self.own))
         piles.append(list(indices(kitty)))
         piles.append(list(indices(dead)))
         pos_of = self.pos_of
-        order = [pos_of[piles[owner].pop()] for owner in self.positions]
+        return [pos_of[piles[owner].pop()] for owner in self.positions], kitty, dead
+
+    def drawn(self, hands: tuple[int, ...], pile: int, rng: random.Random) -> GameState:
+        """``scored(state(hands, pile, rng))``, drawing from ``rng`` as it does; only the
+        first call replays the hand: later ones re-deal that first state."""
+        template = self.template
+        if template is None:
+            template = self.template = self.scored(self.state(hands, pile, rng))
+            return template
+        order, kitty, dead = self._order(hands, pile, rng)
+        pos_of = self.pos_of
+        now = tuple([_positions(hands[s], pos_of) for s in range(self.players)])
+        partner = -2
+        if self.partner_card is not None:
+            partner = -1
+            bit = 1 << self.partner_card.index
+            for s in range(self.players):
+                if (hands[s] | self.played_by[s]) & bit:
+                    partner = s
+        discard = None
+        if self.exchanged:
+            discard = Discard(CARDS[i] for i in indices(kitty))
+        return redeal(
+            template,
+            order,
+            now,
+            kitty=_positions(kitty, pos_of),
+            dead=_positions(dead, pos_of),
+            discard=discard,
+            partner=partner,
+        )
+
+    def state(self, hands: tuple[int, ...], pile: int, rng: random.Random) -> GameState:
+        """A new game dealt so that the hand in progress holds ``hands`` (card-index masks
+        per seat) and ``pile``, the public actions replayed (a new game's scores)."""
+        order, kitty, _ = self._order(hands, pile, rng)
         # the core's own deal of positions: a drawn deal holds every card once by construction
         state = deal_positions_of(self.start, order, self.dealer)
         calls = list(self.calls)
@@ -368,4 +421,4 @@ class ViewDeals:
             if holders[i] < players:
                 hands[holders[i]] = masks[i]
         replay = self.replay
-        return replay.scored(replay.state(tuple(hands), masks[len(masks) - 1], rng))
+        return replay.drawn(tuple(hands), masks[len(masks) - 1], rng)
