@@ -290,3 +290,28 @@ def test_r5_3_later_draws_re_deal_exactly_what_a_replay_gives(rules: fh.Rules) -
                 assert ends[0] == ends[1]
                 compared += 1
     assert compared > 20
+
+
+def test_r2_2_a_draws_shuffle_is_the_standard_librarys() -> None:
+    """The compiled draw shuffles itself; it must give random.shuffle's order, seed for seed."""
+    from fivehundred.bots._deals import shuffle
+
+    for seed in range(30):
+        for size in (0, 1, 2, 7, 33, 47):
+            mine, theirs = list(range(size)), list(range(size))
+            source, reference = random.Random(seed), random.Random(seed)
+            shuffle(mine, source)
+            reference.shuffle(theirs)
+            assert mine == theirs
+            assert source.getstate() == reference.getstate()  # the same draws consumed
+
+    class Counted(random.Random):
+        calls = 0
+
+        def shuffle(self, x: list[int]) -> None:  # type: ignore[override]  # a narrower list
+            Counted.calls += 1
+            super().shuffle(x)
+
+    items = [1, 2, 3]
+    shuffle(items, Counted(1))
+    assert Counted.calls == 1 and sorted(items) == [1, 2, 3]

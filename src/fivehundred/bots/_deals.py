@@ -13,8 +13,9 @@ holds what every draw for one view shares:
   kept, so later draws for the same view only pick from them.
 - :class:`Replay`: the hand's public actions, to replay on a drawn deal.
 
-A draw calls only ``rng.randrange`` and ``rng.shuffle``, in the same order in
-the pure and the compiled build, so both give the same deals for the same seed.
+A draw calls only ``rng.randrange`` and shuffles (:func:`shuffle`, which draws as
+``rng.shuffle`` does), in the same order in the pure and the compiled build, so
+both give the same deals for the same seed.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from fivehundred.scoring import HandResult
 from fivehundred.state import GameState, Phase
 from fivehundred.views import PlayerView
 
-__all__ = ["DealCount", "Replay", "ViewDeals", "deal_count", "deal_positions"]
+__all__ = ["DealCount", "Replay", "ViewDeals", "deal_count", "deal_positions", "shuffle"]
 
 #: Bits a holder takes in a packed room (a holder never has room for 64 cards).
 _BITS: Final = 6
@@ -186,13 +187,40 @@ class DealCount:
                 out[whole] |= self.masks[g]
                 continue
             cards = list(self.groups[g])
-            rng.shuffle(cards)
+            shuffle(cards, rng)
             start = 0
             for i in range(len(holders)):
                 k = (split >> (_BITS * i)) & _FIELD
                 out[holders[i]] |= _mask(cards[start : start + k])
                 start += k
         return out
+
+
+def shuffle(items: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(items)``: for a plain ``random.Random`` done here, draw for draw as the
+    standard library does it (``_randbelow`` by ``getrandbits``), so a seed gives the same
+    order in both builds, only faster when compiled; other sources shuffle themselves."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    draw = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = draw(k)
+        while j >= n:
+            j = draw(k)
+        items[i], items[j] = items[j], items[i]
+
+
+def _bits(mask: int) -> list[int]:
+    """The set bits of ``mask``, lowest first."""
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _positions(mask: int, pos_of: tuple[int, ...]) -> int:
@@ -314,8 +342,8 @@ class Replay:
     ) -> tuple[list[int], int, int]:
         """The deck order (positions) that deals ``hands`` and ``pile``; the kitty and the
         dead hand (card-index masks)."""
-        order = list(indices(pile))
-        rng.shuffle(order)
+        order = _bits(pile)
+        shuffle(order, rng)
         kitty = self.kitty
         if kitty < 0:
             kitty = 0
@@ -324,11 +352,11 @@ class Replay:
         dead = pile & ~kitty
         piles: list[list[int]] = []
         for s in range(self.players):
-            piles.append(list(indices(hands[s] | self.played_by[s])))
+            piles.append(_bits(hands[s] | self.played_by[s]))
         if self.own >= 0:
-            piles[self.seat] = list(indices(self.own))
-        piles.append(list(indices(kitty)))
-        piles.append(list(indices(dead)))
+            piles[self.seat] = _bits(self.own)
+        piles.append(_bits(kitty))
+        piles.append(_bits(dead))
         pos_of = self.pos_of
         return [pos_of[piles[owner].pop()] for owner in self.positions], kitty, dead
 
@@ -351,7 +379,7 @@ class Replay:
                     partner = s
         discard = None
         if self.exchanged:
-            discard = Discard(CARDS[i] for i in indices(kitty))
+            discard = Discard(CARDS[i] for i in _bits(kitty))
         return redeal(
             template,
             order,
