@@ -315,3 +315,30 @@ def test_r2_2_a_draws_shuffle_is_the_standard_librarys() -> None:
     items = [1, 2, 3]
     shuffle(items, Counted(1))
     assert Counted.calls == 1 and sorted(items) == [1, 2, 3]
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p")
+def test_r5_3_adapter_steps_match_the_compact_layout(rules: fh.Rules) -> None:
+    """The adapters' fast steps (card play on the engine's masks, R5.3, R7.4) answer and
+    apply as the compact layout does, refusals included."""
+    from fivehundred._steps import apply_id, legal_ids
+
+    start = action_layout(rules, layout="compact").plays.start
+    size = len(rules.deck)
+    for state, pending in _games(rules, 2, seed=31):
+        ids = legal_ids(state, pending, start, size)
+        assert ids == list(legal_action_indices(state, layout="compact", pending=pending))
+        ids.clear()  # a new list each call
+        assert legal_ids(state, pending, start, size)
+        for index in legal_action_indices(state, layout="compact", pending=pending)[:2]:
+            assert apply_id(state, index, pending, start, size) == apply_index(
+                state, index, layout="compact", pending=pending
+            )
+        if state.phase is fh.Phase.PLAY:
+            illegal = next(
+                p
+                for p in range(start, start + size)
+                if p not in legal_action_indices(state, layout="compact")
+            )
+            with pytest.raises(fh.IllegalActionError):
+                apply_id(state, illegal, (), start, size)
