@@ -48,7 +48,7 @@ def legal_ids(state: GameState, pending: tuple[Card, ...], start: int, size: int
         joker = h.t.joker_bit
         if mask & joker:
             names = play_names(state)
-            if names >= 0:  # a Joker lead names its suit (R7.4): four ids after the cards
+            if names >= 0:  # leading the Joker names a suit (R7.4): four ids after the cards
                 mask = (mask & ~joker) | (names << size)
         out: list[int] = []
         while mask:
