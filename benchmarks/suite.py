@@ -47,6 +47,7 @@ from types import ModuleType
 from typing import Any, Final, TypeAlias
 
 import fivehundred as fh
+from benchmarks.bench_search import measure_search
 from benchmarks.results import (
     DEFAULT_ROUNDS,
     DEFAULT_SECONDS,
@@ -1117,6 +1118,7 @@ MEASUREMENTS: Final[list[Measurement]] = [
     measure_tables,
     measure_apply,
     measure_adapters,
+    measure_search,
     summarize,
 ]
 

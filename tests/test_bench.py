@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping
 import pytest
 
 import fivehundred as fh
+from benchmarks import bench_search
 from benchmarks import suite as bench
 from fivehundred.encoding import legal_action_indices
 
@@ -99,12 +100,14 @@ def fake_python(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def fake_pyspiel(monkeypatch: pytest.MonkeyPatch, fake_python: list[str]) -> FakePyspiel:
     fake = FakePyspiel()
     monkeypatch.setattr(bench, "_load_pyspiel", lambda: fake)
+    monkeypatch.setattr(bench_search, "_load_spiel", lambda: None)  # ISMCTS needs the real one
     return fake
 
 
 @pytest.fixture
 def no_pyspiel(monkeypatch: pytest.MonkeyPatch, fake_python: list[str]) -> None:
     monkeypatch.setattr(bench, "_load_pyspiel", lambda: None)
+    monkeypatch.setattr(bench_search, "_load_spiel", lambda: None)
 
 
 def scripted(
@@ -526,6 +529,8 @@ def test_main_json_has_every_result_and_figure(
         "apply",
         "compact_mask",
         "pettingzoo",
+        "sampling",
+        "ismcts",
         "targets",
     }
     hands = results["random_hands"]["figures"]["hands_per_second"]

@@ -19,7 +19,8 @@ from fivehundred.encoding import (
     legal_action_mask,
     num_actions,
 )
-from fivehundred.search import sample_deal
+from fivehundred.playout import playout
+from fivehundred.search import sample_deal, sample_deals
 from fivehundred.tensors import (
     information_state_layout,
     information_state_string,
@@ -206,3 +207,138 @@ def test_r5_3_sample_deal_is_uniform_chi_square() -> None:
             assert p > 0.001
             tested += 1
     assert tested == 3
+
+
+def test_r5_3_sample_deals_is_uniform_chi_square() -> None:
+    scipy_stats = pytest.importorskip("scipy.stats")
+    rng = random.Random(13)
+    tested = 0
+    for seed in (4, 5, 6):
+        state = _late_state(seed)
+        seat = state.to_act
+        assert seat is not None
+        view = fh.observe(state, seat)
+        counts: Counter[tuple[tuple[fh.Card, ...], ...]] = Counter()
+        draws = 3000
+        for sampled in sample_deals(view, draws, rng):
+            assert fh.observe(sampled, seat) == view
+            counts[(*tuple(sampled.hands), tuple(sorted(sampled.kitty)))] += 1
+        assert len(counts) >= 2
+        expected = draws / len(counts)
+        if expected >= 5:
+            _, p = scipy_stats.chisquare(list(counts.values()))
+            assert p > 0.001
+            tested += 1
+    assert tested == 3
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p")
+def test_r5_3_sample_deals_draws_as_sample_deal_does(rules: fh.Rules) -> None:
+    for state, _ in _games(rules, 1, seed=17)[::7]:
+        seat = state.to_act
+        assert seat is not None
+        view = fh.observe(state, seat)
+        batch = sample_deals(view, 5, random.Random(21))
+        one_by_one = random.Random(21)
+        assert batch == tuple(sample_deal(view, one_by_one) for _ in range(5))
+        assert all(fh.observe(s, seat) == view for s in batch)
+
+
+def test_sample_deals_refuses_a_bad_count() -> None:
+    view = fh.observe(fh.deal(fh.new_game(dealer=0), seed=2), 1)
+    rng = random.Random(1)
+    assert sample_deals(view, 0, rng) == ()
+    with pytest.raises(fh.FiveHundredTypeError, match="count"):
+        sample_deals(view, 2.0, rng)  # type: ignore[arg-type]  # the wrong type, on purpose
+    with pytest.raises(fh.FiveHundredError, match="0 or more"):
+        sample_deals(view, -1, rng)
+    with pytest.raises(fh.FiveHundredTypeError, match="sample_deals needs a PlayerView"):
+        sample_deals(fh.new_game(dealer=0), 1, rng)  # type: ignore[arg-type]  # wrong on purpose
+    with pytest.raises(ValueError, match="no hand in progress"):
+        sample_deals(fh.observe(fh.new_game(dealer=0), 0), 1, rng)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [*RULES, fh.Rules.american(), fh.Rules(rebid=True)],
+    ids=lambda r: f"{r.players}p-{'single' if r.single_round else 'rounds'}-{r.rebid}",
+)
+def test_r5_3_later_draws_re_deal_exactly_what_a_replay_gives(rules: fh.Rules) -> None:
+    """After the first draw for a view, a draw re-deals the first state instead of replaying
+    the hand (R2.2 deal, R3-R5 actions): the state must be the replay's, to the last field."""
+    from fivehundred.bots._sampling import view_deals
+
+    compared = 0
+    for state, _ in _games(rules, 2, seed=23)[::9]:
+        for seat in range(rules.players):
+            view = fh.observe(state, seat)
+            deals = view_deals(view)
+            for k in range(2):
+                masks = deals.count.draw(random.Random(k))
+                hands = list(deals.fixed)
+                for at, holder in enumerate(deals.holders):
+                    if holder < rules.players:
+                        hands[holder] = masks[at]
+                replayed = deals.replay.scored(
+                    deals.replay.state(tuple(hands), masks[-1], random.Random(50 + k))
+                )
+                redealt = deals.replay.drawn(tuple(hands), masks[-1], random.Random(50 + k))
+                assert redealt == replayed
+                assert fh.observe(redealt, seat) == view
+                assert fh.legal_actions(redealt) == fh.legal_actions(replayed)
+                ends = [playout(s, rng=random.Random(k)) for s in (redealt, replayed)]
+                assert ends[0] == ends[1]
+                compared += 1
+    assert compared > 20
+
+
+def test_r2_2_a_draws_shuffle_is_the_standard_librarys() -> None:
+    """The compiled draw shuffles itself; it must give random.shuffle's order, seed for seed."""
+    from fivehundred.bots._deals import shuffle
+
+    for seed in range(30):
+        for size in (0, 1, 2, 7, 33, 47):
+            mine, theirs = list(range(size)), list(range(size))
+            source, reference = random.Random(seed), random.Random(seed)
+            shuffle(mine, source)
+            reference.shuffle(theirs)
+            assert mine == theirs
+            assert source.getstate() == reference.getstate()  # the same draws consumed
+
+    class Counted(random.Random):
+        calls = 0
+
+        def shuffle(self, x: list[int]) -> None:  # type: ignore[override]  # a narrower list
+            Counted.calls += 1
+            super().shuffle(x)
+
+    items = [1, 2, 3]
+    shuffle(items, Counted(1))
+    assert Counted.calls == 1 and sorted(items) == [1, 2, 3]
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p")
+def test_r5_3_adapter_steps_match_the_compact_layout(rules: fh.Rules) -> None:
+    """The adapters' fast steps (card play on the engine's masks, R5.3, R7.4) answer and
+    apply as the compact layout does, refusals included."""
+    from fivehundred._steps import apply_id, legal_ids
+
+    start = action_layout(rules, layout="compact").plays.start
+    size = len(rules.deck)
+    for state, pending in _games(rules, 2, seed=31):
+        ids = legal_ids(state, pending, start, size)
+        assert ids == list(legal_action_indices(state, layout="compact", pending=pending))
+        ids.clear()  # a new list each call
+        assert legal_ids(state, pending, start, size)
+        for index in legal_action_indices(state, layout="compact", pending=pending)[:2]:
+            assert apply_id(state, index, pending, start, size) == apply_index(
+                state, index, layout="compact", pending=pending
+            )
+        if state.phase is fh.Phase.PLAY:
+            illegal = next(
+                p
+                for p in range(start, start + size)
+                if p not in legal_action_indices(state, layout="compact")
+            )
+            with pytest.raises(fh.IllegalActionError):
+                apply_id(state, illegal, (), start, size)

@@ -153,3 +153,123 @@ def test_chance_nodes_show_the_deal_under_way() -> None:
     assert "dealing 1" in state.information_state_string(0)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     assert str(state.resample_from_infostate(0, sampler)) == str(state)
+
+
+def _decision_states(params: dict[str, Any], seed: int, every: int = 1) -> list[Any]:
+    """The player states of one seeded random episode, every ``every``-th."""
+    game = pyspiel.load_game("python_five_hundred", params)
+    state = game.new_initial_state()
+    rng = np.random.RandomState(seed)
+    out: list[Any] = []
+    for _ in range(game.max_game_length() + 1):  # bounded: an episode is never longer
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+            continue
+        if len(out) % every == 0:
+            out.append(state.clone())
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert state.is_terminal()
+    return out[::every]
+
+
+def test_clone_shares_the_immutable_state_and_stays_independent() -> None:
+    states = _decision_states({}, seed=4)
+    state = states[len(states) // 2]
+    twin = state.clone()
+    assert twin.state is state.state  # by reference: a library state never changes
+    assert twin.history() == state.history()
+    assert twin.information_state_string(0) == state.information_state_string(0)
+    before = (str(state), list(state.legal_actions()), state.history())
+    twin.apply_action(twin.legal_actions()[0])
+    assert (str(state), list(state.legal_actions()), state.history()) == before
+    assert twin.history() == [*state.history(), state.legal_actions()[0]]
+    assert twin.state is not state.state
+
+
+@pytest.mark.parametrize(
+    "params", [{}, {"players": 5}, {"players": 3}], ids=["default", "5p", "3p"]
+)
+def test_r5_3_legal_actions_are_the_compact_ids(params: dict[str, Any]) -> None:
+    from fivehundred.encoding import apply_index, legal_action_indices
+
+    for state in _decision_states(params, seed=8):
+        ids = legal_action_indices(state.state, layout="compact", pending=state.pending)
+        assert state.legal_actions() == list(ids)
+        assert state.legal_actions() == list(ids)  # the kept answer, asked again
+        for action in ids[:3]:
+            mine = state.clone()
+            mine.apply_action(action)
+            expected = apply_index(state.state, action, layout="compact", pending=state.pending)
+            assert (mine.state, mine.pending) == expected
+
+
+def test_r5_3_kept_strings_and_tensors_match_a_fresh_view() -> None:
+    game = pyspiel.load_game("python_five_hundred")
+    for state in _decision_states({}, seed=6, every=7):
+        for player in range(game.num_players()):
+            view = fh.observe(state.state, player)
+            for _ in range(2):  # worked out, then kept
+                text = state.information_state_string(player)
+                assert text.startswith(fh.tensors.information_state_string(view))
+                tensor = state.information_state_tensor(player)
+                if not state.pending:  # a discard in progress adds its cards to the tensor
+                    assert tensor == fh.tensors.information_state_tensor(view)
+                assert state.observation_string(player).startswith(
+                    fh.tensors.observation_string(view)
+                )
+
+
+def test_r5_3_resampling_one_state_again_draws_new_deals() -> None:
+    from fivehundred.encoding import legal_action_indices
+
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    state = _decision_states({}, seed=9)[30]
+    player = state.current_player()
+    key = state.information_state_string(player)
+    hands = set()
+    for _ in range(20):
+        other = state.resample_from_infostate(player, sampler)
+        assert other.information_state_string(player) == key
+        assert other.history() == state.history()
+        # what the draw took over from the state is what its own view gives
+        view = fh.observe(other.state, player)
+        assert key.startswith(fh.tensors.information_state_string(view))
+        assert other.legal_actions() == list(
+            legal_action_indices(other.state, layout="compact", pending=other.pending)
+        )
+        hands.add(other.state.hands)
+    assert len(hands) > 10
+
+
+def test_get_all_states_near_the_root() -> None:
+    from open_spiel.python.algorithms import get_all_states
+
+    game = pyspiel.load_game("python_five_hundred")
+    found = get_all_states.get_all_states(game, depth_limit=2, include_chance_states=True)
+    assert len(found) == 1 + 43 + 43 * 42
+    assert all(state.is_chance_node() for state in found.values())
+
+
+def test_r5_3_python_legal_actions_answer_as_pyspiel_does() -> None:
+    game = pyspiel.load_game("python_five_hundred", {"players": 5})
+    state = game.new_initial_state()
+    rng = np.random.RandomState(12)
+    for _ in range(game.max_game_length() + 1):  # bounded: an episode is never longer
+        for player in (None, *range(game.num_players())):
+            mine = state.legal_actions() if player is None else state.legal_actions(player)
+            theirs = (
+                pyspiel.State.legal_actions(state)
+                if player is None
+                else pyspiel.State.legal_actions(state, player)
+            )
+            assert mine == theirs
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        legal.clear()  # the caller's own copy
+        assert state.legal_actions() == pyspiel.State.legal_actions(state) != []
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert state.is_terminal() and state.legal_actions() == []

@@ -33,15 +33,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, Final, final
 
 import attrs
 import numpy as np
 import pyspiel
 
 # the compact layout's own functions, bound once: no layout is resolved per step
-from fivehundred._compact import compact_apply, compact_decode, compact_mask, compact_size
+from fivehundred._compact import compact_decode, compact_layout, compact_size
 from fivehundred._quoting import expect
+from fivehundred._steps import apply_id, legal_ids
+from fivehundred.bots._deals import ViewDeals
+from fivehundred.bots._sampling import view_deals
 from fivehundred.cards import Card
 from fivehundred.encoding import DiscardCard
 from fivehundred.engine import deal, new_game
@@ -49,7 +52,6 @@ from fivehundred.errors import FiveHundredError
 from fivehundred.notation import format_action
 from fivehundred.rules import Rules
 from fivehundred.scoring import bid_value
-from fivehundred.search import sample_deal
 from fivehundred.state import GameState, Phase
 from fivehundred.tensors import (
     information_state_layout,
@@ -62,6 +64,9 @@ from fivehundred.tensors import (
 from fivehundred.views import PlayerView, observe
 
 __all__ = ["GAME_TYPE", "FiveHundredGame", "FiveHundredObserver", "FiveHundredState", "rules_of"]
+
+_TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 
 _OPTIONS: Final = {field.name: field.default for field in attrs.fields(Rules)}
 _NONE_AS_ZERO: Final = ("team_size", "score_cap")
@@ -129,6 +134,76 @@ def _max_auction(rules: Rules) -> int:
     return rungs + 2 * players
 
 
+@final
+class _Setup:
+    """What every state of one game shares: its rules and parameters, and the ids of
+    its plays. Immutable, so a clone shares it (``deepcopy`` returns it)."""
+
+    __slots__ = ("deck_size", "initial", "max_hands", "plays", "returns_kind", "rules")
+
+    def __init__(self, rules: Rules, max_hands: int, returns_kind: str) -> None:
+        self.rules = rules
+        self.max_hands = max_hands
+        self.returns_kind = returns_kind
+        self.plays = compact_layout(rules).plays.start
+        self.deck_size = len(rules.deck)
+        #: The first moment of every episode: a new game, waiting for its deal.
+        self.initial = _Node(self, new_game(rules, dealer=0), (), (), 0)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Setup:
+        return self  # immutable: a clone shares it
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (_Setup, (self.rules, self.max_hands, self.returns_kind))
+
+
+@final
+class _Node:
+    """One moment of an episode: the library state, the discard in progress, the cards
+    dealt so far of a deal under way, and the hands dealt in the episode.
+
+    Immutable: an action makes a new node, and a clone shares its node (``deepcopy``
+    returns it). What is worked out from it (legal ids, views, strings, tensors, the
+    counted deals) is kept in ``cache``, which is dropped when it is pickled.
+    """
+
+    __slots__ = ("cache", "dealt", "hands", "pending", "player", "setup", "state")
+
+    def __init__(
+        self,
+        setup: _Setup,
+        state: GameState,
+        pending: tuple[Card, ...],
+        dealt: tuple[int, ...],
+        hands: int,
+    ) -> None:
+        self.setup = setup
+        self.state = state
+        self.pending = pending
+        self.dealt = dealt
+        self.hands = hands
+        phase = state.phase
+        #: The OpenSpiel player to act: a seat, ``CHANCE`` while dealing or ``TERMINAL``.
+        self.player: int
+        if phase is Phase.GAME_OVER or (
+            phase is Phase.DEAL and hands >= setup.max_hands and not dealt
+        ):
+            self.player = _TERMINAL
+        elif phase is Phase.DEAL:
+            self.player = _CHANCE
+        else:
+            seat = state.to_act
+            assert seat is not None
+            self.player = seat
+        self.cache: dict[object, Any] = {}
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Node:
+        return self  # immutable: a clone shares it
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (_Node, (self.setup, self.state, self.pending, self.dealt, self.hands))
+
+
 class FiveHundredGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
     """The ``python_five_hundred`` game for one set of parameters."""
 
@@ -165,6 +240,7 @@ class FiveHundredGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
             max_game_length=per_hand * self.max_hands,
         )
         super().__init__(GAME_TYPE, info, merged)
+        self.setup = _Setup(rules, self.max_hands, self.returns_kind)
 
     def new_initial_state(self) -> FiveHundredState:
         """A new game, waiting for the first card of the deal (the dealer is seat 0)."""
@@ -179,59 +255,96 @@ class FiveHundredGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
 
 
 class FiveHundredState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
-    """One state of ``python_five_hundred``: a library state, a discard in progress, the deal."""
+    """One state of ``python_five_hundred``: a library state, a discard in progress, the deal.
+
+    Everything it holds is immutable, so ``clone`` shares it rather than copying it, and
+    what is worked out from it (legal actions, views, information-state strings and
+    tensors, the counted deals of ``resample_from_infostate``) is worked out once.
+    """
 
     def __init__(self, game: FiveHundredGame) -> None:
         super().__init__(game)
-        self.rules = game.rules
-        self.max_hands = game.max_hands
-        self.returns_kind = game.returns_kind
-        self.state: GameState = new_game(game.rules, dealer=0)
-        self.pending: tuple[Card, ...] = ()
-        self.dealt: list[int] = []
-        self.hands = 0
-        self.start_scores = self.state.scores
+        setup: _Setup = game.setup
+        #: The only attribute: OpenSpiel's clone deep-copies each, and a node copies as itself.
+        self._node = setup.initial
+
+    # -- what the state holds (read-only) -------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        """The library state."""
+        return self._node.state
+
+    @property
+    def pending(self) -> tuple[Card, ...]:
+        """The cards of a discard in progress, in the order chosen."""
+        return self._node.pending
+
+    @property
+    def dealt(self) -> tuple[int, ...]:
+        """The deck positions dealt so far of a deal under way."""
+        return self._node.dealt
+
+    @property
+    def rules(self) -> Rules:
+        """The game's rules."""
+        return self._node.setup.rules
+
+    @property
+    def max_hands(self) -> int:
+        """The most hands an episode lasts."""
+        return self._node.setup.max_hands
 
     # -- the OpenSpiel API ---------------------------------------------------------
 
     def current_player(self) -> int:
         """The seat to act, ``CHANCE`` while dealing, ``TERMINAL`` at the end."""
-        if self._is_over():
-            return int(pyspiel.PlayerId.TERMINAL)
-        if self.state.phase is Phase.DEAL:
-            return int(pyspiel.PlayerId.CHANCE)
-        seat = self.state.to_act
-        assert seat is not None
-        return seat
+        return self._node.player
 
-    def _is_over(self) -> bool:
-        phase = self.state.phase
-        return phase is Phase.GAME_OVER or (
-            phase is Phase.DEAL and self.hands >= self.max_hands and not self.dealt
-        )
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (default: the player to act), as pyspiel's own.
+
+        Answered here for the player to act, so that Python callers (OpenSpiel's Python
+        bots) do not go through C++ and back; anything else is pyspiel's answer.
+        """
+        node = self._node
+        if node.player >= 0 and (player is None or player == node.player):
+            return list(self._legal_actions(node.player))  # a copy: the caller may change it
+        if player is None:
+            return pyspiel.State.legal_actions(self)  # type: ignore[no-any-return]  # untyped
+        return pyspiel.State.legal_actions(self, player)  # type: ignore[no-any-return]  # untyped
 
     def _legal_actions(self, player: int) -> list[int]:
-        mask = compact_mask(self.state, self.pending)
-        return [i for i, legal in enumerate(mask) if legal]
+        node = self._node
+        legal: list[int] | None = node.cache.get("legal")
+        if legal is None:
+            setup = self._node.setup
+            legal = legal_ids(node.state, node.pending, setup.plays, setup.deck_size)
+            node.cache["legal"] = legal
+        return legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards not dealt yet, equally likely."""
-        taken = set(self.dealt)
-        left = [p for p in range(len(self.rules.deck)) if p not in taken]
+        taken = set(self._node.dealt)
+        left = [p for p in range(self._node.setup.deck_size) if p not in taken]
         chance = 1.0 / len(left)
         return [(p, chance) for p in left]
 
     def _apply_action(self, action: int) -> None:
-        if self.state.phase is Phase.DEAL:
-            self.dealt.append(action)
-            deck = self.rules.deck
-            if len(self.dealt) == len(deck):
-                order = [deck[p] for p in self.dealt]
-                self.state = deal(self.state, cards=order)
-                self.dealt = []
-                self.hands += 1
+        node = self._node
+        state = node.state
+        if state.phase is Phase.DEAL:
+            dealt = (*node.dealt, int(action))
+            deck = self._node.setup.rules.deck
+            if len(dealt) == len(deck):
+                order = [deck[p] for p in dealt]
+                self._node = _Node(node.setup, deal(state, cards=order), (), (), node.hands + 1)
+            else:
+                self._node = _Node(node.setup, state, (), dealt, node.hands)
             return
-        self.state, self.pending = compact_apply(self.state, int(action), self.pending)
+        setup = self._node.setup
+        state, pending = apply_id(state, int(action), node.pending, setup.plays, setup.deck_size)
+        self._node = _Node(setup, state, pending, (), node.hands)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -243,44 +356,73 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyp
 
     def is_terminal(self) -> bool:
         """Whether the episode is over: the game's end, or ``max_hands`` hands played."""
-        return self._is_over()
+        return self._node.player == _TERMINAL
 
     def returns(self) -> list[float]:
         """Per player: its side's score change so far (``"score"``), or the game's win."""
-        rules = self.rules
-        if self.returns_kind == "win":
-            result = self.state.result
+        setup = self._node.setup
+        rules = setup.rules
+        state = self._node.state
+        if setup.returns_kind == "win":
+            result = state.result
             if result is None:
                 return [0.0] * rules.players
             return [
                 1.0 if rules.side_of(seat) in result.winners else -1.0
                 for seat in range(rules.players)
             ]
-        scores = self.state.scores
+        scores = state.scores
+        start = setup.initial.state.scores
         return [
-            float(scores[rules.side_of(seat)] - self.start_scores[rules.side_of(seat)])
+            float(scores[rules.side_of(seat)] - start[rules.side_of(seat)])
             for seat in range(rules.players)
         ]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> FiveHundredState:
-        """A state drawn uniformly from those ``player_id`` cannot tell from this one."""
-        if self.state.phase in (Phase.DEAL, Phase.GAME_OVER):
-            return self.clone()  # type: ignore[no-any-return]  # pyspiel is untyped
+        """A state drawn uniformly from those ``player_id`` cannot tell from this one.
+
+        The deals consistent with the player's view are counted once per state and
+        player (:func:`fivehundred.search.sample_deals` shares the same count).
+        """
+        node = self._node
+        new: FiveHundredState = self.clone()
+        if node.state.phase in (Phase.DEAL, Phase.GAME_OVER):
+            return new
         rng = random.Random(int(probability_sampler() * (1 << 53)))
-        new = self.clone()
-        new.state = sample_deal(self.view(player_id), rng)
-        return new  # type: ignore[no-any-return]  # pyspiel is untyped
+        key = ("deals", player_id)
+        deals: ViewDeals | None = node.cache.get(key)
+        if deals is None:
+            deals = node.cache[key] = view_deals(self.view(player_id))
+        drawn = _Node(node.setup, deals.draw(rng), node.pending, (), node.hands)
+        # the player's view is the same by construction: so are its strings and tensors, and
+        # the legal actions when it is the player to act
+        for found, value in node.cache.items():
+            if type(found) is tuple and found[-1] == player_id:
+                drawn.cache[found] = value
+        if player_id == node.player and "legal" in node.cache:
+            drawn.cache["legal"] = node.cache["legal"]
+        new._node = drawn
+        return new
 
     def view(self, player: int) -> PlayerView:
         """What ``player`` sees of the library state."""
-        return observe(self.state, player)
+        cache = self._node.cache
+        key = ("view", player)
+        found: PlayerView | None = cache.get(key)
+        if found is None:
+            found = cache[key] = observe(self._node.state, player)
+        return found
 
     def __str__(self) -> str:
-        return repr(self.state) + (f" pending {self.pending}" if self.pending else "")
+        node = self._node
+        return repr(node.state) + (f" pending {node.pending}" if node.pending else "")
 
 
 class FiveHundredObserver:
-    """The PyObserver of ``python_five_hundred``: :mod:`fivehundred.tensors` of a view."""
+    """The PyObserver of ``python_five_hundred``: :mod:`fivehundred.tensors` of a view.
+
+    A state's tensor and string for a player are worked out once and kept with the state.
+    """
 
     def __init__(self, rules: Rules, perfect_recall: bool, params: dict[str, Any] | None) -> None:
         if params:
@@ -297,6 +439,12 @@ class FiveHundredObserver:
 
     def set_from(self, state: FiveHundredState, player: int) -> None:
         """Fill ``tensor`` from ``player``'s view of ``state``."""
+        cache = state._node.cache  # the observer and the state are one adapter
+        key = ("tensor", self.perfect_recall, player)
+        kept = cache.get(key)
+        if kept is not None:
+            self.tensor[:] = kept
+            return
         view = state.view(player)
         if self.perfect_recall:
             information_state_tensor(view, out=self.tensor)
@@ -305,15 +453,22 @@ class FiveHundredObserver:
         if state.pending and view.contractor == player:
             for card in state.pending:
                 self.tensor[self.discard_offset + self.positions[card]] = 1.0
+        cache[key] = self.tensor.copy()
 
     def string_from(self, state: FiveHundredState, player: int) -> str:
         """The observation or information-state string of ``player``'s view of ``state``."""
+        cache = state._node.cache  # the observer and the state are one adapter
+        key = ("string", self.perfect_recall, player)
+        text: str | None = cache.get(key)
+        if text is not None:
+            return text
         view = state.view(player)
         text = information_state_string(view) if self.perfect_recall else observation_string(view)
         if state.pending and view.contractor == player:
             text += "; discarding " + " ".join(map(str, state.pending))
         if state.state.phase is Phase.DEAL and self.perfect_recall:
             text += f"; dealing {len(state.dealt)}"
+        cache[key] = text
         return text
 
 

@@ -44,8 +44,15 @@ given its random source, unless ``time_limit`` is set.
 True
 """
 
-from fivehundred.bots._sampling import World, sample_deal, sample_hands, sample_state
+from fivehundred.bots._sampling import World, sample_deal, sample_deals, sample_hands, sample_state
 from fivehundred.bots._search import MISERE_DOUBT as MISERE_DOUBT  # noqa: PLC0414
 from fivehundred.bots._search import SearchPlayer
 
-__all__ = ["SearchPlayer", "World", "sample_deal", "sample_hands", "sample_state"]
+__all__ = [
+    "SearchPlayer",
+    "World",
+    "sample_deal",
+    "sample_deals",
+    "sample_hands",
+    "sample_state",
+]

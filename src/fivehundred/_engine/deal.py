@@ -11,6 +11,7 @@ from fivehundred._engine.auction import legal_calls
 from fivehundred._engine.hand import BIDDING, Hand, raw_result
 from fivehundred._engine.state import GameState
 from fivehundred._engine.table import Table, table
+from fivehundred.actions import Discard
 from fivehundred.rules import Rules
 from fivehundred.scoring import HandResult
 
@@ -38,6 +39,48 @@ def with_scores(
     h.last_obj = last_hand
     new = state._copy()
     new._h = h
+    return new
+
+
+def redeal(
+    state: GameState,
+    order: list[int],
+    hands: tuple[int, ...],
+    *,
+    kitty: int,
+    dead: int,
+    discard: Discard | None,
+    partner: int,
+) -> GameState:
+    """``state`` as if its hand had been dealt ``order`` (positions) instead, with the same
+    public actions: ``hands`` now, ``kitty`` (the kitty, or the discards once exchanged)
+    and ``dead`` as position masks; ``discard``, the contractor's discard as the other
+    deal makes it (``None``: no change), and ``partner``, the five-player partner
+    (``-2``: no change).
+
+    For a sampled deal that every public action fits, which the caller vouches for:
+    nothing is checked. It is what replaying the hand's actions on the other deal
+    gives, without the replay.
+    """
+    old = state._h
+    h = old.copy()
+    h.order = tuple(order)
+    h.dead = dead
+    if old.kitty:
+        h.kitty = kitty
+    if old.discards:
+        h.discards = kitty
+    if partner != -2:
+        h.partner = partner
+    log = state._log[: state._nlog]
+    if discard is not None:
+        for at in range(len(log)):
+            if type(log[at]) is Discard:
+                log[at] = discard
+    new = state._copy()
+    new._h = h
+    new._hands = hands
+    new._log = log
     return new
 
 

@@ -4,22 +4,17 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import math
 import random
-from collections.abc import Iterator
-from functools import cache
 from typing import Final
 
 import attrs
 
-from fivehundred._engine.deal import with_scores
 from fivehundred._quoting import expect
 from fivehundred._sight import JOKER_BIT, Sight, read_sight
-from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
+from fivehundred.bots._deals import Replay, ViewDeals, deal_count
 from fivehundred.bots._heuristic import PARTNER_SHARE, mask_danger, mask_tricks
 from fivehundred.calls import Call, CallKind
-from fivehundred.cards import CARDS, JOKER_INDEX, Card, cards_from_mask, indices, mask_of
-from fivehundred.engine import apply, deal, new_game
+from fivehundred.cards import Card, cards_from_mask, indices
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 from fivehundred.rules import Rules
 from fivehundred.state import GameState, Phase
@@ -27,9 +22,6 @@ from fivehundred.views import PlayerView
 
 #: Redraws of a sampled deal that does not fit the auction before accepting it.
 _FIT_TRIES: Final = 12
-
-#: The phases of the kitty exchange, replayed on a sampled deal.
-_EXCHANGE: Final = frozenset({Phase.DISCARD, Phase.PARTNER, Phase.NOMINATE})
 
 
 # -- sampling the hidden cards -------------------------------------------------
@@ -216,20 +208,6 @@ def sample_world(problem: SamplingProblem, rules: Rules, rng: random.Random) -> 
     return world
 
 
-@cache
-def _deal_positions(rules: Rules, dealer: int) -> tuple[int, ...]:
-    """For each position of a deck order, where it is dealt: a seat, the kitty
-    (``players``) or the dead hand (``players + 1``, P2)."""
-    deck = rules.deck
-    state = deal(new_game(rules, dealer=dealer), cards=deck)
-    owner = {card: rules.players for card in state.kitty}
-    owner |= {card: rules.players + 1 for card in state.dead_hand}
-    for seat in range(rules.players):
-        for card in state.hand(seat):
-            owner[card] = seat
-    return tuple(owner[card] for card in deck)
-
-
 def sample_state(view: PlayerView, rng: random.Random) -> GameState:
     """A full game state of this hand that ``view.seat`` cannot tell from the real one.
 
@@ -256,6 +234,39 @@ def sample_state(view: PlayerView, rng: random.Random) -> GameState:
     return _state_of(view, sample_masks(view, rng), rng)
 
 
+def _checked(view: PlayerView, rng: random.Random, name: str) -> ViewDeals:
+    if not isinstance(view, PlayerView):
+        raise FiveHundredTypeError(
+            f"{name} needs a PlayerView (from fivehundred.observe), not {view!r}"
+        )
+    if not isinstance(rng, random.Random):
+        raise FiveHundredTypeError(f"rng must be a random.Random, not {rng!r}")
+    if view.phase in (Phase.DEAL, Phase.GAME_OVER):
+        raise FiveHundredError(f"there is no hand in progress to sample ({view.phase.value})")
+    return view_deals(view)
+
+
+#: The draws of the views met lately, by the view's identity (a view is immutable);
+#: each entry holds its view, so that the id cannot be reused meanwhile.
+_VIEW_DEALS: dict[int, tuple[PlayerView, ViewDeals]] = {}
+#: How many views :data:`_VIEW_DEALS` remembers before it starts again.
+_VIEWS_KEPT: Final = 64
+
+
+def view_deals(view: PlayerView) -> ViewDeals:
+    """What every uniform draw for ``view`` shares (a view in a hand), worked out once."""
+    known = _VIEW_DEALS.get(id(view))
+    if known is not None and known[0] is view:
+        return known[1]
+    problem = sampling_problem(view)
+    count = deal_count(problem.allowed, problem.capacity, problem.cards)
+    found = ViewDeals(Replay(view, problem.know), count, problem.fixed, problem.holders)
+    if len(_VIEW_DEALS) >= _VIEWS_KEPT:
+        _VIEW_DEALS.clear()
+    _VIEW_DEALS[id(view)] = (view, found)
+    return found
+
+
 def sample_deal(view: PlayerView, rng: random.Random) -> GameState:
     """A full game state drawn uniformly from those ``view.seat`` cannot tell from the real one.
 
@@ -270,6 +281,9 @@ def sample_deal(view: PlayerView, rng: random.Random) -> GameState:
     view's scores, hand number and last hand, and the hand's public actions
     replayed, so ``observe(state, view.seat) == view``.
 
+    The deals are counted once per view and kept: drawing again for the same view
+    object only draws. To draw many deals at once, see :func:`sample_deals`.
+
     >>> import random
     >>> import fivehundred as fh
     >>> state = fh.deal(fh.new_game(dealer=1), seed=3)
@@ -281,163 +295,39 @@ def sample_deal(view: PlayerView, rng: random.Random) -> GameState:
     and :class:`~fivehundred.FiveHundredError` when no hand is in progress (the deal, or the
     game is over).
     """
-    if not isinstance(view, PlayerView):
-        raise FiveHundredTypeError(
-            f"sample_deal needs a PlayerView (from fivehundred.observe), not {view!r}"
-        )
-    if not isinstance(rng, random.Random):
-        raise FiveHundredTypeError(f"rng must be a random.Random, not {rng!r}")
-    if view.phase in (Phase.DEAL, Phase.GAME_OVER):
-        raise FiveHundredError(f"there is no hand in progress to sample ({view.phase.value})")
-    problem = sampling_problem(view)
-    masks = _uniform_assign(problem, rng)
-    hands = list(problem.fixed)
-    for holder, mask in zip(problem.holders, masks, strict=True):
-        if holder < view.rules.players:
-            hands[holder] = mask
-    state = _state_of(view, MaskWorld(tuple(hands), masks[-1]), rng)
-    return _with_scores(state, view)
+    return _checked(view, rng, "sample_deal").draw(rng)
 
 
-def _with_scores(state: GameState, view: PlayerView) -> GameState:
-    """``state`` with the view's scores, hand number and last hand."""
-    return with_scores(state, view.scores, view.hand_number, view.last_hand)
+def sample_deals(view: PlayerView, count: int, rng: random.Random) -> tuple[GameState, ...]:
+    """``count`` states drawn as :func:`sample_deal` draws one, independently, sharing the
+    work: the view is read and its deals are counted once.
 
+    The same as ``count`` calls of ``sample_deal(view, rng)`` with the same ``rng``.
 
-def _uniform_assign(problem: SamplingProblem, rng: random.Random) -> list[int]:
-    """Deal the unseen cards to the holders uniformly among the deals that respect who may
-    hold what: cards with the same allowed holders form a group, and each group's split
-    among its holders is drawn with weight (ways to split it) x (ways to deal the rest)."""
-    count = len(problem.capacity)
-    groups: dict[int, list[int]] = {}
-    for card in problem.cards:
-        pattern = 0
-        for h in range(count):
-            if problem.allowed[h] >> card & 1:
-                pattern |= 1 << h
-        groups.setdefault(pattern, []).append(card)
-    order = sorted(groups.items(), key=lambda item: (len(item[1]), item[0]))
-    sizes = [len(cards) for _, cards in order]
-    holders = [[h for h in range(count) if pattern >> h & 1] for pattern, _ in order]
-    memo: dict[tuple[int, tuple[int, ...]], int] = {}
+    >>> import random
+    >>> import fivehundred as fh
+    >>> state = fh.deal(fh.new_game(dealer=1), seed=3)
+    >>> view = fh.observe(state, 2)
+    >>> deals = sample_deals(view, 20, random.Random(1))
+    >>> len(deals), all(fh.observe(s, 2) == view for s in deals)
+    (20, True)
+    >>> again = random.Random(1)
+    >>> deals == tuple(sample_deal(view, again) for _ in range(20))
+    True
 
-    def splits(g: int, room: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-        options = holders[g]
-
-        def go(at: int, left: int, taken: list[int]) -> Iterator[tuple[int, ...]]:
-            if at == len(options) - 1:
-                if left <= room[options[at]]:
-                    yield (*taken, left)
-                return
-            for k in range(min(left, room[options[at]]) + 1):
-                yield from go(at + 1, left - k, [*taken, k])
-
-        if options:
-            yield from go(0, sizes[g], [])
-
-    def ways(g: int, room: tuple[int, ...]) -> int:
-        if g == len(order):
-            return 1 if not any(room) else 0
-        key = (g, room)
-        found = memo.get(key)
-        if found is None:
-            found = 0
-            for split in splits(g, room):
-                found += _multinomial(sizes[g], split) * ways(g + 1, _less(room, holders[g], split))
-            memo[key] = found
-        return found
-
-    room = tuple(problem.capacity)
-    slots: list[list[int]] = [[] for _ in range(count)]
-    for g, (_, cards) in enumerate(order):
-        options = [
-            (split, _multinomial(sizes[g], split) * ways(g + 1, _less(room, holders[g], split)))
-            for split in splits(g, room)
-        ]
-        pick = rng.randrange(sum(weight for _, weight in options))
-        chosen = options[-1][0]
-        for split, weight in options:
-            if pick < weight:
-                chosen = split
-                break
-            pick -= weight
-        shuffled = list(cards)
-        rng.shuffle(shuffled)
-        at = 0
-        for h, k in zip(holders[g], chosen, strict=True):
-            slots[h] += shuffled[at : at + k]
-            at += k
-        room = _less(room, holders[g], chosen)
-    return [sum(1 << card for card in held) for held in slots]
-
-
-def _less(room: tuple[int, ...], holders: list[int], split: tuple[int, ...]) -> tuple[int, ...]:
-    out = list(room)
-    for h, k in zip(holders, split, strict=True):
-        out[h] -= k
-    return tuple(out)
-
-
-def _multinomial(n: int, split: tuple[int, ...]) -> int:
-    out = 1
-    for k in split:
-        out *= math.comb(n, k)
-        n -= k
-    return out
+    Raises :class:`~fivehundred.FiveHundredTypeError` for a non-view, a non-``random.Random``
+    or a ``count`` that is not an int, :class:`~fivehundred.FiveHundredError` for a negative
+    ``count`` and when no hand is in progress (the deal, or the game is over).
+    """
+    if type(count) is not int:
+        raise FiveHundredTypeError(f"count is how many deals to draw, an int, not {count!r}")
+    if count < 0:
+        raise FiveHundredError(f"count is how many deals to draw, 0 or more, not {count}")
+    deals = _checked(view, rng, "sample_deals")
+    return tuple(deals.draw(rng) for _ in range(count))
 
 
 def _state_of(view: PlayerView, world: MaskWorld, rng: random.Random) -> GameState:
     """A new game dealt so that the hand in progress holds ``world``, the view's public
     actions replayed."""
-    rules = view.rules
-    assert view.dealer is not None
-    players = rules.players
-    know = read_sight(view)
-    contractor = view.contractor
-    size = rules.kitty_size
-    pile = sorted(indices(world.pile))
-    rng.shuffle(pile)
-    if view.kitty is not None:
-        kitty = mask_of(view.kitty)
-    elif view.discards is not None:
-        kitty = mask_of(view.discards)  # the seat's own discards stand in for its kitty
-    else:
-        kitty = 0
-        for index in pile[:size]:
-            kitty |= 1 << index
-    dead = world.pile & ~kitty
-    dealt = [world.hands[s] | know.played_by[s] for s in range(players)]
-    if contractor == view.seat and view.kitty is not None:
-        dealt[view.seat] = know.hand
-    piles: list[list[int]] = [sorted(indices(m)) for m in (*dealt, kitty, dead)]
-    order = [CARDS[piles[owner].pop()] for owner in _deal_positions(rules, view.dealer)]
-    state = deal(new_game(rules, dealer=view.dealer), cards=order)
-    calls = [call for _, call in view.auction]
-    plays = []
-    for trick_plays, led in [(t.plays, t.led_suit) for t in view.tricks] + [
-        (view.trick, view.led_suit)
-    ]:
-        for at, (_, card) in enumerate(trick_plays):
-            named = led if at == 0 and card.index == JOKER_INDEX and know.ctx.free_joker else None
-            plays.append(Play(card, named))
-    plays.reverse()
-    calls.reverse()
-    while True:
-        phase = state.phase
-        action: Action
-        if phase is Phase.BIDDING and calls:
-            action = calls.pop()
-        elif phase is Phase.PLAY and plays:
-            action = plays.pop()
-        elif phase is view.phase or phase not in _EXCHANGE:
-            return state
-        elif phase is Phase.DISCARD:
-            action = Discard(CARDS[i] for i in indices(kitty))
-        elif phase is Phase.PARTNER:
-            if view.partner_card is not None:
-                action = CallPartner(view.partner_card)
-            else:
-                action = CallPartner(seat=view.partner)
-        else:
-            action = Nominate(view.joker_suit)
-        state = apply(state, action)
+    return Replay(view, read_sight(view)).state(world.hands, world.pile, rng)
