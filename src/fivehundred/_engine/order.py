@@ -56,6 +56,21 @@ class Ctx:
         #: True when the Joker has no suit (No Trumps family, not nominated; R7.2).
         self.free_joker = trump is None and joker_suit is None
 
+    def suit_mask(self, suit: int) -> int:
+        """The mask of the cards whose effective suit is ``suit`` (0-3): ``suit_masks[suit]``.
+
+        Compiled, ``suit_masks`` is four unboxed ints, and indexing it by a variable
+        would box all four into a new tuple first; constant indices read them as they are.
+        """
+        masks = self.suit_masks
+        if suit == 0:
+            return masks[0]
+        if suit == 1:
+            return masks[1]
+        if suit == 2:
+            return masks[2]
+        return masks[3]
+
     def suit_of(self, card: int) -> int:
         """The effective suit of a card, or ``-1`` for a suitless Joker (R5.2)."""
         return self.suits[card]
@@ -74,7 +89,7 @@ class Ctx:
 
     def eligible(self, led: int) -> int:
         """The cards that can win a trick led in ``led`` (R5.4): the trumps and the led suit."""
-        return self.trump_mask | (self.suit_masks[led] if led >= 0 else 0)
+        return self.trump_mask | (self.suit_mask(led) if led >= 0 else 0)
 
     def best(self, trick: int, led: int) -> int:
         """:meth:`winner` of a packed trick: three bits of count, then seven bits a card.
