@@ -9,7 +9,7 @@ the end read a state for the public modules. Internal; compiled by mypyc.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, final
+from typing import Final, cast, final
 
 from fivehundred._engine.hand import BIDDING, PHASES, PLAY, Hand
 from fivehundred._engine.table import SUITS
@@ -482,19 +482,27 @@ def hand_of(s: GameState, seat: int) -> int:
 
 
 def replace_at(items: tuple[int, ...], at: int, value: int) -> tuple[int, ...]:
-    """``items`` with ``value`` at ``at`` (written out for the usual table sizes: a hot path)."""
-    n = len(items)
-    if n == 4:
+    """``items`` with ``value`` at ``at`` (written out for the usual table sizes: a hot path).
+
+    The other items are read as objects: compiled, reading them as ints would unbox
+    each one and box it again, a new int object each, into the new tuple.
+    """
+    old: tuple[object, ...] = items
+    new: tuple[object, ...]
+    if len(old) == 4:
         if at == 0:
-            return (value, items[1], items[2], items[3])
-        if at == 1:
-            return (items[0], value, items[2], items[3])
-        if at == 2:
-            return (items[0], items[1], value, items[3])
-        return (items[0], items[1], items[2], value)
-    listed = list(items)
-    listed[at] = value
-    return tuple(listed)
+            new = (value, old[1], old[2], old[3])
+        elif at == 1:
+            new = (old[0], value, old[2], old[3])
+        elif at == 2:
+            new = (old[0], old[1], value, old[3])
+        else:
+            new = (old[0], old[1], old[2], value)
+    else:
+        listed = list(old)
+        listed[at] = value
+        new = tuple(listed)
+    return cast("tuple[int, ...]", new)
 
 
 def won_by(s: GameState, seat: int) -> int:
