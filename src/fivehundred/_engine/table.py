@@ -269,11 +269,31 @@ def clear_tables() -> None:
     _DECKS.clear()
 
 
+def _bit_at() -> tuple[int, ...]:
+    found = [-1] * 67
+    for k in range(66):
+        found[(1 << k) % 67] = k
+    return tuple(found)
+
+
+#: The bit number of each power of two below 2**66, by its remainder mod 67: 2 is a
+#: primitive root of 67, so the remainders all differ.
+BIT_AT: Final = _bit_at()
+
+
+def lowest_bit(mask: int) -> int:
+    """The number of the lowest set bit of a non-zero mask (a mask of deck positions).
+
+    Compiled, ``int.bit_length`` is a Python method call on a boxed int; this is
+    integer arithmetic and one tuple read.
+    """
+    return BIT_AT[(mask & -mask) % 67]
+
+
 def bits(mask: int) -> list[int]:
     """The set bit numbers of a mask, lowest first."""
     out: list[int] = []
     while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+        out.append(lowest_bit(mask))
+        mask &= mask - 1
     return out
