@@ -29,11 +29,26 @@ import sys
 import types
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-__all__ = ["document_class", "documented"]
+__all__ = ["document_class", "documented", "mypyc_attr"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+C = TypeVar("C")
+
+if TYPE_CHECKING:
+    from mypy_extensions import mypyc_attr as mypyc_attr  # noqa: PLC0414 - re-exported
+else:
+
+    def mypyc_attr(**attrs: object) -> Callable[[C], C]:
+        """``@mypyc_attr(acyclic=True)`` and the like: how mypyc compiles a class.
+
+        mypyc reads the decorator as it compiles (its name resolves to
+        ``mypy_extensions.mypyc_attr`` for the type checker) and leaves nothing of
+        it at run time; this module is never compiled, so the pure build, which does
+        run the decorator, gets this no-op and needs no ``mypy_extensions``.
+        """
+        return lambda cls: cls
 
 
 @functools.cache

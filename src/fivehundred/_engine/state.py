@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, cast, final
 
+from fivehundred._docs import mypyc_attr
 from fivehundred._engine.hand import BIDDING, PHASES, PLAY, Hand
 from fivehundred._engine.table import SUITS
 from fivehundred._types import Phase, Trick
@@ -26,6 +27,7 @@ COMPILED: Final = not __file__.endswith(".py")
 
 
 @final
+@mypyc_attr(acyclic=True)  # nothing it holds can lead back to it
 class TrickNode:
     """A completed trick, linked to the one before (the tricks of a hand, newest first)."""
 
@@ -115,6 +117,7 @@ def _restore(
 
 
 @final
+@mypyc_attr(acyclic=True)  # immutable values all the way down: no reference cycle
 class GameState:
     """One moment of a game of Five Hundred. Immutable and hashable.
 
