@@ -8,7 +8,10 @@ public objects defined in one take their documentation back from it:
 
 - :func:`document_class`: a compiled class is a heap type, so it takes a
   ``__doc__`` and a ``__signature__`` that read the source on first use. A
-  class costs nothing until someone asks for its documentation.
+  class costs nothing until someone asks for its documentation. A class that
+  mypyc leaves a Python class (an ``attrs`` class, an enum) has mypyc's filler
+  docstring, and an ``attrs`` class's signature names its fields' types as
+  resolved objects: both are read from the source the same way.
 - :func:`documented`: a compiled function's ``__doc__`` cannot be set, and no
   text signature carries annotations, so the public name is a
   :class:`functools.partial` of it that carries both. The partial calls the
@@ -29,9 +32,9 @@ import sys
 import types
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-__all__ = ["document_class", "documented", "mypyc_attr"]
+__all__ = ["MYPYC_FILLER", "document_class", "documented", "mypyc_attr"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 C = TypeVar("C")
@@ -125,6 +128,29 @@ def documented(function: F) -> F:
     return public  # type: ignore[no-any-return]  # a stand-in with F's call signature
 
 
+#: The docstring mypyc gives a class it leaves a Python class (``attrs`` classes, enums).
+MYPYC_FILLER: Final = "mypyc filler docstring"
+
+
+def _attrs_signature(owner: type, node: ast.ClassDef) -> inspect.Signature:
+    """An ``attrs`` class's signature with each field's annotation as its source text.
+
+    The parameters and defaults are those of the generated ``__init__``; only the
+    annotations, resolved to objects in the compiled build, are replaced.
+    """
+    texts = {
+        item.target.id: ast.unparse(item.annotation)
+        for item in node.body
+        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+    }
+    signature = inspect.signature(vars(owner)["__init__"])
+    params = list(signature.parameters.values())[1:]  # without self
+    return signature.replace(
+        parameters=[p.replace(annotation=texts.get(p.name, p.annotation)) for p in params],
+        return_annotation="None",
+    )
+
+
 class _FromSource:
     """A class's ``__doc__`` or ``__signature__``, read from its source when first asked."""
 
@@ -139,6 +165,8 @@ class _FromSource:
             assert isinstance(node, ast.ClassDef), node
             if self.attribute == "__doc__":
                 self.value = ast.get_docstring(node, clean=False)
+            elif hasattr(owner, "__attrs_attrs__"):
+                self.value = _attrs_signature(owner, node)
             else:
                 init = next(
                     item
@@ -153,9 +181,14 @@ class _FromSource:
 def document_class(cls: type) -> None:
     """Give a compiled class its docstring and annotated signature from its source.
 
-    A class with a docstring of its own (the pure build) is left as it is.
+    A class with a docstring of its own (the pure build) is left as it is. A class
+    that mypyc left a Python class gets its docstring, and an ``attrs`` class its
+    signature; an enum keeps the signature it has.
     """
-    if cls.__doc__:
+    if cls.__doc__ and cls.__doc__ != MYPYC_FILLER:
         return
+    python_class = cls.__doc__ == MYPYC_FILLER
     cls.__doc__ = _FromSource("__doc__")  # type: ignore[assignment]  # type.__doc__ calls __get__
+    if python_class and not hasattr(cls, "__attrs_attrs__"):
+        return
     cls.__signature__ = _FromSource("__signature__")  # type: ignore[attr-defined]  # for inspect
