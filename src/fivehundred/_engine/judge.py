@@ -172,7 +172,7 @@ def judge_play(s: GameState, card: object, suit: object, seat: int) -> Verdict:
     if (mask >> pos) & 1:
         return _LEGAL
     led = s._led
-    if hand & ctx.suit_mask(led):
+    if hand & ctx.suit_masks[led]:
         return Verdict(Reason.MUST_FOLLOW_SUIT, seat, led)
     return Verdict(Reason.MUST_PLAY_JOKER, seat, led)
 

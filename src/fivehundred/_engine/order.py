@@ -42,8 +42,10 @@ class Ctx:
         self.trump = trump
         #: The suit the Joker was nominated into (R7.1), or ``None``.
         self.joker_suit = joker_suit
-        #: Bit mask of the cards whose effective suit is each suit, by suit.
-        self.suit_masks = suit_masks
+        #: Bit mask of the cards whose effective suit is each suit, by suit. (A tuple of
+        #: any length to mypyc: a fixed-length one is stored as four unboxed ints, and
+        #: indexing it by a variable suit would box all four into a new tuple first.)
+        self.suit_masks: tuple[int, ...] = suit_masks
         #: Bit mask of the cards that are trumps.
         self.trump_mask = trump_mask
         #: Ordering value of each card: higher wins among eligible cards.
@@ -55,21 +57,6 @@ class Ctx:
         self.joker_bit = 1 << joker
         #: True when the Joker has no suit (No Trumps family, not nominated; R7.2).
         self.free_joker = trump is None and joker_suit is None
-
-    def suit_mask(self, suit: int) -> int:
-        """The mask of the cards whose effective suit is ``suit`` (0-3): ``suit_masks[suit]``.
-
-        Compiled, ``suit_masks`` is four unboxed ints, and indexing it by a variable
-        would box all four into a new tuple first; constant indices read them as they are.
-        """
-        masks = self.suit_masks
-        if suit == 0:
-            return masks[0]
-        if suit == 1:
-            return masks[1]
-        if suit == 2:
-            return masks[2]
-        return masks[3]
 
     def suit_of(self, card: int) -> int:
         """The effective suit of a card, or ``-1`` for a suitless Joker (R5.2)."""
@@ -89,7 +76,7 @@ class Ctx:
 
     def eligible(self, led: int) -> int:
         """The cards that can win a trick led in ``led`` (R5.4): the trumps and the led suit."""
-        return self.trump_mask | (self.suit_mask(led) if led >= 0 else 0)
+        return self.trump_mask | (self.suit_masks[led] if led >= 0 else 0)
 
     def best(self, trick: int, led: int) -> int:
         """:meth:`winner` of a packed trick: three bits of count, then seven bits a card.

@@ -62,7 +62,7 @@ def playable(
         return hand
     if led < 0:
         return hand
-    follow = hand & ctx.suit_mask(led)
+    follow = hand & ctx.suit_masks[led]
     if follow:
         return follow
     if misere and hand & jb and ctx.trump_mask == jb:
