@@ -9,7 +9,7 @@ the end read a state for the public modules. Internal; compiled by mypyc.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, cast, final
+from typing import Any, Final, final
 
 from fivehundred._docs import mypyc_attr
 from fivehundred._engine.hand import BIDDING, PHASES, PLAY, Hand
@@ -487,25 +487,21 @@ def hand_of(s: GameState, seat: int) -> int:
 def replace_at(items: tuple[int, ...], at: int, value: int) -> tuple[int, ...]:
     """``items`` with ``value`` at ``at`` (written out for the usual table sizes: a hot path).
 
-    The other items are read as objects: compiled, reading them as ints would unbox
+    The other items are read untyped: compiled, reading them as ints would unbox
     each one and box it again, a new int object each, into the new tuple.
     """
-    old: tuple[object, ...] = items
-    new: tuple[object, ...]
+    old: tuple[Any, ...] = items
     if len(old) == 4:
         if at == 0:
-            new = (value, old[1], old[2], old[3])
-        elif at == 1:
-            new = (old[0], value, old[2], old[3])
-        elif at == 2:
-            new = (old[0], old[1], value, old[3])
-        else:
-            new = (old[0], old[1], old[2], value)
-    else:
-        listed = list(old)
-        listed[at] = value
-        new = tuple(listed)
-    return cast("tuple[int, ...]", new)
+            return (value, old[1], old[2], old[3])
+        if at == 1:
+            return (old[0], value, old[2], old[3])
+        if at == 2:
+            return (old[0], old[1], value, old[3])
+        return (old[0], old[1], old[2], value)
+    listed = list(old)
+    listed[at] = value
+    return tuple(listed)
 
 
 def won_by(s: GameState, seat: int) -> int:

@@ -276,24 +276,18 @@ def _bit_at() -> tuple[int, ...]:
     return tuple(found)
 
 
-#: The bit number of each power of two below 2**66, by its remainder mod 67: 2 is a
-#: primitive root of 67, so the remainders all differ.
+#: The bit number of each power of two below 2**66, by its remainder mod 67 (2 is a
+#: primitive root of 67, so the remainders all differ): the lowest set bit of a mask
+#: is ``BIT_AT[(mask & -mask) % 67]``. Compiled, ``int.bit_length`` is a Python method
+#: call on a boxed int; this is integer arithmetic and one tuple read.
 BIT_AT: Final = _bit_at()
-
-
-def lowest_bit(mask: int) -> int:
-    """The number of the lowest set bit of a non-zero mask (a mask of deck positions).
-
-    Compiled, ``int.bit_length`` is a Python method call on a boxed int; this is
-    integer arithmetic and one tuple read.
-    """
-    return BIT_AT[(mask & -mask) % 67]
 
 
 def bits(mask: int) -> list[int]:
     """The set bit numbers of a mask, lowest first."""
     out: list[int] = []
+    at = BIT_AT
     while mask:
-        out.append(lowest_bit(mask))
+        out.append(at[(mask & -mask) % 67])  # the lowest set bit
         mask &= mask - 1
     return out
