@@ -136,6 +136,10 @@ class Record:
 
 class Kind:
     """An enum, which mypyc leaves a Python class too."""
+
+
+class Shape(Protocol):
+    """A protocol, which mypyc leaves with an empty docstring."""
 '''
 
 
@@ -205,6 +209,34 @@ def test_a_compiled_enum_gets_its_docstring_and_keeps_its_signature(
     _docs.document_class(kind)
     assert inspect.getdoc(kind) == "An enum, which mypyc leaves a Python class too."
     assert "__signature__" not in vars(kind) and signature_text(kind) == before
+
+
+def test_a_compiled_protocol_gets_its_docstring_and_keeps_its_signature(
+    fixture_module: types.ModuleType,
+) -> None:
+    def no_init(self: object) -> None:  # what typing gives a protocol: a Python __init__
+        pass
+
+    shape = type("Shape", (), {"__module__": "fixture_docs", "__doc__": "", "__init__": no_init})
+    _docs.document_class(shape)
+    assert inspect.getdoc(shape) == "A protocol, which mypyc leaves with an empty docstring."
+    assert "__signature__" not in vars(shape)
+
+
+def test_a_compiled_module_documents_its_own_public_names(
+    fixture_module: types.ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(math.floor, "__module__", "fixture_docs")  # as compiled in FIXTURE
+    plain = type("Plain", (), {"__module__": "fixture_docs", "__doc__": None})
+    names = {"floor": math.floor, "Plain": plain, "sqrt": math.sqrt, "limit": 3}
+    vars(fixture_module).update(names, __all__=sorted(names))
+    _docs.document_module("fixture_docs")
+    public = fixture_module.floor
+    assert public is not math.floor and public(2.5) == 2
+    assert inspect.getdoc(public) == "The floor.\n\nIn whole numbers."
+    assert inspect.getdoc(plain) == "A plain class, as mypyc leaves it (no docstring at run time)."
+    assert fixture_module.sqrt is math.sqrt  # defined elsewhere: left as it is
+    assert fixture_module.limit == 3
 
 
 def test_a_class_with_a_docstring_is_left_as_it_is() -> None:

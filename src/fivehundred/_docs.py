@@ -34,7 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-__all__ = ["MYPYC_FILLER", "document_class", "documented", "mypyc_attr"]
+__all__ = ["MYPYC_FILLER", "document_class", "document_module", "documented", "mypyc_attr"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 C = TypeVar("C")
@@ -181,14 +181,35 @@ class _FromSource:
 def document_class(cls: type) -> None:
     """Give a compiled class its docstring and annotated signature from its source.
 
-    A class with a docstring of its own (the pure build) is left as it is. A class
-    that mypyc left a Python class gets its docstring, and an ``attrs`` class its
-    signature; an enum keeps the signature it has.
+    A class with a docstring of its own (the pure build) is left as it is. A compiled
+    (native) class gets its docstring and the signature of its ``__init__``. A class
+    that mypyc left a Python class (the filler docstring; a protocol, whose
+    ``__init__`` is a Python function, with an empty one) gets its docstring, and an
+    ``attrs`` class its fields' signature; the others keep the signature they have.
     """
-    if cls.__doc__ and cls.__doc__ != MYPYC_FILLER:
+    doc = cls.__doc__
+    if doc and doc != MYPYC_FILLER:
         return
-    python_class = cls.__doc__ == MYPYC_FILLER
     cls.__doc__ = _FromSource("__doc__")  # type: ignore[assignment]  # type.__doc__ calls __get__
-    if python_class and not hasattr(cls, "__attrs_attrs__"):
-        return
-    cls.__signature__ = _FromSource("__signature__")  # type: ignore[attr-defined]  # for inspect
+    native = doc != MYPYC_FILLER and not isinstance(vars(cls).get("__init__"), types.FunctionType)
+    if native or hasattr(cls, "__attrs_attrs__"):
+        cls.__signature__ = _FromSource("__signature__")  # type: ignore[attr-defined]  # inspect
+
+
+def document_module(name: str) -> None:
+    """Document the public objects of the compiled public module ``name`` from its source.
+
+    Called at the end of the module: each compiled function named in its ``__all__``
+    becomes its :func:`documented` stand-in in the module's namespace (the module's
+    own calls go to the compiled function directly), and each class defined there is
+    given to :func:`document_class`. In the pure build nothing changes.
+    """
+    module = sys.modules[name]
+    for attr in getattr(module, "__all__", ()):
+        obj = getattr(module, attr)
+        if getattr(obj, "__module__", None) != name:
+            continue  # imported from elsewhere
+        if isinstance(obj, types.BuiltinFunctionType):
+            setattr(module, attr, documented(obj))
+        elif isinstance(obj, type):
+            document_class(obj)
