@@ -14,6 +14,7 @@ read in a child process.
 
 from __future__ import annotations
 
+import enum
 import inspect
 import json
 import math
@@ -25,6 +26,7 @@ import types
 from pathlib import Path
 from typing import Any, Final
 
+import attrs
 import pytest
 
 import fivehundred as fh
@@ -123,6 +125,21 @@ class Plain:
 
     def __init__(self, a: int, b: tuple[int, ...] = ()) -> None:
         self.a = a
+
+
+class Record:
+    """An attrs class, which mypyc leaves a Python class with its filler docstring."""
+
+    name: Card
+    size: int = 3
+
+
+class Kind:
+    """An enum, which mypyc leaves a Python class too."""
+
+
+class Shape(Protocol):
+    """A protocol, which mypyc leaves with an empty docstring."""
 '''
 
 
@@ -165,6 +182,61 @@ def test_a_compiled_class_gets_its_docs_from_its_source(
     assert inspect.getdoc(plain) == "A plain class, as mypyc leaves it (no docstring at run time)."
     assert inspect.getdoc(plain) == inspect.getdoc(plain())  # read once, then kept
     assert signature_text(plain) == "(a: 'int', b: 'tuple[int, ...]' = ()) -> 'None'"
+
+
+def test_a_compiled_attrs_class_gets_its_docs_and_field_types_from_its_source(
+    fixture_module: types.ModuleType,
+) -> None:
+    # as in the compiled build: the filler docstring, and annotations resolved to objects
+    namespace: dict[str, object] = {"__module__": "fixture_docs", "__doc__": _docs.MYPYC_FILLER}
+    namespace["__annotations__"] = {"name": fh.Card, "size": int}
+    namespace["size"] = 3
+    record = attrs.frozen(type("Record", (), namespace))
+    assert "fivehundred.cards.Card" in (signature_text(record) or "")
+    _docs.document_class(record)
+    assert inspect.getdoc(record) == (
+        "An attrs class, which mypyc leaves a Python class with its filler docstring."
+    )
+    assert signature_text(record) == "(name: 'Card', size: 'int' = 3) -> 'None'"
+
+
+def test_a_compiled_enum_gets_its_docstring_and_keeps_its_signature(
+    fixture_module: types.ModuleType,
+) -> None:
+    kind = enum.Enum("Kind", ["A"], module="fixture_docs")  # type: ignore[misc]  # a stand-in
+    kind.__doc__ = _docs.MYPYC_FILLER
+    before = signature_text(kind)
+    _docs.document_class(kind)
+    assert inspect.getdoc(kind) == "An enum, which mypyc leaves a Python class too."
+    assert "__signature__" not in vars(kind) and signature_text(kind) == before
+
+
+def test_a_compiled_protocol_gets_its_docstring_and_keeps_its_signature(
+    fixture_module: types.ModuleType,
+) -> None:
+    def no_init(self: object) -> None:  # what typing gives a protocol: a Python __init__
+        pass
+
+    shape = type("Shape", (), {"__module__": "fixture_docs", "__doc__": "", "__init__": no_init})
+    _docs.document_class(shape)
+    assert inspect.getdoc(shape) == "A protocol, which mypyc leaves with an empty docstring."
+    assert "__signature__" not in vars(shape)
+
+
+def test_a_compiled_module_documents_its_own_public_names(
+    fixture_module: types.ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(math.floor, "__module__", "fixture_docs")  # as compiled in FIXTURE
+    plain = type("Plain", (), {"__module__": "fixture_docs", "__doc__": None})
+    names = {"floor": math.floor, "Plain": plain, "sqrt": math.sqrt, "limit": 3}
+    vars(fixture_module).update(names, __all__=sorted(names))
+    _docs.document_module("fixture_docs")
+    public = fixture_module.floor
+    assert public is not math.floor and public(2.5) == 2
+    assert inspect.getdoc(public) == "The floor.\n\nIn whole numbers."
+    assert inspect.getdoc(plain) == "A plain class, as mypyc leaves it (no docstring at run time)."
+    assert fixture_module.sqrt is math.sqrt  # defined elsewhere: left as it is
+    assert fixture_module.limit == 3
 
 
 def test_a_class_with_a_docstring_is_left_as_it_is() -> None:

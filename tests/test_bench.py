@@ -266,12 +266,12 @@ def test_targets_follow_the_compiled_flag(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.delattr(fh, "COMPILED", raising=False)
     assert bench.compiled() is False  # a build without the flag is the pure one
     assert bench.targets() is bench.TARGETS[False]
-    assert bench.targets()["hands_ratio"] == bench.Level(target=0.4, must=0.3)
+    assert bench.targets()["hands_ratio"] == bench.Level(must=0.3)
     assert "COMPILED = False (pure build)" in bench.render_header(TINY)
     monkeypatch.setattr(fh, "COMPILED", True, raising=False)
     assert bench.compiled() is True
-    assert bench.targets()["hands_ratio"] == bench.Level(target=1.0, must=0.7)
-    assert bench.targets()["playout_ratio"] == bench.Level(target=3.0, must=1.5)
+    assert bench.targets()["hands_ratio"] == bench.Level(target=1.0, must=0.8)
+    assert bench.targets()["playout_ratio"] == bench.Level(target=3.0, must=2.0)
     assert bench.targets()["import_ms"].target is None
     assert "COMPILED = True (compiled build)" in bench.render_header(TINY)
     assert bench.targets(False)["kitty_us_per_call"].target == 300.0
@@ -498,7 +498,7 @@ def test_main_prints_every_figure_with_its_levels(
         "import fivehundred, ms above bare",
     ):
         assert label in out
-    assert "must ≥ 0.30" in out and "target ≥ 0.40" in out and "target ≥ 1.20" in out
+    assert "must ≥ 0.30" in out and "target ≥ 1.20" in out
     assert "target ≤ 300.0" in out and "must ≤ 60.0" in out
     assert "µs/apply" in out and "calls/s" in out and "6 players" in out
 
@@ -544,7 +544,7 @@ def test_main_json_has_every_result_and_figure(
         "import_ms",
     }
     ratio = targets["hands_ratio"]
-    assert (ratio["target"], ratio["must"]) == (1.0, 0.7)  # the compiled build's
+    assert (ratio["target"], ratio["must"]) == (1.0, 0.8)  # the compiled build's
     assert isinstance(ratio["meets_target"], bool) and isinstance(ratio["meets_must"], bool)
     assert len(ratio["rounds"]) == 8
     assert targets["import_ms"]["target"] is None and targets["import_ms"]["meets_target"] is None

@@ -39,7 +39,8 @@ chosen once, when the game is made, not on every step.
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Iterable
+from typing import Final, cast
 
 import attrs
 
@@ -52,6 +53,7 @@ from fivehundred._encoding import (
     full_encode,
     full_layout,
     not_rules,
+    the_state,
 )
 from fivehundred._engine.hand import DISCARD, PARTNER, PLAY
 from fivehundred._engine.play import play_mask, play_names
@@ -221,7 +223,7 @@ def compact_ids(action: Action, rules: Rules) -> tuple[int, ...]:
     return (compact_encode(action, rules),)
 
 
-def compact_decode(index: int, rules: Rules) -> EncodedAction:
+def compact_decode(index: object, rules: Rules) -> EncodedAction:
     """What a compact id stands for; the inverse of :func:`compact_encode`.
 
     >>> import fivehundred as fh
@@ -254,7 +256,7 @@ def _expand(mask: int, size: int) -> tuple[bool, ...]:
     return out[:size]
 
 
-def compact_mask(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[bool, ...]:
+def compact_mask(state: object, pending: object = ()) -> tuple[bool, ...]:
     """For each compact id, whether it is legal now (``pending``: a discard's cards so far).
 
     All ``False`` while waiting for a deal and when the game is over.
@@ -266,31 +268,30 @@ def compact_mask(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[bool
 
     Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state.
     """
-    if type(state) is not GameState:
-        legal_actions(state)  # raises the library's TypeError
-    h = hand_block(state)
+    s = the_state(state)
+    h = hand_block(s)
     tables = _tables(h.t.rules)
     phase = h.phase
     if phase == DISCARD:
-        pool = hand_of(state, h.contractor) | h.kitty
+        pool = hand_of(s, h.contractor) | h.kitty
         position = tables.position
-        for card in pending:
+        for card in cast("Iterable[Card]", pending):  # the cards of a discard in progress
             pool &= ~(1 << position[card])
         return tables.before_discards + _expand(pool, tables.deck_size)
     if phase == PLAY:
-        mask = play_mask(state)
+        mask = play_mask(s)
         joker = tables.joker_bit
         if mask & joker:
-            names = play_names(state)
+            names = play_names(s)
             if names >= 0:
                 mask = (mask & ~joker) | (names << tables.deck_size)
         return tables.before_plays + _expand(mask, tables.deck_size + 4) + tables.after_plays
     if phase == PARTNER and not tables.partner_by_seat:
-        free = ~(hand_of(state, h.contractor) | tables.joker_bit)
+        free = ~(hand_of(s, h.contractor) | tables.joker_bit)
         at = tables.joker_bit.bit_length() - 1
         free = (free & (tables.joker_bit - 1)) | ((free >> (at + 1)) << at)
         return tables.before_partners + _expand(free, tables.deck_size - 1) + tables.after_partners
-    legal = legal_actions(state)
+    legal = legal_actions(s)
     known = tables.cache.get(id(legal))
     if known is not None and known[0] is legal:
         return known[1]
@@ -318,7 +319,7 @@ def _indices(legal: tuple[Action, ...], tables: _Tables) -> list[int]:
     return out
 
 
-def compact_indices(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[int, ...]:
+def compact_indices(state: object, pending: object = ()) -> tuple[int, ...]:
     """The legal compact ids now, ascending (the sparse form of :func:`compact_mask`).
 
     >>> import fivehundred as fh
@@ -332,7 +333,7 @@ def compact_indices(state: GameState, pending: tuple[Card, ...] = ()) -> tuple[i
 
 
 def compact_apply(
-    state: GameState, index: int, pending: tuple[Card, ...] = ()
+    state: object, index: object, pending: object = ()
 ) -> tuple[GameState, tuple[Card, ...]]:
     """Take the action with compact id ``index``: the new state and the new ``pending``.
 
@@ -349,25 +350,24 @@ def compact_apply(
     Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state and
     :class:`~fivehundred.IllegalActionError` for an id that is not legal now.
     """
-    if type(state) is not GameState:
-        legal_actions(state)  # raises the library's TypeError
+    s = the_state(state)
     if not isinstance(pending, tuple) or not all(type(card) is Card for card in pending):
         raise FiveHundredTypeError(f"pending is a tuple of Cards, not {pending!r}")
-    action = compact_decode(index, state.rules)
+    action = compact_decode(index, s.rules)
     if type(action) is DiscardCard:
-        mask = compact_mask(state, pending)
-        if not mask[index]:
+        mask = compact_mask(s, pending)
+        if not mask[cast("int", index)]:  # compact_decode took it: a valid id
             raise IllegalActionError(
                 Reason.NOT_AN_ACTION, f"discarding {action.card} is not legal now (R4.1)"
             )
         chosen = (*pending, action.card)
-        if len(chosen) < state.rules.kitty_size:
-            return state, chosen
-        return apply(state, Discard(chosen)), ()
+        if len(chosen) < s.rules.kitty_size:
+            return s, chosen
+        return apply(s, Discard(chosen)), ()
     if pending:
         raise IllegalActionError(
             Reason.NOT_AN_ACTION,
-            f"a discard is in progress ({len(pending)} of {state.rules.kitty_size} cards)",
+            f"a discard is in progress ({len(pending)} of {s.rules.kitty_size} cards)",
         )
     assert not isinstance(action, DiscardCard)
-    return apply(state, action), ()
+    return apply(s, action), ()

@@ -8,7 +8,10 @@ public objects defined in one take their documentation back from it:
 
 - :func:`document_class`: a compiled class is a heap type, so it takes a
   ``__doc__`` and a ``__signature__`` that read the source on first use. A
-  class costs nothing until someone asks for its documentation.
+  class costs nothing until someone asks for its documentation. A class that
+  mypyc leaves a Python class (an ``attrs`` class, an enum) has mypyc's filler
+  docstring, and an ``attrs`` class's signature names its fields' types as
+  resolved objects: both are read from the source the same way.
 - :func:`documented`: a compiled function's ``__doc__`` cannot be set, and no
   text signature carries annotations, so the public name is a
   :class:`functools.partial` of it that carries both. The partial calls the
@@ -29,11 +32,26 @@ import sys
 import types
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-__all__ = ["document_class", "documented"]
+__all__ = ["MYPYC_FILLER", "document_class", "document_module", "documented", "mypyc_attr"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+C = TypeVar("C")
+
+if TYPE_CHECKING:
+    from mypy_extensions import mypyc_attr as mypyc_attr  # noqa: PLC0414 - re-exported
+else:
+
+    def mypyc_attr(**attrs: object) -> Callable[[C], C]:
+        """``@mypyc_attr(acyclic=True)`` and the like: how mypyc compiles a class.
+
+        mypyc reads the decorator as it compiles (its name resolves to
+        ``mypy_extensions.mypyc_attr`` for the type checker) and leaves nothing of
+        it at run time; this module is never compiled, so the pure build, which does
+        run the decorator, gets this no-op and needs no ``mypy_extensions``.
+        """
+        return lambda cls: cls
 
 
 @functools.cache
@@ -110,6 +128,29 @@ def documented(function: F) -> F:
     return public  # type: ignore[no-any-return]  # a stand-in with F's call signature
 
 
+#: The docstring mypyc gives a class it leaves a Python class (``attrs`` classes, enums).
+MYPYC_FILLER: Final = "mypyc filler docstring"
+
+
+def _attrs_signature(owner: type, node: ast.ClassDef) -> inspect.Signature:
+    """An ``attrs`` class's signature with each field's annotation as its source text.
+
+    The parameters and defaults are those of the generated ``__init__``; only the
+    annotations, resolved to objects in the compiled build, are replaced.
+    """
+    texts = {
+        item.target.id: ast.unparse(item.annotation)
+        for item in node.body
+        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+    }
+    signature = inspect.signature(vars(owner)["__init__"])
+    params = list(signature.parameters.values())[1:]  # without self
+    return signature.replace(
+        parameters=[p.replace(annotation=texts.get(p.name, p.annotation)) for p in params],
+        return_annotation="None",
+    )
+
+
 class _FromSource:
     """A class's ``__doc__`` or ``__signature__``, read from its source when first asked."""
 
@@ -124,6 +165,8 @@ class _FromSource:
             assert isinstance(node, ast.ClassDef), node
             if self.attribute == "__doc__":
                 self.value = ast.get_docstring(node, clean=False)
+            elif hasattr(owner, "__attrs_attrs__"):
+                self.value = _attrs_signature(owner, node)
             else:
                 init = next(
                     item
@@ -138,9 +181,35 @@ class _FromSource:
 def document_class(cls: type) -> None:
     """Give a compiled class its docstring and annotated signature from its source.
 
-    A class with a docstring of its own (the pure build) is left as it is.
+    A class with a docstring of its own (the pure build) is left as it is. A compiled
+    (native) class gets its docstring and the signature of its ``__init__``. A class
+    that mypyc left a Python class (the filler docstring; a protocol, whose
+    ``__init__`` is a Python function, with an empty one) gets its docstring, and an
+    ``attrs`` class its fields' signature; the others keep the signature they have.
     """
-    if cls.__doc__:
+    doc = cls.__doc__
+    if doc and doc != MYPYC_FILLER:
         return
     cls.__doc__ = _FromSource("__doc__")  # type: ignore[assignment]  # type.__doc__ calls __get__
-    cls.__signature__ = _FromSource("__signature__")  # type: ignore[attr-defined]  # for inspect
+    native = doc != MYPYC_FILLER and not isinstance(vars(cls).get("__init__"), types.FunctionType)
+    if native or hasattr(cls, "__attrs_attrs__"):
+        cls.__signature__ = _FromSource("__signature__")  # type: ignore[attr-defined]  # inspect
+
+
+def document_module(name: str) -> None:
+    """Document the public objects of the compiled public module ``name`` from its source.
+
+    Called at the end of the module: each compiled function named in its ``__all__``
+    becomes its :func:`documented` stand-in in the module's namespace (the module's
+    own calls go to the compiled function directly), and each class defined there is
+    given to :func:`document_class`. In the pure build nothing changes.
+    """
+    module = sys.modules[name]
+    for attr in getattr(module, "__all__", ()):
+        obj = getattr(module, attr)
+        if getattr(obj, "__module__", None) != name:
+            continue  # imported from elsewhere
+        if isinstance(obj, types.BuiltinFunctionType):
+            setattr(module, attr, documented(obj))
+        elif isinstance(obj, type):
+            document_class(obj)

@@ -29,7 +29,6 @@ the dense mask.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from enum import StrEnum
 from functools import lru_cache
 from math import comb
@@ -37,6 +36,8 @@ from typing import Final, NoReturn, TypeAlias
 
 import attrs
 
+from fivehundred._docs import document_class
+from fivehundred._engine import judge
 from fivehundred._quoting import no_member
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import PASS, Call
@@ -58,6 +59,7 @@ __all__ = [
     "full_mask",
     "full_size",
     "not_rules",
+    "the_state",
 ]
 
 
@@ -145,6 +147,19 @@ class ActionLayout:
     def size(self) -> int:
         """The number of ids: :func:`~fivehundred.encoding.num_actions`."""
         return self.discards.stop
+
+
+def the_state(state: object) -> GameState:
+    """``state`` itself, or the library's type error for anything but a state.
+
+    The encodings' entry points take ``object`` where a caller may pass anything:
+    compiled, a parameter typed ``GameState`` or ``int`` would refuse a wrong
+    argument with mypyc's own ``TypeError`` before the library could explain it.
+    """
+    if isinstance(state, GameState):
+        return state
+    judge.legal_actions(state)  # raises the library's TypeError for a non-state
+    raise AssertionError(f"unreachable: {state!r} was refused")  # pragma: no cover
 
 
 def not_rules(rules: object) -> IllegalActionError:
@@ -273,7 +288,7 @@ def _discard_rank(action: Discard, cards: dict[Card, int], size: int) -> int:
     return sum(comb(position, k) for k, position in enumerate(positions, 1))
 
 
-def full_decode(index: int, rules: Rules) -> Action:
+def full_decode(index: object, rules: Rules) -> Action:
     """The action with this index under ``rules``; the inverse of :func:`full_encode`.
 
     An index outside ``range(full_size(rules))`` raises
@@ -310,21 +325,17 @@ def _discard_positions(rank: int, size: int) -> list[int]:
     """The deck positions of the discard with this rank (the combinatorial number system)."""
     positions = []
     for k in range(size, 0, -1):
-        # the largest p with comb(p, k) <= rank
-        p = bisect_right(_Comb(k), rank, lo=k - 1, hi=70) - 1
+        # the largest p below 70 with comb(p, k) <= rank, by binary search; comb grows with p
+        p, above = k - 1, 70  # comb(k - 1, k) == 0
+        while above - p > 1:
+            middle = (p + above) // 2
+            if comb(middle, k) <= rank:
+                p = middle
+            else:
+                above = middle
         positions.append(p)
         rank -= comb(p, k)
     return positions[::-1]
-
-
-class _Comb:
-    """``comb(p, k)`` as a sequence over ``p``, for a binary search."""
-
-    def __init__(self, k: int) -> None:
-        self.k = k
-
-    def __getitem__(self, p: int) -> int:
-        return comb(p, self.k)
 
 
 class _Tables:
@@ -397,7 +408,7 @@ def _tables(rules: Rules) -> _Tables:
     return _Tables(rules)
 
 
-def full_indices(state: GameState) -> tuple[int, ...]:
+def full_indices(state: object) -> tuple[int, ...]:
     """The indices of the legal actions of ``state``, ascending (the sparse form of the mask).
 
     In the kitty phase the discard indices are computed straight from the contractor's
@@ -410,12 +421,13 @@ def full_indices(state: GameState) -> tuple[int, ...]:
 
     Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state.
     """
-    if type(state) is GameState and state.phase is Phase.DISCARD:
-        return _discard_indices(state, _tables(state.rules))
-    actions = legal_actions(state)  # refuses what is not a GameState
+    s = the_state(state)
+    if s.phase is Phase.DISCARD:
+        return _discard_indices(s, _tables(s.rules))
+    actions = legal_actions(s)
     if not actions:
         return ()
-    return _indices(actions, state.rules)
+    return _indices(actions, s.rules)
 
 
 def _discard_indices(state: GameState, tables: _Tables) -> tuple[int, ...]:
@@ -493,7 +505,7 @@ def _indices(actions: tuple[Action, ...], rules: Rules) -> tuple[int, ...]:
     return tuple(indices)
 
 
-def full_mask(state: GameState) -> tuple[bool, ...]:
+def full_mask(state: object) -> tuple[bool, ...]:
     """For each index of ``range(full_size(state.rules))``, whether that action is legal now.
 
     All ``False`` while waiting for a deal and when the game is over.
@@ -501,7 +513,7 @@ def full_mask(state: GameState) -> tuple[bool, ...]:
     Raises :class:`~fivehundred.FiveHundredTypeError` for a non-state.
     """
     indices = full_indices(state)
-    tables = _tables(state.rules)
+    tables = _tables(the_state(state).rules)
     tail = tables.false_tail
     if tail is not None and (not indices or indices[-1] < tables.discards):
         head = [False] * tables.discards  # no discard is legal: only the small blocks vary
@@ -512,3 +524,10 @@ def full_mask(state: GameState) -> tuple[bool, ...]:
     for index in indices:
         mask[index] = True
     return tuple(mask)
+
+
+# Compiled, mypyc leaves these Python classes with a filler docstring: they take theirs,
+# and the attrs classes their signatures, from the source (fivehundred._docs).
+document_class(Layout)
+document_class(DiscardCard)
+document_class(ActionLayout)

@@ -33,6 +33,7 @@ from fivehundred._engine.hand import BIDDING, PLAY
 from fivehundred._engine.state import GameState, hand_block
 from fivehundred._engine.table import Table, table
 from fivehundred._explain import explain
+from fivehundred._types import Phase
 from fivehundred.actions import Action, Play
 from fivehundred.calls import Call
 from fivehundred.cards import Card
@@ -185,15 +186,14 @@ def deal(
     """
     s = _state(state)
     phase = s.phase
-    if phase.value != "deal":
-        if phase.value == "game_over":
+    if phase is not Phase.DEAL:
+        if phase is Phase.GAME_OVER:
             raise IllegalActionError(Reason.GAME_OVER, "the game is over: there is no next hand")
         raise IllegalActionError(
             Reason.WRONG_PHASE,
             f"the hand in progress ({phase.value}) must be finished before the next deal",
         )
-    given = sum(x is not None for x in (seed, rng, cards))
-    if given > 1:
+    if (seed is not None) + (rng is not None) + (cards is not None) > 1:
         raise FiveHundredTypeError("deal() takes one of seed=, rng= or cards=, not several")
     if seed is not None and not isinstance(seed, (int, str, bytes)):
         raise FiveHundredTypeError(f"seed must be an int, str or bytes, not {seed!r}")

@@ -61,6 +61,7 @@ from typing import Final, Protocol
 
 import attrs
 
+from fivehundred._docs import document_module
 from fivehundred._quoting import expect
 from fivehundred._sight import read_sight
 from fivehundred.calls import PASS
@@ -401,3 +402,8 @@ def information_state_string(view: PlayerView) -> str:
         + observation_string(view)
         + f"; held at the lead {_cards_text(tuple(held))}"
     )
+
+
+# Compiled (the compiled build), this module's functions and classes take their
+# docstrings and signatures from its source (fivehundred._docs).
+document_module(__name__)

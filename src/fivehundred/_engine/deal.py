@@ -142,9 +142,11 @@ def shuffled(t: Table, source: random.Random) -> list[int]:
         source.shuffle(order)
         return order
     draw = source.getrandbits
+    k = len(order).bit_length()  # n.bit_length() of each n below, kept as n falls
     for i in range(len(order) - 1, 0, -1):
         n = i + 1
-        k = n.bit_length()
+        if n < 1 << (k - 1):
+            k -= 1
         j = draw(k)
         while j >= n:
             j = draw(k)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Final, TypeAlias, cast, final
 
+from fivehundred._docs import mypyc_attr
 from fivehundred._engine.order import Ctx
 from fivehundred._engine.table import Table, positions_context, table
 from fivehundred._types import Phase
@@ -68,6 +69,7 @@ DERIVED_FROM: Final = frozenset({"contractor", "joker_suit", "out"})
 
 
 @final
+@mypyc_attr(acyclic=True)  # the table, the rules and immutable values: no reference cycle
 class Hand:
     """What every state of one phase of one hand shares: the rules' table, the dealer,
     the scores, the deal, the auction so far, the contract and its card order.

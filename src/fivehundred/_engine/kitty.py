@@ -62,12 +62,13 @@ def legal_discards(s: GameState) -> tuple[Discard, ...]:
     flat = t.discards3
     if not flat:
         flat = all_discards(t)
+    after = [pool[at + 1 :] for at in range(n)]  # the positions above each, iterated
     for a in range(n - 2):
         first = pool[a] * size
         for b in range(a + 1, n - 1):
             base = (first + pool[b]) * size
-            for c in range(b + 1, n):
-                out.append(flat[base + pool[c]])
+            for c in after[b]:
+                out.append(flat[base + c])
     return tuple(out)
 
 

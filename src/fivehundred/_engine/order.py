@@ -42,8 +42,10 @@ class Ctx:
         self.trump = trump
         #: The suit the Joker was nominated into (R7.1), or ``None``.
         self.joker_suit = joker_suit
-        #: Bit mask of the cards whose effective suit is each suit, by suit.
-        self.suit_masks = suit_masks
+        #: Bit mask of the cards whose effective suit is each suit, by suit. (A tuple of
+        #: any length to mypyc: a fixed-length one is stored as four unboxed ints, and
+        #: indexing it by a variable suit would box all four into a new tuple first.)
+        self.suit_masks: tuple[int, ...] = suit_masks
         #: Bit mask of the cards that are trumps.
         self.trump_mask = trump_mask
         #: Ordering value of each card: higher wins among eligible cards.

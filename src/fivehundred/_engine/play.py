@@ -147,7 +147,7 @@ def legal_pair(t: Table, mask: int, names: int) -> tuple[tuple[Play, ...], tuple
         chunk = (mask >> start) & t.suit_chunk[suit]
         if chunk:
             key = (chunk << 2) | suit
-            part = t.chunk_plays.get(key)
+            part = t.chunk_plays[key]
             if part is None:
                 part = _block(t, start, chunk)
                 t.chunk_plays[key] = part

@@ -16,7 +16,7 @@ from fivehundred._engine.nomination import apply_nomination, legal_nominations
 from fivehundred._engine.partner import apply_partner, legal_partners
 from fivehundred._engine.play import play_card, play_mask, play_names, plays_of, start_play
 from fivehundred._engine.state import GameState, TrickNode, hand_of, logged, pack_trick
-from fivehundred._engine.table import Table, bits
+from fivehundred._engine.table import BIT_AT, Table, bits
 from fivehundred.calls import Call
 
 
@@ -32,7 +32,7 @@ def _popcount(mask: int) -> int:
 def _kth_bit(mask: int, k: int) -> int:
     for _ in range(k):
         mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
+    return BIT_AT[(mask & -mask) % 67]  # the lowest set bit
 
 
 def random_step(s: GameState, rng: random.Random) -> GameState:

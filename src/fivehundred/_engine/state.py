@@ -9,8 +9,9 @@ the end read a state for the public modules. Internal; compiled by mypyc.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, final
+from typing import Any, Final, final
 
+from fivehundred._docs import mypyc_attr
 from fivehundred._engine.hand import BIDDING, PHASES, PLAY, Hand
 from fivehundred._engine.table import SUITS
 from fivehundred._types import Phase, Trick
@@ -26,6 +27,7 @@ COMPILED: Final = not __file__.endswith(".py")
 
 
 @final
+@mypyc_attr(acyclic=True)  # nothing it holds can lead back to it
 class TrickNode:
     """A completed trick, linked to the one before (the tricks of a hand, newest first)."""
 
@@ -115,6 +117,7 @@ def _restore(
 
 
 @final
+@mypyc_attr(acyclic=True)  # immutable values all the way down: no reference cycle
 class GameState:
     """One moment of a game of Five Hundred. Immutable and hashable.
 
@@ -482,17 +485,21 @@ def hand_of(s: GameState, seat: int) -> int:
 
 
 def replace_at(items: tuple[int, ...], at: int, value: int) -> tuple[int, ...]:
-    """``items`` with ``value`` at ``at`` (written out for the usual table sizes: a hot path)."""
-    n = len(items)
-    if n == 4:
+    """``items`` with ``value`` at ``at`` (written out for the usual table sizes: a hot path).
+
+    The other items are read untyped: compiled, reading them as ints would unbox
+    each one and box it again, a new int object each, into the new tuple.
+    """
+    old: tuple[Any, ...] = items
+    if len(old) == 4:
         if at == 0:
-            return (value, items[1], items[2], items[3])
+            return (value, old[1], old[2], old[3])
         if at == 1:
-            return (items[0], value, items[2], items[3])
+            return (old[0], value, old[2], old[3])
         if at == 2:
-            return (items[0], items[1], value, items[3])
-        return (items[0], items[1], items[2], value)
-    listed = list(items)
+            return (old[0], old[1], value, old[3])
+        return (old[0], old[1], old[2], value)
+    listed = list(old)
     listed[at] = value
     return tuple(listed)
 

@@ -161,8 +161,11 @@ class Table:
         self.suit_start: tuple[int, ...] = tuple(starts)
         self.suit_chunk: tuple[int, ...] = tuple(chunks)
         #: The plays of each suit's block of positions, and their codes (see
-        #: ``play.legal_pair``), by ``chunk << 2 | suit``.
-        self.chunk_plays: dict[int, tuple[tuple[Play, ...], tuple[int, ...]]] = shared.chunk_plays
+        #: ``play.legal_pair``), by ``chunk << 2 | suit``; ``None`` until first asked.
+        if not shared.chunk_plays:  # a slot for every chunk of the longest block, each suit
+            width = max(chunk.bit_length() for chunk in chunks)
+            shared.chunk_plays.extend([None] * (4 << width))
+        self.chunk_plays: list[tuple[tuple[Play, ...], tuple[int, ...]] | None] = shared.chunk_plays
         # options read on the hot paths
         self.single_round = rules.single_round
         self.rebid = rules.rebid
@@ -235,7 +238,7 @@ class DeckCache:
         self.joker_leads: tuple[Play, ...] = tuple(Play(JOKER, suit) for suit in SUITS)
         self.discard_cache: dict[int, Discard] = {}
         self.discards3: list[Discard] = []
-        self.chunk_plays: dict[int, tuple[tuple[Play, ...], tuple[int, ...]]] = {}
+        self.chunk_plays: list[tuple[tuple[Play, ...], tuple[int, ...]] | None] = []
 
 
 _DECKS: Final[dict[tuple[int, ...], DeckCache]] = {}
@@ -269,11 +272,25 @@ def clear_tables() -> None:
     _DECKS.clear()
 
 
+def _bit_at() -> tuple[int, ...]:
+    found = [-1] * 67
+    for k in range(66):
+        found[(1 << k) % 67] = k
+    return tuple(found)
+
+
+#: The bit number of each power of two below 2**66, by its remainder mod 67 (2 is a
+#: primitive root of 67, so the remainders all differ): the lowest set bit of a mask
+#: is ``BIT_AT[(mask & -mask) % 67]``. Compiled, ``int.bit_length`` is a Python method
+#: call on a boxed int; this is integer arithmetic and one tuple read.
+BIT_AT: Final = _bit_at()
+
+
 def bits(mask: int) -> list[int]:
     """The set bit numbers of a mask, lowest first."""
     out: list[int] = []
+    at = BIT_AT
     while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+        out.append(at[(mask & -mask) % 67])  # the lowest set bit
+        mask &= mask - 1
     return out

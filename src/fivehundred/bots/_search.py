@@ -71,7 +71,7 @@ class _Setup:
     below: tuple[int, ...]
     power: tuple[int, ...]
     trump_mask: int
-    suit_masks: tuple[int, int, int, int]
+    suit_masks: tuple[int, ...]
     joker: int
     has_trump: bool
     free_joker: bool
