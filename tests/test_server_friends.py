@@ -19,8 +19,8 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from fivehundred.server import create_app
-from fivehundred.server.live import POLICY
-from fivehundred.server.names import MAX_NAME, check_names
+from fivehundred.server._live import POLICY
+from fivehundred.server._names import MAX_NAME, check_names
 from fivehundred.server.tables import Table, Tables
 
 JSON = dict[str, Any]

@@ -25,7 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 
 import fivehundred as fh
 from fivehundred.server import create_app
-from fivehundred.server.live import MAX_MESSAGE, POLICY, TRY_LATER, Hub, Live, Socket
+from fivehundred.server._live import MAX_MESSAGE, POLICY, TRY_LATER, Hub, Live, Socket
 from fivehundred.server.tables import Table, Tables
 
 JSON = dict[str, Any]

@@ -17,7 +17,7 @@ pytest.importorskip("websockets", reason="the server extra is not installed")
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from fivehundred.server.live import MAX_MESSAGE
+from fivehundred.server._live import MAX_MESSAGE
 from server_helpers import JSON, Client, free_port, start_server
 
 #: Seconds any one message may take.

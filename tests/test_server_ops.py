@@ -23,9 +23,9 @@ from starlette.testclient import TestClient
 
 from fivehundred.cli import main
 from fivehundred.server import Tables, create_app
-from fivehundred.server.guard import MAX_NUMBER, check_json, create_request
-from fivehundred.server.logs import LOGGER, JsonFormatter
-from fivehundred.server.ops import Buckets
+from fivehundred.server._guard import MAX_NUMBER, check_json, create_request
+from fivehundred.server._logs import LOGGER, JsonFormatter
+from fivehundred.server._ops import Buckets
 from fivehundred.server.settings import Settings, add_arguments, from_arguments, read_key
 from fivehundred.server.tables import HUMAN, Refused
 

@@ -1,4 +1,4 @@
-"""What the browser table is told to show (``fivehundred.server.present``): the marks of
+"""What the browser table is told to show (``fivehundred.server._present``): the marks of
 each card, the bidding box's points, the auction by seat, the score sheet and the
 sentences a person reads, all made from the rules, none kept by the page."""
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import fivehundred as fh
 from fivehundred.scoring import SCORE_TABLE, bid_value
-from fivehundred.server import present
+from fivehundred.server import _present
 from fivehundred.server.tables import HUMAN, Table, Tables
 from helpers import BOWERS, in_play, run
 
@@ -123,15 +123,15 @@ def test_a_finished_hand_leaves_its_tricks_and_a_row_of_the_score_sheet_R8_3(
 def test_a_spectator_is_nobody_at_the_table() -> None:
     tables = Tables(":memory:", seed="present")
     table, _ = tables.create({}, [HUMAN, "heuristic", "heuristic", "heuristic"])
-    watched = present.page(fh.observe(table.state, 0), table.seats, table.past, spectator=True)
+    watched = _present.page(fh.observe(table.state, 0), table.seats, table.past, spectator=True)
     assert watched["you"] is None and "You" not in [s["name"] for s in watched["seats"]]
     assert not watched["turn"].startswith("Your")
     tables.close()
 
 
 def test_the_choices_that_are_not_cards_or_bids_are_in_words_R7_4() -> None:
-    assert present.card_name(fh.parse_card("10H")) == "10 of hearts"
-    assert present.card_name(fh.parse_card("Jo")) == "Joker"
+    assert _present.card_name(fh.parse_card("10H")) == "10 of hearts"
+    assert _present.card_name(fh.parse_card("Jo")) == "Joker"
     state = in_play("7NT", 0, BOWERS.hands, BOWERS.kitty)
     assert page_of(state, 0)["actions"]["AS"] == "Play the ace of spades"
 

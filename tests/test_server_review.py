@@ -1,4 +1,4 @@
-"""The review after each hand and claims (``server.review``): the solver's answers, the
+"""The review after each hand and claims (``server._review``): the solver's answers, the
 time budget, and the routes and messages that carry them. Every wait is bounded."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from starlette.websockets import WebSocketDisconnect
 import fivehundred as fh
 from fivehundred.bots import HeuristicPlayer
 from fivehundred.server import create_app
-from fivehundred.server.review import (
+from fivehundred.server._review import (
     HandJob,
     Reviewer,
     build_review,
@@ -470,7 +470,7 @@ def test_a_child_exits_when_the_server_closes_its_input() -> None:
     job = hand_job(played_hand(6, 4), 1)  # minutes of search on the pure build
     request = json.dumps({"work": "review", "seat": -1, "job": attrs.asdict(job)})
     child = subprocess.Popen(
-        [sys.executable, "-m", "fivehundred.server.review"],
+        [sys.executable, "-m", "fivehundred.server._review"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         env=python_env(),

@@ -36,7 +36,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import fivehundred as fh
-from fivehundred.server.review import Reviewer, finished_hands, hand_job, run_budgeted
+from fivehundred.server._review import Reviewer, finished_hands, hand_job, run_budgeted
 from fivehundred.server.tables import HUMAN, Refused, Table, Tables
 
 __all__ = [
@@ -344,7 +344,7 @@ async def claim_rest(app: Any, table: Table, seat: int, version: int) -> int:
     """Judge ``seat``'s claim of the rest of the tricks at ``version`` and, if it holds,
     play the hand out on the solver's line; answer the new version.
 
-    The solver runs in a child process within :data:`~fivehundred.server.review.CLAIM_BUDGET`
+    The solver runs in a child process within :data:`~fivehundred.server._review.CLAIM_BUDGET`
     seconds (``app.state.claim_budget``), from a worker thread: the event loop
     never waits for it. Raises :class:`Refused`: 409 ``STALE_VERSION`` or
     ``NOT_IN_PLAY``, 422 ``CLAIM_REFUSED`` with the reason, 503 ``BUSY`` when

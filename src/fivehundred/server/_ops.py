@@ -31,9 +31,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from fivehundred.server.guard import head_size
-from fivehundred.server.logs import LOGGER
-from fivehundred.server.metrics import CONTENT_TYPE, Metrics
+from fivehundred.server._guard import head_size
+from fivehundred.server._logs import LOGGER
+from fivehundred.server._metrics import CONTENT_TYPE, Metrics
 from fivehundred.server.settings import Settings
 from fivehundred.server.tables import Refused, Tables
 

@@ -246,7 +246,7 @@ def run_budgeted(
     seconds: the pieces it sent by then, and whether it finished. Blocks: call it
     from a worker thread.
 
-    The child is a fresh ``python -m fivehundred.server.review`` (not a fork of
+    The child is a fresh ``python -m fivehundred.server._review`` (not a fork of
     the server, with its threads and sockets), reading the job as one line of
     JSON and writing a line per piece; it is killed when the budget is spent.
     Its standard input stays open until then: when it closes (the server ended,
@@ -254,7 +254,7 @@ def run_budgeted(
     """
     request = json.dumps({"work": work, "seat": seat, "job": attrs.asdict(job)})
     child = subprocess.Popen(
-        [sys.executable, "-m", "fivehundred.server.review"],
+        [sys.executable, "-m", "fivehundred.server._review"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,

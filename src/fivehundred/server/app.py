@@ -13,7 +13,7 @@ Routes (every answer is JSON, except the browser table's files)::
     POST /tables/{id}/seats/{n}  {"player": "heuristic"} -> the seat goes to a computer
     POST /tables/{id}/claim      {"version": N} -> the rest of the tricks, if the solver agrees
     GET  /tables/{id}/review/{h} hand h's review (202 while it is worked out)
-    WS   /tables/{id}/live       the seat's view pushed after every change (server.live)
+    WS   /tables/{id}/live       the seat's view pushed after every change (server._live)
 
 Every refusal is ``{"error": CODE, "message": TEXT}`` with a stable ``CODE``.
 """
@@ -38,10 +38,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fivehundred._quoting import expect
-from fivehundred.server import ops
-from fivehundred.server.guard import check_json, create_request
-from fivehundred.server.live import Hub, changed, claim_rest, live
-from fivehundred.server.review import (
+from fivehundred.server import _ops
+from fivehundred.server._guard import check_json, create_request
+from fivehundred.server._live import Hub, changed, claim_rest, live
+from fivehundred.server._review import (
     CLAIM_BUDGET,
     REVIEW_BUDGET,
     Reviewer,
@@ -304,7 +304,7 @@ async def post_action(request: Request) -> Response:
 
 
 async def post_claim(request: Request) -> Response:
-    """``POST /tables/{id}/claim``: claim the rest of the tricks (see server.live)."""
+    """``POST /tables/{id}/claim``: claim the rest of the tricks (see server._live)."""
     table, seat = _person(request, request.path_params["table_id"])
     body = await _json_body(request)
     version = body.get("version")
@@ -423,10 +423,10 @@ def create_app(
             Route("/tables/{table_id}/review/{hand}", get_review, methods=["GET"]),
             WebSocketRoute("/tables/{table_id}/live", live),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
-            *ops.routes(),
+            *_ops.routes(),
         ],
         exception_handlers=handlers,
-        lifespan=ops.lifespan,
+        lifespan=_ops.lifespan,
     )
     app.state.tables = Tables(db, seed=seed)
     app.state.hub = hub = Hub()
@@ -435,7 +435,7 @@ def create_app(
     app.state.reviewer = Reviewer(hub.publish, budget=review_budget)
     app.state.claims = threading.BoundedSemaphore(MAX_CLAIMS)
     app.state.claim_budget = claim_budget
-    app.state.ops = ops.Operator(app.state.tables, settings or Settings())
+    app.state.ops = _ops.Operator(app.state.tables, settings or Settings())
     app.add_middleware(Limits, max_body=max_body, deadline=deadline, max_in_flight=max_in_flight)
-    app.add_middleware(ops.Operations, operator=app.state.ops)
+    app.add_middleware(_ops.Operations, operator=app.state.ops)
     return app

@@ -25,10 +25,10 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from fivehundred._quoting import expect
+from fivehundred.server._guard import head_size
+from fivehundred.server._live import MAX_MESSAGE
+from fivehundred.server._logs import log_config
 from fivehundred.server.app import DEADLINE, MAX_IN_FLIGHT, create_app, error_body
-from fivehundred.server.guard import head_size
-from fivehundred.server.live import MAX_MESSAGE
-from fivehundred.server.logs import log_config
 from fivehundred.server.settings import Settings
 from fivehundred.server.store import describe
 
@@ -172,7 +172,7 @@ def config(
         host=host,
         port=port,
         http=JsonH11Protocol,
-        ws="websockets-sansio",  # the live table (server.live); the `server` extra brings it
+        ws="websockets-sansio",  # the live table (server._live); the `server` extra brings it
         ws_max_size=MAX_MESSAGE,
         ws_per_message_deflate=False,
         lifespan="on",

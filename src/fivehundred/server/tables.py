@@ -29,8 +29,8 @@ import attrs
 import fivehundred as fh
 from fivehundred._quoting import expect
 from fivehundred.records import rules_from_options, rules_options
-from fivehundred.server import present
-from fivehundred.server.names import check_names
+from fivehundred.server import _present
+from fivehundred.server._names import check_names
 from fivehundred.server.store import (
     SEATS_CHANGED,
     Change,
@@ -150,7 +150,7 @@ class Table:
     version: int = 0
     lock: threading.Lock = attrs.field(factory=threading.Lock)
     #: The public record of each finished hand, in order (the page's score sheet).
-    past: list[present.FinishedHand] = attrs.field(factory=list)
+    past: list[_present.FinishedHand] = attrs.field(factory=list)
     #: When the table was made, loaded or last moved at (``time.monotonic()``).
     touched: float = attrs.field(factory=time.monotonic)
     #: Set when the table is closed: a move that waited for the lock is then refused.
@@ -200,11 +200,11 @@ class Table:
             "legal_actions": [fh.format_action(a) for a in view.legal_actions],
             "view": fh.to_dict(view),
             "display": _display(view),
-            "page": present.page(
+            "page": _present.page(
                 view,
                 self.seats,
                 self.past,
-                kept=present.kept_from_kitty(state, seat),
+                kept=_present.kept_from_kitty(state, seat),
                 names=self.seat_names(),
             ),
         }
@@ -256,7 +256,7 @@ class Table:
             "legal_actions": [],
             "view": fh.to_dict(view),
             "display": _display(view),
-            "page": present.page(
+            "page": _present.page(
                 view, self.seats, self.past, names=self.seat_names(), spectator=True
             ),
         }
@@ -284,7 +284,7 @@ class Table:
         while state.result is None:
             if state.phase is fh.Phase.DEAL:
                 if state.last_hand is not None:
-                    self.past.append(present.finished(state))
+                    self.past.append(_present.finished(state))
                 state, deck = self._deal(state)
                 decks.append(deck)
                 continue
@@ -434,7 +434,7 @@ class Tables:
         """A new table, dealt, computer seats moved: the table and each person's token.
 
         ``names`` is a list of each seat's name or ``None``
-        (:func:`~fivehundred.server.names.check_names`; 422 ``BAD_NAMES``).
+        (:func:`~fivehundred.server._names.check_names`; 422 ``BAD_NAMES``).
         The tokens are by seat, and the spectator's under :data:`SPECTATOR`.
         They are answered here only; the store keeps their hashes.
         """
@@ -760,12 +760,12 @@ def _rebuild(table_id: str, stored: StoredGame) -> Table:
     for seat, text in stored.actions:
         if state.phase is fh.Phase.DEAL:
             if state.last_hand is not None:
-                past.append(present.finished(state))
+                past.append(_present.finished(state))
             state = fh.deal(state, cards=next(next_deck))
         state = fh.apply(state, fh.parse_action(text, phase=state.phase), seat=seat)
     for deck in next_deck:
         if state.last_hand is not None:
-            past.append(present.finished(state))
+            past.append(_present.finished(state))
         state = fh.deal(state, cards=deck)
     named = stored.names
     return Table(

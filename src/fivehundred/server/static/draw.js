@@ -1,6 +1,6 @@
 // Drawing the table from the server's page: the seats around the felt, the trick, the
 // contract and trump badge, the bidding box, the auction and the score sheet. Every word,
-// mark and number here comes from answer.page (fivehundred.server.present).
+// mark and number here comes from answer.page (fivehundred.server._present).
 import { cardElement, suitIcon } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);

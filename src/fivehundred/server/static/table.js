@@ -1,7 +1,7 @@
 // The browser table of `fivehundred serve`: plain ES modules, no build step.
 // The table id and the seat's token live in the page's #fragment (never sent to the
 // server in a URL). The server says everything the page shows (answer.page, made by
-// fivehundred.server.present, and answer.display, the cards in the library's order):
+// fivehundred.server._present, and answer.display, the cards in the library's order):
 // this script holds no rule, no rank list and no points of its own.
 import { cardElement } from "./cards.js";
 import {
