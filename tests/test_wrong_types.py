@@ -77,6 +77,12 @@ DOCUMENTED: Final[dict[str, tuple[type[BaseException], ...]]] = {
     # as both docstrings say. A wrong type is refused before that.
     "fivehundred.cli.main": (SystemExit,),
     "fivehundred.tournament.main": (SystemExit,),
+    # The key file named "x" does not exist: OSError, as the docstring says.
+    "fivehundred.server.settings.read_key": (OSError,),
+    # The server's refusal (an HTTP status, a code and a sentence), as its docstring says.
+    "fivehundred.server.tables.check_rules": (
+        importlib.import_module("fivehundred.server.tables").Refused,
+    ),
 }
 
 #: Seconds one call may take: a wrong type is refused at once.

@@ -407,6 +407,9 @@ def create_app(
     predicted. ``settings`` are the operator's (:class:`~.settings.Settings`:
     the operator key, rate limits, expiry; see docs/howto/operate-the-server.md).
     """
+    expect(review_budget, (int, float), "a review budget in seconds (a number)")
+    expect(claim_budget, (int, float), "a claim budget in seconds (a number)")
+    expect(settings, (Settings, type(None)), "the operator's settings (a Settings or None)")
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         Refused: _refused,
         HTTPException: _http_error,

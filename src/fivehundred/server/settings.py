@@ -21,6 +21,9 @@ from typing import Final
 
 import attrs
 
+from fivehundred._quoting import expect
+from fivehundred.errors import FiveHundredError, FiveHundredTypeError
+
 __all__ = [
     "ENV_PREFIX",
     "MIN_KEY_LENGTH",
@@ -38,11 +41,11 @@ MIN_KEY_LENGTH: Final = 16
 LOG_LEVELS: Final = ("debug", "info", "warning", "error")
 
 
-def _positive(value: float, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ValueError(f"{what} must be a finite number, not {value!r}")
-    if value < 0:
-        raise ValueError(f"{what} must be 0 or more, not {value!r}")
+def _positive(value: object, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise FiveHundredTypeError(f"{what} must be a number of seconds or a rate, not {value!r}")
+    if not math.isfinite(value) or value < 0:
+        raise FiveHundredError(f"{what} must be a finite number of 0 or more, not {value!r}")
     return float(value)
 
 
@@ -51,13 +54,36 @@ def _nonnegative(instance: Settings, attribute: attrs.Attribute[float], value: f
 
 
 def _check_key(instance: Settings, attribute: attrs.Attribute[str | None], key: str | None) -> None:
-    if key is not None and (not isinstance(key, str) or len(key.strip()) < MIN_KEY_LENGTH):
-        raise ValueError(f"the operator key must be a text of at least {MIN_KEY_LENGTH} characters")
+    expect(key, (str, type(None)), "the operator key (a str or None)")
+    if key is not None and len(key.strip()) < MIN_KEY_LENGTH:
+        raise FiveHundredError(
+            f"the operator key must be a text of at least {MIN_KEY_LENGTH} characters"
+        )
 
 
 def _check_level(instance: Settings, attribute: attrs.Attribute[str], level: str) -> None:
+    expect(level, str, "the log level (a str)")
     if level not in LOG_LEVELS:
-        raise ValueError(f"the log level must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
+        raise FiveHundredError(
+            f"the log level must be one of {', '.join(LOG_LEVELS)}, not {level!r}"
+        )
+
+
+def _seconds_field(value: object) -> float:
+    """A numeric setting as a float (its range is checked by :func:`_nonnegative`)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise FiveHundredTypeError(
+            f"a duration or a rate of the settings must be a number, not {value!r}"
+        )
+    return float(value)
+
+
+def _check_flag(instance: Settings, attribute: attrs.Attribute[bool], flag: bool) -> None:
+    expect(flag, bool, f"{attribute.name} (True or False)")
+
+
+def _check_text(instance: Settings, attribute: attrs.Attribute[str], text: str) -> None:
+    expect(text, str, f"{attribute.name} (a str)")
 
 
 @attrs.frozen(kw_only=True)
@@ -65,38 +91,48 @@ class Settings:
     """What an operator sets: who may create tables, how tables expire, logs and shutdown.
 
     Durations are in seconds (``keep_archived`` too); a rate or a duration of
-    0 turns its limit off. Raises :class:`ValueError` for a negative or
-    non-finite number, a short operator key or an unknown log level.
+    0 turns its limit off. Raises :class:`~fivehundred.FiveHundredError` (a
+    :class:`ValueError`) for a negative or non-finite number, a short operator
+    key or an unknown log level, and :class:`~fivehundred.FiveHundredTypeError`
+    for a value of the wrong type.
     """
 
     #: The key of the admin routes (``Authorization: Bearer KEY``); ``None``: no admin routes.
     operator_key: str | None = attrs.field(default=None, repr=False, validator=_check_key)
     #: Whether creating a table needs the operator key.
-    create_needs_key: bool = False
+    create_needs_key: bool = attrs.field(default=False, validator=_check_flag)
     #: Tables one client (one address) may create a minute, in a burst of as many; 0: no limit.
-    create_rate: float = attrs.field(default=30.0, converter=float, validator=_nonnegative)
+    create_rate: float = attrs.field(default=30.0, validator=_nonnegative, converter=_seconds_field)
     #: Requests one client may send a second, in a burst of twice as many; 0: no limit.
-    request_rate: float = attrs.field(default=0.0, converter=float, validator=_nonnegative)
+    request_rate: float = attrs.field(default=0.0, validator=_nonnegative, converter=_seconds_field)
     #: A table nobody has moved at for this long is closed and archived; 0: never.
-    idle_expiry: float = attrs.field(default=24 * 3600.0, converter=float, validator=_nonnegative)
+    idle_expiry: float = attrs.field(
+        default=24 * 3600.0, validator=_nonnegative, converter=_seconds_field
+    )
     #: A finished game stays readable this long after its last move, then is archived.
-    finished_expiry: float = attrs.field(default=3600.0, converter=float, validator=_nonnegative)
+    finished_expiry: float = attrs.field(
+        default=3600.0, validator=_nonnegative, converter=_seconds_field
+    )
     #: An archived game is deleted from the database this long after it closed; 0: kept.
     keep_archived: float = attrs.field(
-        default=30 * 86400.0, converter=float, validator=_nonnegative
+        default=30 * 86400.0, validator=_nonnegative, converter=_seconds_field
     )
     #: Seconds between two sweeps for idle, finished and old archived tables.
-    sweep_every: float = attrs.field(default=60.0, converter=float, validator=_nonnegative)
+    sweep_every: float = attrs.field(default=60.0, validator=_nonnegative, converter=_seconds_field)
     #: Seconds SIGTERM waits for requests in flight before the process exits (whole seconds).
-    shutdown_grace: float = attrs.field(default=1.0, converter=float, validator=_nonnegative)
+    shutdown_grace: float = attrs.field(
+        default=1.0, validator=_nonnegative, converter=_seconds_field
+    )
     #: The JSON log's level; requests are logged at ``info``.
     log_level: str = attrs.field(default="info", validator=_check_level)
     #: Addresses of reverse proxies whose ``X-Forwarded-For`` names the client.
-    trusted_proxies: str = "127.0.0.1"
+    trusted_proxies: str = attrs.field(default="127.0.0.1", validator=_check_text)
 
     def __attrs_post_init__(self) -> None:
         if self.create_needs_key and self.operator_key is None:
-            raise ValueError("create_needs_key needs an operator key: nobody could create a table")
+            raise FiveHundredError(
+                "create_needs_key needs an operator key: nobody could create a table"
+            )
 
 
 def read_key(path: str | Path) -> str:
@@ -104,6 +140,7 @@ def read_key(path: str | Path) -> str:
 
     Raises :class:`OSError` when the file cannot be read.
     """
+    expect(path, (str, Path), "the operator key file's path (a str or Path)")
     text = Path(path).read_text(encoding="utf-8")
     return text.strip().splitlines()[0].strip() if text.strip() else ""
 
@@ -139,6 +176,7 @@ def add_arguments(
     A setting's environment variable (``FIVEHUNDRED_IDLE_EXPIRY``...) is its
     default. Raises nothing.
     """
+    expect(parser, argparse.ArgumentParser, "a parser (an argparse.ArgumentParser)")
     env = os.environ if environ is None else environ
     defaults = Settings()
     group = parser.add_argument_group("operator's settings (docs/howto/operate-the-server.md)")
@@ -183,6 +221,7 @@ def from_arguments(args: argparse.Namespace, environ: Mapping[str, str] | None =
     Raises :class:`ValueError` for a key that is too short, and :class:`OSError`
     for a key file that cannot be read.
     """
+    expect(args, argparse.Namespace, "parsed options (an argparse.Namespace)")
     env = os.environ if environ is None else environ
     key = read_key(args.operator_key_file) if args.operator_key_file else None
     if key is None:

@@ -34,6 +34,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import attrs
 
+from fivehundred._quoting import expect, quote
+from fivehundred.errors import FiveHundredError
+
 __all__ = [
     "CHANNEL",
     "CLOSED",
@@ -218,6 +221,7 @@ class Store(Protocol):
 
 def is_postgres_url(db: str | Path) -> bool:
     """Whether ``--db`` names a PostgreSQL database (a ``postgresql://`` URL)."""
+    expect(db, (str, Path), "a database (a SQLite file's path or a postgresql:// URL)")
     return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
 
 
@@ -422,6 +426,7 @@ class SqliteStore(_Relations):
     """
 
     def __init__(self, path: str | Path) -> None:
+        expect(path, (str, Path), "a SQLite file's path (a str or Path)")
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._lock = threading.Lock()
         with self._lock:
@@ -470,6 +475,9 @@ class PostgresStore(_Relations):
     _created = "created"
 
     def __init__(self, url: str) -> None:
+        expect(url, str, "a postgresql:// URL (a str)")
+        if not is_postgres_url(url):
+            raise FiveHundredError(f"not a postgresql:// URL: {quote(url)}")
         import psycopg  # the server extra's PostgreSQL driver, imported only when used
 
         self._psycopg: Any = psycopg
