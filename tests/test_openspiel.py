@@ -144,6 +144,24 @@ def test_parameters_are_checked_and_bound_the_game() -> None:
         default.make_py_observer(None, {"detail": 1})
 
 
+def test_observers_other_than_a_players_own_view_are_refused() -> None:
+    # A public-only or all-players observer must not be answered with the player's hand.
+    game = pyspiel.load_game("python_five_hundred")
+    for public, private in (
+        (True, pyspiel.PrivateInfoType.NONE),
+        (True, pyspiel.PrivateInfoType.ALL_PLAYERS),
+        (False, pyspiel.PrivateInfoType.SINGLE_PLAYER),
+    ):
+        kind = pyspiel.IIGObservationType(
+            public_info=public, perfect_recall=False, private_info=private
+        )
+        with pytest.raises(fh.FiveHundredError, match="own view only"):
+            game.make_py_observer(kind, None)
+    own = pyspiel.IIGObservationType(perfect_recall=True)
+    assert game.make_py_observer(own, None).perfect_recall
+    assert not game.make_py_observer(None, None).perfect_recall
+
+
 def test_chance_nodes_show_the_deal_under_way() -> None:
     game = pyspiel.load_game("python_five_hundred")
     state = game.new_initial_state()

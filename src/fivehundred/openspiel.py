@@ -249,7 +249,22 @@ class FiveHundredGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> FiveHundredObserver:
-        """The observer: observation, or the information state with ``perfect_recall``."""
+        """The observer: observation, or the information state with ``perfect_recall``.
+
+        Only a player's own view exists (OpenSpiel's default: public information and the
+        player's private information), so any other observation type is refused rather than
+        answered with the player's hand.
+        """
+        if iig_obs_type is not None and (
+            not iig_obs_type.public_info
+            or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):
+            raise FiveHundredError(
+                "python_five_hundred observes one player's own view only: "
+                "public_info=True with private_info=SINGLE_PLAYER; "
+                f"{iig_obs_type.private_info.name} private information "
+                f"with public_info={iig_obs_type.public_info} is not supported"
+            )
         perfect = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return FiveHundredObserver(self.rules, perfect, params)
 
