@@ -218,9 +218,8 @@ class FiveHundredGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         if self.returns_kind not in ("score", "win"):
             raise FiveHundredError("returns must be 'score' or 'win'")
         rules = self.rules
+        # score_cap limits defence points only (V-CAP): a contract still scores in full
         bound = _hand_bound(rules) * self.max_hands
-        if rules.score_cap is not None:
-            bound = min(bound, abs(rules.score_cap) + abs(rules.losing_score))
         per_hand = (
             len(rules.deck)
             + _max_auction(rules)
