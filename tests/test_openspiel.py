@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import random
 from typing import Any
 
 import pytest
@@ -12,7 +13,8 @@ np: Any = pytest.importorskip("numpy")
 
 import fivehundred as fh  # noqa: E402
 import fivehundred.openspiel as fos  # noqa: E402
-from fivehundred.encoding import num_actions  # noqa: E402
+from fivehundred.bots import HeuristicPlayer  # noqa: E402
+from fivehundred.encoding import action_ids, num_actions  # noqa: E402
 
 
 def test_game_constants() -> None:
@@ -136,12 +138,50 @@ def test_parameters_are_checked_and_bound_the_game() -> None:
         with pytest.raises(Exception, match=message):
             pyspiel.load_game("python_five_hundred", params)
     capped = pyspiel.load_game("python_five_hundred", {"score_cap": 250, "max_hands": 5})
-    assert capped.max_utility() == 750.0
+    assert capped.max_utility() == 5 * 520.0  # V-CAP limits defence points, not contracts
     american = pyspiel.load_game("python_five_hundred", {"preset": "american"})
     default = pyspiel.load_game("python_five_hundred")
     assert american.max_game_length() < default.max_game_length()  # one round of calls
     with pytest.raises(ValueError, match="not supported"):
         default.make_py_observer(None, {"detail": 1})
+
+
+def test_observers_other_than_a_players_own_view_are_refused() -> None:
+    # A public-only or all-players observer must not be answered with the player's hand.
+    game = pyspiel.load_game("python_five_hundred")
+    for public, private in (
+        (True, pyspiel.PrivateInfoType.NONE),
+        (True, pyspiel.PrivateInfoType.ALL_PLAYERS),
+        (False, pyspiel.PrivateInfoType.SINGLE_PLAYER),
+    ):
+        kind = pyspiel.IIGObservationType(
+            public_info=public, perfect_recall=False, private_info=private
+        )
+        with pytest.raises(fh.FiveHundredError, match="own view only"):
+            game.make_py_observer(kind, None)
+    own = pyspiel.IIGObservationType(perfect_recall=True)
+    assert game.make_py_observer(own, None).perfect_recall
+    assert not game.make_py_observer(None, None).perfect_recall
+
+
+def test_a_score_cap_does_not_lower_the_utility_bounds() -> None:
+    # V-CAP caps defence points only: contracts made under a cap of 20 still take a side
+    # 580 points up in four hands (seeded heuristic play), beyond a cap-based 520.
+    game = pyspiel.load_game("python_five_hundred", {"score_cap": 20, "max_hands": 4})
+    rng, player = random.Random(1), HeuristicPlayer(random.Random(1))
+    state, plan = game.new_initial_state(), list[int]()
+    for _ in range(4 * game.max_game_length()):  # bounded: an episode is shorter
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(rng.choice([outcome for outcome, _ in state.chance_outcomes()]))
+            continue
+        if not plan:
+            chosen = player.choose(state.view(state.current_player()))
+            plan = list(action_ids(chosen, state.rules, layout="compact"))
+        state.apply_action(plan.pop(0))
+    assert state.is_terminal() and max(state.returns()) == 580.0
+    assert all(game.min_utility() <= r <= game.max_utility() for r in state.returns())
 
 
 def test_chance_nodes_show_the_deal_under_way() -> None:

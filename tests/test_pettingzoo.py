@@ -161,10 +161,24 @@ def test_max_hands_truncates_a_game_reward_and_terminates_a_points_reward() -> N
     assert set(totals.values()) != {0.0}  # the two hands were scored
 
 
-def test_by_default_points_play_one_hand_and_the_game_plays_to_its_end() -> None:
+def test_by_default_points_play_one_hand_and_the_game_up_to_300() -> None:
     assert raw_env().max_hands == 1
-    assert raw_env(reward="game").max_hands is None
+    assert raw_env(reward="game").max_hands == 300
     assert raw_env(reward="game", max_hands=7).max_hands == 7
+
+
+def test_a_game_of_agents_that_never_bid_is_truncated() -> None:
+    # All pass: every hand is thrown in (R3.9) and no score moves, so without a default
+    # bound a reward="game" episode would never end.
+    table = env(reward="game")
+    table.reset(seed=0)
+    for _ in table.agent_iter(max_iter=10 * 300 * 4):  # bounded: far beyond 300 hands
+        obs, _, termination, truncation, _ = table.last()
+        table.step(
+            None if termination or truncation else int(np.flatnonzero(obs["action_mask"])[0])
+        )
+    assert all(table.unwrapped.truncations.values()) and not table.agents
+    assert table.unwrapped.hands == 300 and table.game_state.scores == (0, 0)
 
 
 def _at_second_hand(table: Any, seed: int) -> float:

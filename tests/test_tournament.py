@@ -13,7 +13,7 @@ import pytest
 
 import fivehundred as fh
 import own_players
-from fivehundred.bots import HeuristicPlayer, RandomPlayer
+from fivehundred.bots import HeuristicPlayer, Player, RandomPlayer
 from fivehundred.cli import main as cli_main
 from fivehundred.pimc import PIMCPlayer
 from fivehundred.search import SearchPlayer
@@ -86,6 +86,21 @@ def test_play_game_reaches_the_end_and_counts_contracts() -> None:
     assert outcome.points[0] - outcome.points[1] == state.scores[0] - state.scores[1]
     with pytest.raises(ValueError, match="4 players are needed"):
         play_game(players[:3], rng)
+
+
+class _SaysPass:
+    """A player that answers with text instead of an action."""
+
+    def choose(self, view: fh.PlayerView) -> fh.Action:
+        return "pass"  # type: ignore[return-value]  # the mistake under test
+
+
+def test_an_illegal_choice_names_the_player_and_its_seat() -> None:
+    players: list[Player] = [RandomPlayer(random.Random(s)) for s in range(4)]
+    players[2] = _SaysPass()
+    with pytest.raises(fh.IllegalActionError, match="is not an action") as caught:
+        play_game(players, random.Random(5))
+    assert caught.value.__notes__ == ["chosen by _SaysPass at seat 2, hand 1"]
 
 
 def test_a_game_can_be_stopped_unfinished() -> None:

@@ -218,9 +218,8 @@ class FiveHundredGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         if self.returns_kind not in ("score", "win"):
             raise FiveHundredError("returns must be 'score' or 'win'")
         rules = self.rules
+        # score_cap limits defence points only (V-CAP): a contract still scores in full
         bound = _hand_bound(rules) * self.max_hands
-        if rules.score_cap is not None:
-            bound = min(bound, abs(rules.score_cap) + abs(rules.losing_score))
         per_hand = (
             len(rules.deck)
             + _max_auction(rules)
@@ -249,7 +248,22 @@ class FiveHundredGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> FiveHundredObserver:
-        """The observer: observation, or the information state with ``perfect_recall``."""
+        """The observer: observation, or the information state with ``perfect_recall``.
+
+        Only a player's own view exists (OpenSpiel's default: public information and the
+        player's private information), so any other observation type is refused rather than
+        answered with the player's hand.
+        """
+        if iig_obs_type is not None and (
+            not iig_obs_type.public_info
+            or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):
+            raise FiveHundredError(
+                "python_five_hundred observes one player's own view only: "
+                "public_info=True with private_info=SINGLE_PLAYER; "
+                f"{iig_obs_type.private_info.name} private information "
+                f"with public_info={iig_obs_type.public_info} is not supported"
+            )
         perfect = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return FiveHundredObserver(self.rules, perfect, params)
 

@@ -50,7 +50,7 @@ import attrs
 from fivehundred._quoting import expect
 from fivehundred.bots import HeuristicPlayer, Player, RandomPlayer
 from fivehundred.engine import apply, deal, new_game
-from fivehundred.errors import FiveHundredError, FiveHundredTypeError
+from fivehundred.errors import FiveHundredError, FiveHundredTypeError, IllegalActionError
 from fivehundred.pimc import PIMCPlayer
 from fivehundred.rules import Rules
 from fivehundred.search import SearchPlayer
@@ -298,8 +298,9 @@ def play_game(
     ``on_action(before, after)`` is called after every action and deal.
 
     Raises :class:`~fivehundred.FiveHundredError` when the number of players is not the table's,
-    :class:`~fivehundred.FiveHundredTypeError` for arguments of the wrong type, and what a
-    player raises.
+    :class:`~fivehundred.FiveHundredTypeError` for arguments of the wrong type,
+    :class:`~fivehundred.IllegalActionError` for a player's illegal choice (with a note naming
+    the player, its seat and the hand), and what a player raises.
     """
     expect(players, (list, tuple), "a list or tuple of Players, one a seat")
     expect(rng, random.Random, "a random.Random")
@@ -321,7 +322,12 @@ def play_game(
         else:
             seat = state.to_act
             assert seat is not None
-            state = apply(state, players[seat].choose(observe(state, seat)))
+            player = players[seat]
+            try:
+                state = apply(state, player.choose(observe(state, seat)))
+            except IllegalActionError as err:  # say whose choice it was, not only what
+                err.add_note(f"chosen by {player_name(player)} at seat {seat}, hand {hands}")
+                raise
         if on_action is not None:
             on_action(before, state)
         if state.phase in (Phase.DEAL, Phase.GAME_OVER) and before.phase is not state.phase:

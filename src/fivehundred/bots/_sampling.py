@@ -165,6 +165,11 @@ def _fits(call: Call, dealt: int, rules: Rules, slack: float) -> bool:
 def sample_hands(view: PlayerView, rng: random.Random) -> World:
     """Sample where the cards ``view.seat`` cannot see are, consistently with its view.
 
+    Not uniform: the auction biases the deal (a bidder is dealt a hand worth about its
+    bid; see :mod:`fivehundred.search`), as :class:`~fivehundred.search.SearchPlayer`
+    wants. For a draw uniform over the deals consistent with the view, which is what
+    OpenSpiel's ``resample_from_infostate`` gives, use :func:`sample_deal`.
+
     >>> import random
     >>> import fivehundred as fh
     >>> state = fh.deal(fh.new_game(dealer=3), seed=2)

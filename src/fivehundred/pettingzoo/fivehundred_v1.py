@@ -20,7 +20,9 @@ Made as PettingZoo's classic card games are (``leduc_holdem_v4``,
   the end of each hand (R8); or ``"game"``, +1 to every agent of a side that
   wins the game and -1 to every other agent, at its end (R9);
 - ``max_hands``: the most hands of one episode. ``None`` (the default) is one
-  hand with ``reward="points"`` and the whole game with ``reward="game"``. An
+  hand with ``reward="points"`` and 300 hands (``GAME_HANDS``, as many as a match
+  of :mod:`fivehundred.tournament` allows a game) with ``reward="game"``: agents
+  that never bid throw every hand in and would never end the game. An
   episode also ends with the game. Reaching ``max_hands`` terminates the agents
   under ``"points"`` (the episode is those hands) and truncates them under
   ``"game"`` (the game was cut short, and no one gets its reward).
@@ -72,6 +74,9 @@ __all__ = ["FiveHundredEnv", "env", "raw_env"]
 REWARDS: Final = ("points", "game")
 #: The values of ``render_mode=`` besides ``None``.
 RENDER_MODES: Final = ("human", "ansi")
+#: The default ``max_hands`` under ``reward="game"``: a whole game, but not an endless one
+#: (four agents that always pass throw in hand after hand, and no score ever moves).
+GAME_HANDS: Final = 300
 
 
 def env(*, illegal_reward: float | None = -1.0, **options: Any) -> AECEnv:
@@ -135,8 +140,8 @@ class FiveHundredEnv(AECEnv, EzPickle):  # type: ignore[misc]  # pettingzoo is u
     ...
     fivehundred.errors.FiveHundredError: call reset() before observe(): the table has no game yet
     >>> table.reset(seed=1)
-    >>> table.max_hands is None, table.game_state.rules.players
-    (True, 3)
+    >>> table.max_hands, table.game_state.rules.players
+    (300, 3)
 
     Raises :class:`~fivehundred.FiveHundredError` for an unknown ``render_mode``
     or ``reward``, a ``max_hands`` below 1, a ``max_cycles`` (see the module's
@@ -185,10 +190,8 @@ class FiveHundredEnv(AECEnv, EzPickle):  # type: ignore[misc]  # pettingzoo is u
         self.rules: Rules = rules
         #: ``"points"`` or ``"game"``.
         self.reward = reward
-        #: The most hands of an episode, ``None`` for the whole game.
-        self.max_hands: int | None = max_hands
-        if max_hands is None and reward == "points":
-            self.max_hands = 1
+        #: The most hands of an episode.
+        self.max_hands: int = max_hands or (1 if reward == "points" else GAME_HANDS)
         players = rules.players
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents: list[str] = []
@@ -329,7 +332,7 @@ class FiveHundredEnv(AECEnv, EzPickle):  # type: ignore[misc]  # pettingzoo is u
         if game.is_over:
             self.terminations = dict.fromkeys(self.agents, True)
             return
-        if self.max_hands is not None and self.hands >= self.max_hands:
+        if self.hands >= self.max_hands:
             ended = dict.fromkeys(self.agents, True)
             if self.reward == "points":
                 self.terminations = ended
