@@ -85,6 +85,28 @@ def test_r4_1_resample_keeps_the_information_state() -> None:
     assert checked > 40
 
 
+def test_r2_resample_in_the_middle_of_a_deal_hides_the_cards_dealt() -> None:
+    """Mid-deal (R2) no player has seen a card of the deal: a resampled state keeps the
+    number of cards dealt and each player's information state, never the true cards."""
+    game = pyspiel.load_game("python_five_hundred")
+    state = game.new_initial_state()
+    rng = np.random.RandomState(11)
+    for _ in range(20):  # twenty cards into the deal
+        actions, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(int(rng.choice(actions, p=probs)))
+    assert state.is_chance_node()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    drawn = [state.resample_from_infostate(0, sampler) for _ in range(5)]
+    for other in drawn:
+        assert len(other.dealt) == len(state.dealt) == 20
+        assert len(set(other.dealt)) == 20
+        for player in range(game.num_players()):
+            assert other.information_state_string(player) == state.information_state_string(player)
+    # the true cards dealt are not what every draw returns (five draws of 20 from 43)
+    assert any(other.dealt != state.dealt for other in drawn)
+    assert len({other.dealt for other in drawn}) > 1
+
+
 class _RandomBot:
     """A uniformly random player (OpenSpiel's C++ random bot is for one seat only)."""
 

@@ -400,9 +400,15 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyp
         """
         node = self._node
         new: FiveHundredState = self.clone()
-        if node.state.phase in (Phase.DEAL, Phase.GAME_OVER):
+        if node.state.phase is Phase.GAME_OVER:
             return new
         rng = random.Random(int(probability_sampler() * (1 << 53)))
+        if node.state.phase is Phase.DEAL:
+            # mid-deal nobody has seen a card of this deal yet (the hands are given out
+            # once the deck is dealt): any cards, as many, are as likely as the true ones
+            dealt = tuple(rng.sample(range(node.setup.deck_size), len(node.dealt)))
+            new._node = _Node(node.setup, node.state, (), dealt, node.hands)
+            return new
         key = ("deals", player_id)
         deals: ViewDeals | None = node.cache.get(key)
         if deals is None:
