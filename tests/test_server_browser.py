@@ -26,6 +26,7 @@ from browser_support import (
     SHOTS,
     answered,
     attributes,
+    broken_words,
     chromium,
     click,
     expected_play_moves,
@@ -180,6 +181,8 @@ def test_a_whole_game_is_played_through_the_page(
     assert sheet[-1]["scores"] == final["view"]["view"]["scores"]
     rows = browser.find_elements(By.CSS_SELECTOR, "#sheet tbody tr")
     assert len(rows) == len(sheet)
+    # every word of the score sheet and the auction on one line ("Hand", not "Han d")
+    assert broken_words(browser, "#sheet, #auction") == []
     turn = browser.find_element(By.ID, "turn").text
     assert turn.startswith("The game is over") and "seat" not in turn
     assert "250" in browser.find_element(By.ID, "target-text").text
@@ -246,6 +249,7 @@ def test_the_table_fits_a_phone_screen(browser: WebDriver, server: str) -> None:
         assert all(c.rect["x"] >= 0 and c.rect["x"] + c.rect["width"] <= inner for c in cards)
         seats = browser.find_elements(By.CSS_SELECTOR, "#seats .seat")
         assert all(s.rect["x"] >= 0 and s.rect["x"] + s.rect["width"] <= inner for s in seats)
+        assert broken_words(browser, "#sheet, #auction") == []
     finally:
         browser.set_window_size(1280, 900)
 

@@ -186,12 +186,7 @@ export function drawAuction(answer) {
   const auction = answer.page.auction;
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
-  for (const name of auction.names) {
-    const th = document.createElement("th");
-    th.scope = "col";
-    th.textContent = name;
-    head.append(th);
-  }
+  for (const name of auction.names) head.append(heading(name, auction.names.length > 3));
   const body = table.createTBody();
   for (const row of auction.rows) {
     const tr = body.insertRow();
@@ -205,10 +200,25 @@ export function drawAuction(answer) {
   $("auction").replaceChildren(table);
 }
 
-// "Computer 2" -> "C2", "You and Player 3" -> "You+P3": a side's name in a narrow column.
+// "Computer 2" -> "C2", "You and Player 3" -> "You+P3": a name in a narrow column (a
+// person's own name is kept whole).
 function shortName(name) {
-  return name.split(" and ").map((one) => (one === "You" ? one
-    : one.split(" ").map((w) => (/^\d+$/.test(w) ? w : w[0])).join(""))).join("+");
+  return name.split(" and ").map((one) => one.replace(/^(Computer|Player) (\d+)$/,
+    (all, word, seat) => `${word[0]}${seat}`)).join("+");
+}
+
+// A column heading: the name, or its short form with the full one on hover and spoken.
+function heading(text, short) {
+  const th = document.createElement("th");
+  th.scope = "col";
+  if (short && shortName(text) !== text) {
+    const abbr = document.createElement("abbr");
+    abbr.title = text;
+    abbr.textContent = shortName(text);
+    th.setAttribute("aria-label", text);
+    th.append(abbr);
+  } else th.textContent = text;
+  return th;
 }
 
 export function drawSheet(answer) {
@@ -217,18 +227,9 @@ export function drawSheet(answer) {
   const caption = table.createCaption();
   caption.textContent = `Points by hand; the game is to ${page.target}.`;
   const head = table.createTHead().insertRow();
-  const many = page.sides.length > 3;  // short column names, the full one on hover
-  for (const text of ["Hand", "Contract", ...page.sides.map((s) => s.name)]) {
-    const th = document.createElement("th");
-    th.scope = "col";
-    if (many && text !== "Hand" && text !== "Contract") {
-      const abbr = document.createElement("abbr");
-      abbr.title = text;
-      abbr.textContent = shortName(text);
-      th.append(abbr);
-    } else th.textContent = text;
-    head.append(th);
-  }
+  const many = page.sides.length > 2;  // short column names, the full one on hover
+  head.append(heading("Hand"), heading("Contract"));
+  for (const side of page.sides) head.append(heading(side.name, many));
   const body = table.createTBody();
   for (const row of page.sheet) {
     const tr = body.insertRow();
