@@ -250,6 +250,9 @@ def test_the_table_fits_a_phone_screen(browser: WebDriver, server: str) -> None:
         seats = browser.find_elements(By.CSS_SELECTOR, "#seats .seat")
         assert all(s.rect["x"] >= 0 and s.rect["x"] + s.rect["width"] <= inner for s in seats)
         assert broken_words(browser, "#sheet, #auction") == []
+        # the seats' marks are explained in words under the table
+        dealer = page(browser, "f.shown.page.seats.filter((s) => s.dealer).length")
+        assert dealer == 1 and "dealer" in browser.find_element(By.ID, "legend").text
     finally:
         browser.set_window_size(1280, 900)
 

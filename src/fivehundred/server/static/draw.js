@@ -18,6 +18,7 @@ export function place(seat, answer, rx, ry) {
 export function drawSeats(answer) {
   const box = $("seats");
   box.textContent = "";
+  const shown = new Map();  // the marks on the table now, for the legend under it
   for (const seat of answer.page.seats) {
     const node = document.createElement("div");
     node.className = "seat";
@@ -41,6 +42,7 @@ export function drawSeats(answer) {
       mark.textContent = letter;
       marks.append(mark);
       words.push(word);
+      shown.set(flag, [letter, word]);
     }
     const count = document.createElement("span");
     count.className = "count";
@@ -52,6 +54,18 @@ export function drawSeats(answer) {
     node.setAttribute("role", "group");
     box.append(node);
   }
+  const legend = $("legend");  // the marks in words: seen, not spoken twice (each seat says them)
+  const order = ["dealer", "contractor", "partner"].filter((flag) => shown.has(flag));
+  legend.replaceChildren(...order.map((flag) => {
+    const [letter, word] = shown.get(flag);
+    const item = document.createElement("span");
+    const mark = document.createElement("span");
+    mark.className = `mark mark-${flag}`;
+    mark.textContent = letter;
+    item.append(mark, `${word} `);
+    return item;
+  }));
+  legend.hidden = shown.size === 0;
 }
 
 // The trick area: the cards laid before their seats, and the winner once it is won.
