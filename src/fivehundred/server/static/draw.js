@@ -75,7 +75,8 @@ export function drawTrick(frame, answer) {
   const cards = answer.page.cards;
   for (const { seat, card } of frame.plays) {
     const node = cardElement(card, cards[card] || {});
-    const spot = place(seat, answer, $("felt").clientWidth < 520 ? 17 : 22, 22);
+    const narrow = $("felt").clientWidth < 520;
+    const spot = place(seat, answer, narrow ? 17 : 22, narrow ? 20 : 22);
     node.style.left = `${spot.x}%`;
     node.style.top = `${spot.y}%`;
     node.classList.add("played");
