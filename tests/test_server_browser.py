@@ -322,3 +322,58 @@ def test_a_departed_persons_seat_is_given_to_a_computer_player(
     # a refusal of the route in words, with no code
     words = page(browser, "f.refusalWords('SEAT_IN_USE', 'seat 2 is still at the table')")
     assert words.startswith("That person is still at the table") and "SEAT" not in words
+
+
+def overlaps(driver: WebDriver) -> list[tuple[str, str]]:
+    """The trick's cards that cover a seat's box: (card, seat's name) pairs."""
+    found: list[tuple[str, str]] = driver.execute_script(
+        """
+        const hit = (a, b) => a.left < b.right && b.left < a.right
+          && a.top < b.bottom && b.top < a.bottom;
+        const out = [];
+        for (const card of document.querySelectorAll("#trick .card")) {
+          card.getAnimations().forEach((move) => move.finish());  // where it comes to rest
+          for (const seat of document.querySelectorAll("#seats .seat")) {
+            if (hit(card.getBoundingClientRect(), seat.getBoundingClientRect())) {
+              out.push([card.dataset.card, seat.querySelector(".name").textContent]);
+            }
+          }
+        }
+        return out;
+        """
+    )
+    return found
+
+
+@pytest.mark.parametrize("players", [2, 5, 6])
+def test_the_trick_and_a_misere_badge_fit_the_table(
+    browser: WebDriver, server: str, players: int
+) -> None:
+    """Each card of a full trick lies clear of every seat's box, and the misère badge
+    holds its word, at 1280 px and at 390 px (the page draws a view given to it)."""
+    open_table(browser, server, players)
+    cards = ["AS", "KS", "QS", "JS", "10S", "9S"][:players]
+    try:
+        for width, height in ((1280, 900), (390, 844)):
+            browser.set_window_size(width, height)
+            browser.execute_script(
+                """
+                const answer = structuredClone(window.fivehundred.shown);
+                answer.page.trick = arguments[0].map((card, seat) => ({seat, card}));
+                answer.page.contract = {text: "Misère", words: "misère", by: "You",
+                  points: 250, badge: "Misère", badge_words: "Trumps: no trumps: misère",
+                  red: false, need: "no trick"};
+                window.fivehundred.render(answer);
+                """,
+                cards,
+            )
+            assert len(browser.find_elements(By.CSS_SELECTOR, "#trick .card")) == players
+            assert overlaps(browser) == [], width
+            badge = browser.find_element(By.ID, "badge")
+            assert badge.text == "Misère"
+            # the word inside its square: no wider than the badge it is drawn in
+            assert page(browser, "document.getElementById('badge').scrollWidth") <= page(
+                browser, "document.getElementById('badge').clientWidth"
+            )
+    finally:
+        browser.set_window_size(1280, 900)

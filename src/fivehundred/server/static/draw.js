@@ -76,7 +76,7 @@ export function drawTrick(frame, answer) {
   for (const { seat, card } of frame.plays) {
     const node = cardElement(card, cards[card] || {});
     const narrow = $("felt").clientWidth < 520;
-    const spot = place(seat, answer, narrow ? 17 : 22, narrow ? 20 : 22);
+    const spot = place(seat, answer, narrow ? 13 : 22, narrow ? 20 : 21);
     node.style.left = `${spot.x}%`;
     node.style.top = `${spot.y}%`;
     node.classList.add("played");
