@@ -266,6 +266,13 @@ def test_a_second_person_and_a_spectator_join_by_their_links(
     assert set(urls) == {"2", "watch"}
     assert "#table=" in urls["2"] and "token=" in urls["2"]
     assert mine["seat"] == 0 and mine["seats"][2] == "human"
+    # a view arriving leaves the invite as it is: the keyboard stays on its "Copy" button
+    browser.execute_script("document.querySelector('#link-list button').focus()")
+    browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "window.fivehundred.connection.fetchView().then(() => done(true));"
+    )
+    assert page(browser, "document.activeElement.closest('#link-list') !== null")
     browser.get(urls["2"])
     browser.refresh()  # a new page load, as the friend who opens the link
     wait_for(browser, lambda d: settled(d) and page(d, "f.shown.seat === 2"))
