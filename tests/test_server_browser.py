@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from typing import Any
@@ -183,6 +184,12 @@ def test_a_whole_game_is_played_through_the_page(
     assert len(rows) == len(sheet)
     # every word of the score sheet and the auction on one line ("Hand", not "Han d")
     assert broken_words(browser, "#sheet, #auction") == []
+    # scores below zero with the minus sign of the changes under them, not a hyphen
+    printed = browser.find_element(By.ID, "sheet").text
+    printed += browser.find_element(By.ID, "target-text").text
+    assert not re.search(r"-\d", printed)
+    if any(score < 0 for row in sheet for score in row["scores"]):
+        assert "\u2212" in printed
     turn = browser.find_element(By.ID, "turn").text
     assert turn.startswith("The game is over") and "seat" not in turn
     assert "250" in browser.find_element(By.ID, "target-text").text

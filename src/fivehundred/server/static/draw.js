@@ -105,6 +105,11 @@ export function currentFrame(page) {
   return { plays: [], winner: null };
 }
 
+// A score as printed: a true minus sign, as the changes under it have ("−40", not "-40").
+function points(score) {
+  return score < 0 ? `\u2212${-score}` : String(score);
+}
+
 export function drawBar(answer) {
   const page = answer.page;
   const badge = $("badge");
@@ -128,7 +133,7 @@ export function drawBar(answer) {
     small.textContent = ` · needs ${contract.need} · worth ${contract.points}`;
     $("contract-text").append(strong, small);
   }
-  const scores = page.sides.map((s) => `${s.name} ${s.score}`).join(" · ");
+  const scores = page.sides.map((s) => `${s.name} ${points(s.score)}`).join(" · ");
   $("target-text").textContent = `Game to ${page.target}. ${scores}`;
   $("last-trick-button").disabled = !(page.tricks.length || (page.previous && page.previous.tricks.length));
 }
@@ -256,7 +261,7 @@ export function drawSheet(answer) {
       const cell = tr.insertCell();
       const score = document.createElement("span");
       score.className = "score";
-      score.textContent = row.scores[n];
+      score.textContent = points(row.scores[n]);
       const delta = document.createElement("span");
       delta.className = "change";
       delta.textContent = change ? `${change > 0 ? "+" : "−"}${Math.abs(change)}` : "±0";
@@ -271,6 +276,6 @@ export function drawSheet(answer) {
   const total = table.createTFoot().insertRow();
   total.insertCell().textContent = "Now";
   total.insertCell();
-  for (const side of page.sides) total.insertCell().textContent = side.score;
+  for (const side of page.sides) total.insertCell().textContent = points(side.score);
   $("sheet").replaceChildren(table);
 }
