@@ -377,6 +377,7 @@ def test_the_trick_and_a_misere_badge_fit_the_table(
                 answer.page.contract = {text: "Misère", words: "misère", by: "You",
                   points: 250, badge: "Misère", badge_words: "Trumps: no trumps: misère",
                   red: false, need: "no trick"};
+                answer.display.exposed_hand = [];  // an open misère hand all played
                 window.fivehundred.render(answer);
                 """,
                 cards,
@@ -385,6 +386,7 @@ def test_the_trick_and_a_misere_badge_fit_the_table(
             assert overlaps(browser) == [], width
             badge = browser.find_element(By.ID, "badge")
             assert badge.text == "Misère"
+            assert not browser.find_element(By.ID, "exposed-box").is_displayed()  # no empty box
             # the word inside its square: no wider than the badge it is drawn in
             assert page(browser, "document.getElementById('badge').scrollWidth") <= page(
                 browser, "document.getElementById('badge').clientWidth"

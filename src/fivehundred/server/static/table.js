@@ -223,8 +223,8 @@ function drawHand(answer) {
       hand.append(el);
     }
   }
-  const exposed = answer.display.exposed_hand;
-  $("exposed-box").hidden = !exposed;
+  const exposed = answer.display.exposed_hand;  // an open misère hand, while it has cards
+  $("exposed-box").hidden = !exposed || exposed.flat().length === 0;
   $("exposed").replaceChildren(...(exposed || []).flat().map((c) => cardElement(c, page.cards[c] || {})));
   return { discarding, plays, mine };
 }
