@@ -200,6 +200,31 @@ def attributes(driver: WebDriver, selector: str, name: str) -> list[str]:
     return found
 
 
+def broken_words(driver: WebDriver, selector: str) -> list[str]:
+    """The words in the cells of the tables ``selector`` finds that are split over two
+    lines (a column too narrow for them: "Han d"); none on a readable page."""
+    found: list[str] = driver.execute_script(
+        """
+        const broken = [];
+        for (const cell of document.querySelectorAll(arguments[0] + " :is(th, td)")) {
+          const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+          for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+            for (const m of node.data.matchAll(/\\S+/g)) {
+              const range = document.createRange();
+              range.setStart(node, m.index);
+              range.setEnd(node, m.index + m[0].length);
+              const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+              if (lines.size > 1) broken.push(m[0]);
+            }
+          }
+        }
+        return broken;
+        """,
+        selector,
+    )
+    return found
+
+
 def hand_cards(driver: WebDriver) -> list[str]:
     """The cards of the hand, in the order the page shows them."""
     return attributes(driver, "#hand .card", "data-card")

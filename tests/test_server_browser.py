@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from typing import Any
@@ -26,6 +27,7 @@ from browser_support import (
     SHOTS,
     answered,
     attributes,
+    broken_words,
     chromium,
     click,
     expected_play_moves,
@@ -180,6 +182,14 @@ def test_a_whole_game_is_played_through_the_page(
     assert sheet[-1]["scores"] == final["view"]["view"]["scores"]
     rows = browser.find_elements(By.CSS_SELECTOR, "#sheet tbody tr")
     assert len(rows) == len(sheet)
+    # every word of the score sheet and the auction on one line ("Hand", not "Han d")
+    assert broken_words(browser, "#sheet, #auction") == []
+    # scores below zero with the minus sign of the changes under them, not a hyphen
+    printed = browser.find_element(By.ID, "sheet").text
+    printed += browser.find_element(By.ID, "target-text").text
+    assert not re.search(r"-\d", printed)
+    if any(score < 0 for row in sheet for score in row["scores"]):
+        assert "\u2212" in printed
     turn = browser.find_element(By.ID, "turn").text
     assert turn.startswith("The game is over") and "seat" not in turn
     assert "250" in browser.find_element(By.ID, "target-text").text
@@ -246,6 +256,10 @@ def test_the_table_fits_a_phone_screen(browser: WebDriver, server: str) -> None:
         assert all(c.rect["x"] >= 0 and c.rect["x"] + c.rect["width"] <= inner for c in cards)
         seats = browser.find_elements(By.CSS_SELECTOR, "#seats .seat")
         assert all(s.rect["x"] >= 0 and s.rect["x"] + s.rect["width"] <= inner for s in seats)
+        assert broken_words(browser, "#sheet, #auction") == []
+        # the seats' marks are explained in words under the table
+        dealer = page(browser, "f.shown.page.seats.filter((s) => s.dealer).length")
+        assert dealer == 1 and "dealer" in browser.find_element(By.ID, "legend").text
     finally:
         browser.set_window_size(1280, 900)
 
@@ -259,6 +273,13 @@ def test_a_second_person_and_a_spectator_join_by_their_links(
     assert set(urls) == {"2", "watch"}
     assert "#table=" in urls["2"] and "token=" in urls["2"]
     assert mine["seat"] == 0 and mine["seats"][2] == "human"
+    # a view arriving leaves the invite as it is: the keyboard stays on its "Copy" button
+    browser.execute_script("document.querySelector('#link-list button').focus()")
+    browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "window.fivehundred.connection.fetchView().then(() => done(true));"
+    )
+    assert page(browser, "document.activeElement.closest('#link-list') !== null")
     browser.get(urls["2"])
     browser.refresh()  # a new page load, as the friend who opens the link
     wait_for(browser, lambda d: settled(d) and page(d, "f.shown.seat === 2"))
@@ -292,3 +313,83 @@ def test_the_lobby_opens_a_two_player_table_without_misere_V_NO_MISERE(
     wait_for(browser, lambda d: d.find_element(By.ID, "create-button").is_displayed())
     click(browser, "#opt-misere")
     assert not browser.find_element(By.ID, "opt-blind").is_enabled()
+
+
+def test_a_departed_persons_seat_is_given_to_a_computer_player(
+    browser: WebDriver, server: str
+) -> None:
+    """The page's control for ``POST /tables/{id}/seats/{n}``: the friends carry on
+    without someone who left (no socket of theirs is open), and the page says so."""
+    first = open_table(browser, server, 4, seats={2: "human"})
+    assert first["seats"][2] == "human"
+    wait_for(browser, lambda d: d.find_element(By.ID, "away").is_displayed())
+    # only the other person's seat is offered: not yours, not a computer player's
+    assert attributes(browser, "#away-list button", "data-seat") == ["2"]
+    button = browser.find_element(By.CSS_SELECTOR, '#away-list button[data-seat="2"]')
+    assert button.text == "Give Player 3's seat to a computer"
+    button.click()
+    # drawn again though no move was made (the view's version may be the same)
+    wait_for(browser, lambda d: settled(d) and page(d, "f.shown.seats[2] !== 'human'"))
+    assert page(browser, "f.shown.page.seats[2].computer") is True
+    assert not browser.find_element(By.ID, "away").is_displayed()  # nobody left to replace
+    assert not browser.find_element(By.ID, "refusal").text
+    # a refusal of the route in words, with no code
+    words = page(browser, "f.refusalWords('SEAT_IN_USE', 'seat 2 is still at the table')")
+    assert words.startswith("That person is still at the table") and "SEAT" not in words
+
+
+def overlaps(driver: WebDriver) -> list[tuple[str, str]]:
+    """The trick's cards that cover a seat's box: (card, seat's name) pairs."""
+    found: list[tuple[str, str]] = driver.execute_script(
+        """
+        const hit = (a, b) => a.left < b.right && b.left < a.right
+          && a.top < b.bottom && b.top < a.bottom;
+        const out = [];
+        for (const card of document.querySelectorAll("#trick .card")) {
+          card.getAnimations().forEach((move) => move.finish());  // where it comes to rest
+          for (const seat of document.querySelectorAll("#seats .seat")) {
+            if (hit(card.getBoundingClientRect(), seat.getBoundingClientRect())) {
+              out.push([card.dataset.card, seat.querySelector(".name").textContent]);
+            }
+          }
+        }
+        return out;
+        """
+    )
+    return found
+
+
+@pytest.mark.parametrize("players", [2, 5, 6])
+def test_the_trick_and_a_misere_badge_fit_the_table(
+    browser: WebDriver, server: str, players: int
+) -> None:
+    """Each card of a full trick lies clear of every seat's box, and the misère badge
+    holds its word, at 1280 px and at 390 px (the page draws a view given to it)."""
+    open_table(browser, server, players)
+    cards = ["AS", "KS", "QS", "JS", "10S", "9S"][:players]
+    try:
+        for width, height in ((1280, 900), (390, 844)):
+            browser.set_window_size(width, height)
+            browser.execute_script(
+                """
+                const answer = structuredClone(window.fivehundred.shown);
+                answer.page.trick = arguments[0].map((card, seat) => ({seat, card}));
+                answer.page.contract = {text: "Misère", words: "misère", by: "You",
+                  points: 250, badge: "Misère", badge_words: "Trumps: no trumps: misère",
+                  red: false, need: "no trick"};
+                answer.display.exposed_hand = [];  // an open misère hand all played
+                window.fivehundred.render(answer);
+                """,
+                cards,
+            )
+            assert len(browser.find_elements(By.CSS_SELECTOR, "#trick .card")) == players
+            assert overlaps(browser) == [], width
+            badge = browser.find_element(By.ID, "badge")
+            assert badge.text == "Misère"
+            assert not browser.find_element(By.ID, "exposed-box").is_displayed()  # no empty box
+            # the word inside its square: no wider than the badge it is drawn in
+            assert page(browser, "document.getElementById('badge').scrollWidth") <= page(
+                browser, "document.getElementById('badge').clientWidth"
+            )
+    finally:
+        browser.set_window_size(1280, 900)

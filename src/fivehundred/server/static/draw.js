@@ -18,6 +18,7 @@ export function place(seat, answer, rx, ry) {
 export function drawSeats(answer) {
   const box = $("seats");
   box.textContent = "";
+  const shown = new Map();  // the marks on the table now, for the legend under it
   for (const seat of answer.page.seats) {
     const node = document.createElement("div");
     node.className = "seat";
@@ -41,6 +42,7 @@ export function drawSeats(answer) {
       mark.textContent = letter;
       marks.append(mark);
       words.push(word);
+      shown.set(flag, [letter, word]);
     }
     const count = document.createElement("span");
     count.className = "count";
@@ -52,6 +54,18 @@ export function drawSeats(answer) {
     node.setAttribute("role", "group");
     box.append(node);
   }
+  const legend = $("legend");  // the marks in words: seen, not spoken twice (each seat says them)
+  const order = ["dealer", "contractor", "partner"].filter((flag) => shown.has(flag));
+  legend.replaceChildren(...order.map((flag) => {
+    const [letter, word] = shown.get(flag);
+    const item = document.createElement("span");
+    const mark = document.createElement("span");
+    mark.className = `mark mark-${flag}`;
+    mark.textContent = letter;
+    item.append(mark, `${word} `);
+    return item;
+  }));
+  legend.hidden = shown.size === 0;
 }
 
 // The trick area: the cards laid before their seats, and the winner once it is won.
@@ -61,7 +75,8 @@ export function drawTrick(frame, answer) {
   const cards = answer.page.cards;
   for (const { seat, card } of frame.plays) {
     const node = cardElement(card, cards[card] || {});
-    const spot = place(seat, answer, $("felt").clientWidth < 520 ? 17 : 22, 22);
+    const narrow = $("felt").clientWidth < 520;
+    const spot = place(seat, answer, narrow ? 13 : 22, narrow ? 20 : 21);
     node.style.left = `${spot.x}%`;
     node.style.top = `${spot.y}%`;
     node.classList.add("played");
@@ -90,6 +105,11 @@ export function currentFrame(page) {
   return { plays: [], winner: null };
 }
 
+// A score as printed: a true minus sign, as the changes under it have ("−40", not "-40").
+function points(score) {
+  return score < 0 ? `\u2212${-score}` : String(score);
+}
+
 export function drawBar(answer) {
   const page = answer.page;
   const badge = $("badge");
@@ -113,7 +133,7 @@ export function drawBar(answer) {
     small.textContent = ` · needs ${contract.need} · worth ${contract.points}`;
     $("contract-text").append(strong, small);
   }
-  const scores = page.sides.map((s) => `${s.name} ${s.score}`).join(" · ");
+  const scores = page.sides.map((s) => `${s.name} ${points(s.score)}`).join(" · ");
   $("target-text").textContent = `Game to ${page.target}. ${scores}`;
   $("last-trick-button").disabled = !(page.tricks.length || (page.previous && page.previous.tricks.length));
 }
@@ -186,12 +206,7 @@ export function drawAuction(answer) {
   const auction = answer.page.auction;
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
-  for (const name of auction.names) {
-    const th = document.createElement("th");
-    th.scope = "col";
-    th.textContent = name;
-    head.append(th);
-  }
+  for (const name of auction.names) head.append(heading(name, auction.names.length > 3));
   const body = table.createTBody();
   for (const row of auction.rows) {
     const tr = body.insertRow();
@@ -205,10 +220,25 @@ export function drawAuction(answer) {
   $("auction").replaceChildren(table);
 }
 
-// "Computer 2" -> "C2", "You and Player 3" -> "You+P3": a side's name in a narrow column.
+// "Computer 2" -> "C2", "You and Player 3" -> "You+P3": a name in a narrow column (a
+// person's own name is kept whole).
 function shortName(name) {
-  return name.split(" and ").map((one) => (one === "You" ? one
-    : one.split(" ").map((w) => (/^\d+$/.test(w) ? w : w[0])).join(""))).join("+");
+  return name.split(" and ").map((one) => one.replace(/^(Computer|Player) (\d+)$/,
+    (all, word, seat) => `${word[0]}${seat}`)).join("+");
+}
+
+// A column heading: the name, or its short form with the full one on hover and spoken.
+function heading(text, short) {
+  const th = document.createElement("th");
+  th.scope = "col";
+  if (short && shortName(text) !== text) {
+    const abbr = document.createElement("abbr");
+    abbr.title = text;
+    abbr.textContent = shortName(text);
+    th.setAttribute("aria-label", text);
+    th.append(abbr);
+  } else th.textContent = text;
+  return th;
 }
 
 export function drawSheet(answer) {
@@ -217,18 +247,9 @@ export function drawSheet(answer) {
   const caption = table.createCaption();
   caption.textContent = `Points by hand; the game is to ${page.target}.`;
   const head = table.createTHead().insertRow();
-  const many = page.sides.length > 3;  // short column names, the full one on hover
-  for (const text of ["Hand", "Contract", ...page.sides.map((s) => s.name)]) {
-    const th = document.createElement("th");
-    th.scope = "col";
-    if (many && text !== "Hand" && text !== "Contract") {
-      const abbr = document.createElement("abbr");
-      abbr.title = text;
-      abbr.textContent = shortName(text);
-      th.append(abbr);
-    } else th.textContent = text;
-    head.append(th);
-  }
+  const many = page.sides.length > 2;  // short column names, the full one on hover
+  head.append(heading("Hand"), heading("Contract"));
+  for (const side of page.sides) head.append(heading(side.name, many));
   const body = table.createTBody();
   for (const row of page.sheet) {
     const tr = body.insertRow();
@@ -240,7 +261,7 @@ export function drawSheet(answer) {
       const cell = tr.insertCell();
       const score = document.createElement("span");
       score.className = "score";
-      score.textContent = row.scores[n];
+      score.textContent = points(row.scores[n]);
       const delta = document.createElement("span");
       delta.className = "change";
       delta.textContent = change ? `${change > 0 ? "+" : "−"}${Math.abs(change)}` : "±0";
@@ -255,6 +276,6 @@ export function drawSheet(answer) {
   const total = table.createTFoot().insertRow();
   total.insertCell().textContent = "Now";
   total.insertCell();
-  for (const side of page.sides) total.insertCell().textContent = side.score;
+  for (const side of page.sides) total.insertCell().textContent = points(side.score);
   $("sheet").replaceChildren(table);
 }

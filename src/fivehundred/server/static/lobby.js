@@ -101,6 +101,9 @@ async function create(event) {
 export function showLinks(table, names) {
   const links = JSON.parse(sessionStorage.getItem(`links:${table}`) || "[]");
   const list = $("link-list");
+  const key = JSON.stringify([links, names]);
+  if (list.dataset.key === key) return;  // unchanged: the keyboard stays on "Copy"
+  list.dataset.key = key;
   list.textContent = "";
   $("links").hidden = links.length === 0;
   for (const [seat, url] of links) {

@@ -49,6 +49,9 @@ function refusalWords(code, message) {
     case "BUSY": case "RATE_LIMITED":
       return "The server is busy and did not take your move. Try again.";
     case "BAD_NOTATION": return "That move could not be read. Choose again.";
+    case "SEAT_IN_USE":
+      return "That person is still at the table: only they can give their seat away.";
+    case "LAST_PERSON": return "The last person's seat stays a person's.";
     default: break;
   }
   let text = (message || "That move is not allowed now.")
@@ -121,7 +124,9 @@ function markSending() {
 
 function receive(answer) {
   const newest = latest || shown;
-  if (newest && answer.version === newest.version && answer.seat === newest.seat) return;
+  // the same view again; a seat given to a computer player changes no version, only seats
+  if (newest && answer.version === newest.version && answer.seat === newest.seat
+    && String(answer.seats) === String(newest.seats)) return;
   latest = answer;
   play();
 }
@@ -218,8 +223,8 @@ function drawHand(answer) {
       hand.append(el);
     }
   }
-  const exposed = answer.display.exposed_hand;
-  $("exposed-box").hidden = !exposed;
+  const exposed = answer.display.exposed_hand;  // an open misère hand, while it has cards
+  $("exposed-box").hidden = !exposed || exposed.flat().length === 0;
   $("exposed").replaceChildren(...(exposed || []).flat().map((c) => cardElement(c, page.cards[c] || {})));
   return { discarding, plays, mine };
 }
@@ -326,9 +331,45 @@ function render(answer) {
   drawSheet(answer);
   drawMoves(answer, drawHand(answer));
   drawReview(answer);
+  drawAway(answer);
   if (!$("last-trick").hidden) drawLastTrick();
   if (sending) markSending();
   restoreFocus(key);
+}
+
+// -- a departed person's seat, given to a computer player -----------------------------
+
+function drawAway(answer) {
+  const page = answer.page;
+  const others = page.you === null || answer.view.view.phase === "game_over" ? []
+    : page.seats.filter((s) => !s.computer && !s.you);
+  $("away").hidden = others.length === 0;
+  const list = $("away-list");
+  const key = others.map((s) => `${s.seat}:${s.name}`).join(",");
+  if (list.dataset.key === key) return;  // unchanged: the buttons (and the focus) stay
+  list.dataset.key = key;
+  list.replaceChildren(...others.map((seat) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.seat = seat.seat;
+    button.textContent = `Give ${seat.name}'s seat to a computer`;
+    button.addEventListener("click", () => handOver(seat.seat));
+    return button;
+  }));
+}
+
+async function handOver(seat) {
+  if (!shown || !connection) return;
+  showRefusal(null);
+  let answer;
+  try {
+    answer = await connection.http("POST", `/tables/${here.table}/seats/${seat}`, { player: "heuristic" });
+  } catch (err) {
+    showRefusal("Not done: the server is out of reach. Try again when it is back.");
+    return;
+  }
+  if (!answer.ok) showRefusal(refusalWords(answer.data.error, answer.data.message));
+  await connection.fetchView();
 }
 
 // -- the review after a hand (sent by the server when it is ready) ------------------------
