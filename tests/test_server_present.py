@@ -4,12 +4,14 @@ sentences a person reads, all made from the rules, none kept by the page."""
 
 from __future__ import annotations
 
+import random
 import re
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import fivehundred as fh
+from fivehundred.playout import playout
 from fivehundred.scoring import SCORE_TABLE, bid_value
 from fivehundred.server import _present
 from fivehundred.server.tables import HUMAN, Table, Tables
@@ -151,3 +153,20 @@ def test_no_script_of_the_page_holds_a_card_order_or_points_P6() -> None:
         assert not re.search(r"\b(?:220|320|420)\b", script), name  # no 7NT, 8NT, 9NT points
         for word in ("RANKS", "sortHand", "isTrump", "SAME_COLOUR", "trumpSuit"):
             assert word not in script, (name, word)
+
+
+def test_the_review_is_of_the_last_hand_finished_even_at_the_games_end_R9() -> None:
+    """Mid-game the last hand finished is the one before the deal; at the game's end (R9)
+    it is the final hand, which no deal followed: never an older hand."""
+    state = fh.new_game(fh.Rules(target=100), dealer=0)
+    assert page_of(fh.deal(state, seed=1), 0)["reviewed"] is None
+    rng = random.Random(5)
+    for hand in range(1, 60):  # bounded: a game to 100 ends within a few hands
+        state = fh.deal(state, seed=hand) if state.phase is fh.Phase.DEAL else state
+        state = playout(state, rng=rng)
+        if state.result is not None:
+            break
+        assert state.last_hand is not None
+        assert page_of(fh.deal(state, seed=100 + hand), 0)["reviewed"] == state.last_hand.number
+    assert state.result is not None and state.last_hand is not None
+    assert page_of(state, 0)["reviewed"] == state.last_hand.number == state.hand_number

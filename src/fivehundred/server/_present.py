@@ -409,6 +409,8 @@ def page(
         "you": you,
         "phase": _PHASE_WORDS.get(view.phase, view.phase.value),
         "hand": view.hand_number,
+        # the hand the review is of: the last one finished (at the game's end, the last one)
+        "reviewed": None if view.last_hand is None else view.last_hand.number,
         "turn": _turn(view, name, sides, you),
         "seats": people,
         "sides": [{"name": s, "score": view.scores[n]} for n, s in enumerate(sides)],

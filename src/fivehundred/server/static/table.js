@@ -387,8 +387,8 @@ function contractText(call) {
 // made with every card seen, and for each card played the cards that kept the most tricks.
 function drawReview(answer) {
   const page = answer.page;
-  const hand = page.previous ? page.previous.hand : null;
-  const review = reviews.get(page.hand) || (hand !== null && reviews.get(hand));
+  const hand = page.reviewed;  // the last hand finished: never an older hand's review
+  const review = hand !== null && reviews.get(hand);
   $("review").hidden = !review;
   if (!review) { askReview(hand); return; }
   const name = (seat) => page.seats[seat].name;
