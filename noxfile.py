@@ -2,7 +2,12 @@
 
 ``nox`` runs the default sessions (lint, typecheck, tests, tests_compiled,
 browser, docs, adapters); CI runs exactly that through ``.ci/run``, which first
-installs Debian's ``chromium`` and ``chromium-driver`` for ``browser``.
+installs Debian's ``chromium`` and ``chromium-driver`` for ``browser`` and Debian's
+``postgresql`` for the PostgreSQL store's tests: ``tests/postgres.py`` starts a
+throwaway cluster from its binaries (``initdb`` in a temporary folder, a free
+loopback port). Under CI (``CI=true``) ``tests`` and ``tests_compiled`` set
+``FIVEHUNDRED_POSTGRES_REQUIRED=1``, so a missing PostgreSQL fails those tests
+instead of skipping them; elsewhere they skip without it.
 ``nox -s bench``, ``nox -s bench_compiled``, ``nox -s bench_openspiel``,
 ``nox -s bench_server``, ``nox -s build``, ``nox -s fuzz`` and ``nox -s ray`` are
 opt-in. The sessions that import the game server install the ``server`` extra.
@@ -68,6 +73,11 @@ TEST_COMPILED: dict[str, str] = {
     "FIVEHUNDRED_TEST_INSTALLED": "1",
     "FIVEHUNDRED_TEST_COMPILED": "1",
 }
+
+
+def postgres_required() -> dict[str, str]:
+    """``FIVEHUNDRED_POSTGRES_REQUIRED=1`` under CI: the PostgreSQL tests fail, never skip."""
+    return {"FIVEHUNDRED_POSTGRES_REQUIRED": "1"} if os.environ.get("CI") == "true" else {}
 
 
 def group(name: str) -> tuple[str, ...]:
@@ -164,7 +174,7 @@ def tests(session: nox.Session) -> None:
     session.install("-e", ".[server]", *group("test"))
     session.run("coverage", "erase")
     # pytest's own exit code is kept: 5 ("no tests collected") fails the session.
-    session.run("coverage", "run", "-m", "pytest", *session.posargs)
+    session.run("coverage", "run", "-m", "pytest", *session.posargs, env=postgres_required())
     session.run("coverage", "report")
 
 
@@ -198,7 +208,7 @@ def tests_compiled(session: nox.Session) -> None:
     """
     install_compiled(session)
     session.install(*extra("server"), *group("test"))
-    session.run("pytest", *session.posargs, env=TEST_COMPILED)
+    session.run("pytest", *session.posargs, env={**TEST_COMPILED, **postgres_required()})
 
 
 @nox.session
