@@ -53,14 +53,25 @@ def serve(
     seed: str | None = None,
     *,
     settings: Settings | None = None,
+    workers: int = 1,
 ) -> int:
     """``fivehundred serve``: imports the server only now, so the CLI works without the extra."""
     try:
         from fivehundred.server.serve import serve as run_server
+        from fivehundred.server.workers import check_workers, serve_workers
     except ImportError as err:
         if err.name not in {"starlette", "uvicorn", "h11", "anyio", "prometheus_client"}:
             raise
         raise UsageError(SERVER_MISSING) from None
+    try:
+        check_workers(db, workers)
+    except ValueError as err:
+        raise UsageError(f"fivehundred serve: {err}") from None
+    if workers > 1:  # pragma: no cover - runs until interrupted (tests/test_server_workers.py)
+        serve_workers(
+            db, host, port, workers, max_connections=max_connections, seed=seed, settings=settings
+        )
+        return 0
     run_server(
         db, host, port, max_connections=max_connections, seed=seed, settings=settings
     )  # pragma: no cover - runs until interrupted (tests/test_server.py)
@@ -77,7 +88,13 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         except (ValueError, OSError) as err:
             raise UsageError(f"fivehundred serve: {err}") from None
         return serve(
-            args.db, args.host, args.port, args.max_connections, args.seed, settings=settings
+            args.db,
+            args.host,
+            args.port,
+            args.max_connections,
+            args.seed,
+            settings=settings,
+            workers=args.workers,
         )
     if args.command == "rules" and args.options:
         show_options(sys.stdout)

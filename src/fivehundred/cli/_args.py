@@ -364,6 +364,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="open connections at once; more get 503 (default %(default)s)",
     )
     server.add_argument(
+        "--workers",
+        type=_count,
+        default=1,
+        metavar="N",
+        help="uvicorn worker processes; more than one needs a postgresql:// --db "
+        "(default %(default)s)",
+    )
+    server.add_argument(
         "--seed",
         default=None,
         metavar="TEXT",

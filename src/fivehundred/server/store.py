@@ -235,9 +235,8 @@ def describe(db: str | Path) -> str:
     host = parts.hostname or ""
     user = f"{parts.username}:***@" if parts.username else ":***@"
     port = f":{parts.port}" if parts.port else ""
-    return urlunsplit(
-        (parts.scheme, f"{user}{host}{port}", parts.path, parts.query, parts.fragment)
-    )
+    netloc = f"{user}{host}{port}"
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
 def open_store(db: str | Path) -> Store:

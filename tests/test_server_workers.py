@@ -1,0 +1,183 @@
+"""``fivehundred serve --workers N``: uvicorn workers sharing one PostgreSQL database.
+
+The worker processes share the tables through PostgreSQL (issue 29), so a
+SQLite file refuses more than one worker with a sentence. The PostgreSQL test
+runs on the throwaway cluster of ``tests/postgres.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the server extra is not installed")
+pytest.importorskip("psycopg", reason="the server extra is not installed")
+
+from fivehundred.errors import FiveHundredError
+from fivehundred.server.settings import Settings
+from fivehundred.server.workers import MAX_WORKERS, SETTINGS, app, check_workers, worker_config
+from postgres import fresh_database, postgres_server
+from server_helpers import Client, free_port
+from subprocesses import python_env, run_python
+
+#: Seconds to wait for the server, or for its workers, to come up or go.
+WAIT = 30.0
+
+
+def test_sqlite_refuses_more_than_one_worker(tmp_path: Path) -> None:
+    db = tmp_path / "one.db"
+    result = run_python(
+        ["-m", "fivehundred", "serve", "--db", str(db), "--workers", "2", "--port", "1"],
+        timeout=WAIT,
+    )
+    assert result.returncode == 2
+    assert "--workers 2 needs a PostgreSQL database" in result.stderr
+    assert "a SQLite file serves one process" in result.stderr
+    assert not db.exists()  # refused before anything was opened
+
+
+def test_worker_counts_out_of_range_are_refused() -> None:
+    check_workers("postgresql://db/five", MAX_WORKERS)  # the largest is taken
+    check_workers("five.db", 1)
+    for wrong in (0, MAX_WORKERS + 1):
+        with pytest.raises(FiveHundredError, match=f"--workers takes 1 to {MAX_WORKERS}"):
+            check_workers("postgresql://db/five", wrong)
+    with pytest.raises(FiveHundredError, match="expected a number of worker processes"):
+        check_workers("postgresql://db/five", "2")  # type: ignore[arg-type]  # the wrong type
+
+
+@pytest.fixture
+def database() -> Iterator[str]:
+    with postgres_server() as server, fresh_database(server, "t_workers") as url:
+        yield url
+
+
+def test_each_worker_builds_its_app_with_the_operators_settings(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(SETTINGS, "")  # restored after the test: worker_config sets it
+    settings = Settings(operator_key="k" * 32, create_needs_key=True, idle_expiry=60.0)
+    config = worker_config(database, "127.0.0.1", 1, 2, seed="handed", settings=settings)
+    assert (config.app, config.factory, config.workers) == (f"{app.__module__}:app", True, 2)
+    worker = app()  # what a spawned worker calls, reading only the environment
+    assert worker.state.ops.settings == settings
+    assert worker.state.tables._seed == "handed"  # the deals follow the seed handed over
+    assert config.log_level == "info"
+
+
+def _children(parent: int) -> list[int]:
+    """The worker processes of the supervisor ``parent`` (spawned multiprocessing children)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid == parent and b"spawn_main" in command:
+            found.append(int(entry.name))
+    return sorted(found)
+
+
+def _wait_for_workers(parent: int, count: int) -> list[int]:
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        workers = _children(parent)
+        if len(workers) == count:
+            return workers
+        time.sleep(0.1)
+    raise AssertionError(f"{count} workers did not run within {WAIT} s: {_children(parent)}")
+
+
+def _wait_for_port(port: int, process: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"the server exited: {process.communicate(timeout=WAIT)}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise AssertionError(f"the server did not answer within {WAIT} s")
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="counts the workers through /proc")
+def test_two_workers_share_the_tables_and_survive_a_kill(database: str) -> None:
+    """Two workers on one database: every move is acknowledged once whichever worker
+    takes it, and after a ``kill -9`` of one worker every table is served with every
+    acknowledged move (the supervisor starts a new worker in its place)."""
+    port = free_port()
+    command = [sys.executable, "-m", "fivehundred", "serve", "--db", database]
+    command += ["--port", str(port), "--workers", "2", "--seed", "workers"]
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=python_env(),
+        start_new_session=True,  # the workers go with the group at the end
+    )
+    try:
+        _wait_for_port(port, process)
+        workers = _wait_for_workers(process.pid, 2)
+        rng = random.Random(29)
+        tables: dict[str, str] = {}
+        acknowledged: dict[str, int] = {}
+        for _ in range(4):
+            client = Client(port, timeout=WAIT)  # a new connection: any worker may take it
+            try:
+                status, created, _ = client.request(
+                    "POST", "/tables", {"seats": ["human", "heuristic", "random", "heuristic"]}
+                )
+                assert status == 201, created
+                tables[created["table"]] = created["tokens"]["0"]
+                acknowledged[created["table"]] = created["version"]
+            finally:
+                client.close()
+        for _ in range(40):
+            table_id = rng.choice(sorted(tables))
+            client = Client(port, timeout=WAIT)
+            try:
+                status, view, _ = client.request(
+                    "GET", f"/tables/{table_id}", token=tables[table_id]
+                )
+                assert status == 200, view
+                # whichever worker answers has every acknowledged move
+                assert view["version"] == acknowledged[table_id]
+                if not view["legal_actions"]:
+                    continue
+                body = {"action": view["legal_actions"][0], "version": view["version"]}
+                status, answer, _ = client.request(
+                    "POST", f"/tables/{table_id}/actions", body, token=tables[table_id]
+                )
+                assert status == 200, answer
+                acknowledged[table_id] = answer["version"]
+            finally:
+                client.close()
+        os.kill(workers[0], signal.SIGKILL)
+        _wait_for_workers(process.pid, 2)  # replaced
+        for table_id, token in tables.items():
+            client = Client(port, timeout=WAIT)
+            try:
+                status, view, _ = client.request("GET", f"/tables/{table_id}", token=token)
+            finally:
+                client.close()
+            assert status == 200, view
+            assert view["version"] == acknowledged[table_id]
+        assert process.poll() is None  # the supervisor still serves
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=WAIT)
