@@ -1282,7 +1282,8 @@ def _parser() -> argparse.ArgumentParser:
         const=20.0,
         default=None,
         metavar="SECONDS",
-        help="measure only the game server under 16 clients (default 20 s, at most 30; "
+        help="measure only the game server under 64 clients, on SQLite then on two "
+        "processes sharing PostgreSQL (default 20 s each, at most 30; "
         'needs pip install "fivehundred[server]")',
     )
     return parser
