@@ -27,6 +27,7 @@ from fivehundred.server.store import (
     PostgresStore,
     SqliteStore,
     Store,
+    Unavailable,
     describe,
     open_store,
 )
@@ -68,7 +69,7 @@ ROW = GameRow("g1", '{"players": 4}', '["human", "random", "random", "random"]',
 
 def test_both_stores_keep_a_game_and_refuse_a_taken_action_number(store: Store) -> None:
     assert store.load("g1") is None
-    assert store.status("g1") == (0, False)
+    assert store.status("g1") == (0, False, "[]")
     store.create(ROW, {0: "hash0", -1: "watch"}, {0: "Ann"}, [(0, "P"), (1, "6S")], ["deck1"])
     store.append("g1", 2, [(2, "P")], 2, ["deck2"])
     stored = store.load("g1")
@@ -78,12 +79,12 @@ def test_both_stores_keep_a_game_and_refuse_a_taken_action_number(store: Store) 
     assert stored.names == {0: "Ann"}
     assert stored.actions == ((0, "P"), (1, "6S"), (2, "P"))
     assert stored.decks == ("deck1", "deck2")
-    assert store.status("g1") == (3, False)
+    assert store.status("g1") == (3, False, ROW.seats)
     assert (store.count(), store.open_count()) == (1, 1)
     # a second writer at version 2 (a move raced through another process) is refused whole
     with pytest.raises(Conflict):
         store.append("g1", 2, [(3, "7H"), (0, "P")], 3, [])
-    assert store.status("g1") == (3, False)
+    assert store.status("g1") == (3, False, ROW.seats)
     loaded = store.load("g1")
     assert loaded is not None and loaded.actions == stored.actions
 
@@ -100,7 +101,7 @@ def test_both_stores_hand_a_seat_over_archive_and_purge(store: Store) -> None:
     assert store.archive("g1", 1000.0, "idle") is True
     assert store.archive("g1", 1001.0, "idle") is False  # closed once
     assert store.archive("nothing", 1000.0, "idle") is False
-    assert store.status("g1") == (1, True)
+    assert store.status("g1") == (1, True, seats)
     closed = store.load("g1")
     assert closed is not None and closed.closed
     assert [game for game, _, _ in store.open_games()] == ["g2"]
@@ -146,9 +147,12 @@ def test_a_move_raced_through_two_processes_is_applied_once(db: str) -> None:
         other = second.get(table.id)
         assert other.version == table.version
         action = fh.format_action(fh.legal_actions(other.state)[0])
+        seen = other.version  # what the second process's client read
         version = first.act(table, seat, action, table.version)
+        # refused by the database's key, or by the version check if the notification
+        # already brought the second copy up to date: stale either way
         with pytest.raises(Refused) as refused:
-            second.act(other, seat, action, other.version)
+            second.act(other, seat, action, seen)
         assert refused.value.code == "STALE_VERSION"
         # the loser has read the table again: both processes now agree
         assert other.version == version == second.get(table.id).version
@@ -178,6 +182,80 @@ def test_a_change_in_another_process_is_announced(db: str) -> None:
         assert (table.id, version) in heard
         # the listener brought the second process's copy up to date by itself
         assert second.get(table.id).state == table.state
+    finally:
+        first.close()
+        second.close()
+
+
+def _end_connections(server: str, db: str) -> int:
+    """End every backend connected to ``db`` (as a PostgreSQL restart would); how many."""
+    import psycopg
+
+    name = db.rsplit("/", 1)[1].split("?", maxsplit=1)[0]
+    with psycopg.connect(server, autocommit=True) as admin:
+        rows = admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = %s AND pid <> pg_backend_pid()",
+            (name,),
+        ).fetchall()
+    return len(rows)
+
+
+def test_a_lost_database_connection_is_503_then_reconnected(server: str, db: str) -> None:
+    """PostgreSQL restarting is no 500, and nothing needs restarting after it."""
+    first, second = Tables(db, seed="restart"), Tables(db, seed="restart")
+    heard = threading.Event()
+    second.subscribe(lambda table_id, version: heard.set())
+    try:
+        table, tokens = first.create({}, ["human", "random", "random", "random"])
+        (seat,) = (seat for seat in tokens if seat != SPECTATOR)
+        other = second.get(table.id)
+        assert _end_connections(server, db) == 4  # each process's own and its listener
+        with pytest.raises(Unavailable, match="connection"):
+            first.get(table.id)  # the request in flight on the lost connection
+        assert first.get(table.id) is table  # the next one connected again
+        action = fh.format_action(fh.legal_actions(table.state)[0])
+        version = first.act(table, seat, action, table.version)
+        # the second process's listener is back too, and heard of the move
+        assert heard.wait(WAIT), "the listener did not come back within the wait"
+        assert other.version == version
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_server_answers_503_while_its_database_is_gone(server: str, db: str) -> None:
+    port = free_port()
+    process = start_server(db, port, "--seed", "gone")
+    client = Client(port)
+    try:
+        seats = ["human", "random", "random", "random"]
+        status, created, _ = client.request("POST", "/tables", {"seats": seats})
+        assert status == 201, created
+        table, token = created["table"], created["tokens"]["0"]
+        assert _end_connections(server, db) >= 2
+        status, answer, _ = client.request("GET", f"/tables/{table}", token=token)
+        assert (status, answer["error"]) == (503, "DATABASE_UNAVAILABLE")
+        assert "retry" in answer["message"]
+        status, view, _ = client.request("GET", f"/tables/{table}", token=token)
+        assert status == 200 and view["version"] == created["version"]
+    finally:
+        client.close()
+        process.kill()
+        process.communicate(timeout=WAIT)
+
+
+def test_a_seat_given_away_stops_its_token_at_once_elsewhere(db: str) -> None:
+    """The other process need not wait for the notification: its next read sees new seats."""
+    first, second = Tables(db, seed="seats"), Tables(db, seed="seats")
+    try:
+        table, tokens = first.create({}, ["human", "random", "human", "random"])
+        other = second.get(table.id)
+        second._store.close()  # stop this process's listener: no notification arrives
+        second._store = PostgresStore(db)
+        first.hand_over(table, 2, "heuristic")
+        assert second.get(table.id).seat_of(tokens[2]) is None
+        assert other.seats == ("human", "random", "heuristic", "random")
     finally:
         first.close()
         second.close()

@@ -37,6 +37,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import fivehundred as fh
 from fivehundred.server._review import Reviewer, finished_hands, hand_job, run_budgeted
+from fivehundred.server.store import UNAVAILABLE, Unavailable
 from fivehundred.server.tables import HUMAN, Refused, Table, Tables
 
 __all__ = [
@@ -303,6 +304,8 @@ class Live:
                 version = await handler(self, body)
             except Refused as err:
                 self.socket.put(refusal(ref, err.code, err.message))
+            except Unavailable:
+                self.socket.put(refusal(ref, "DATABASE_UNAVAILABLE", UNAVAILABLE))
             else:
                 self.socket.put({"type": "ack", "ref": ref, "version": version})
 
@@ -423,6 +426,10 @@ async def _hello(websocket: WebSocket, hub: Hub, tables: Tables) -> Socket | Non
     except Refused as err:
         await websocket.send_json(refusal(None, err.code, err.message))
         await websocket.close(TRY_LATER if err.status == 503 else POLICY)
+        return None
+    except Unavailable:
+        await websocket.send_json(refusal(None, "DATABASE_UNAVAILABLE", UNAVAILABLE))
+        await websocket.close(TRY_LATER)
         return None
     return Socket(table, seat, hub.outbox)
 

@@ -49,6 +49,7 @@ from fivehundred.server._review import (
     hand_job,
 )
 from fivehundred.server.settings import Settings
+from fivehundred.server.store import UNAVAILABLE, Unavailable
 from fivehundred.server.tables import SPECTATOR, Refused, Tables
 
 __all__ = [
@@ -381,6 +382,12 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     )
 
 
+async def _unavailable(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, Unavailable)
+    _ops.log.warning("database unavailable: %s", exc)
+    return error(503, "DATABASE_UNAVAILABLE", UNAVAILABLE)
+
+
 async def _crash(request: Request, exc: Exception) -> Response:
     return error(500, "INTERNAL_ERROR", "the server failed on this request")
 
@@ -412,6 +419,7 @@ def create_app(
     expect(settings, (Settings, type(None)), "the operator's settings (a Settings or None)")
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         Refused: _refused,
+        Unavailable: _unavailable,
         HTTPException: _http_error,
         Exception: _crash,
     }

@@ -25,6 +25,7 @@ SQLite file (``":memory:"`` for one that dies with the process).
 from __future__ import annotations
 
 import contextlib
+import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -36,11 +37,13 @@ import attrs
 
 from fivehundred._quoting import expect, quote
 from fivehundred.errors import FiveHundredError
+from fivehundred.server._logs import LOGGER
 
 __all__ = [
     "CHANNEL",
     "CLOSED",
     "SEATS_CHANGED",
+    "UNAVAILABLE",
     "Change",
     "Conflict",
     "GameRow",
@@ -48,6 +51,7 @@ __all__ = [
     "SqliteStore",
     "Store",
     "StoredGame",
+    "Unavailable",
     "describe",
     "is_postgres_url",
     "open_store",
@@ -60,6 +64,16 @@ CHANNEL: Final = "fivehundred"
 CLOSED: Final = -1
 #: The version announced when a game's seats or tokens change (a seat given to a computer).
 SEATS_CHANGED: Final = -2
+
+#: Seconds to wait for PostgreSQL to accept a connection.
+CONNECT_TIMEOUT: Final = 5
+#: Seconds the listener waits before it connects again after losing its connection.
+RELISTEN_EVERY: Final = 1.0
+
+#: What a client is told when the database did not answer.
+UNAVAILABLE: Final = "the database did not answer: read the table again and retry"
+
+log = logging.getLogger(LOGGER)
 
 #: The relations, in SQL both databases accept.
 _SCHEMA: Final = (
@@ -108,6 +122,13 @@ _RELATIONS: Final = ("action", "deal", "token", "name", "closed", "game")
 class Conflict(Exception):
     """Another writer stored actions with these numbers first (a move raced through two
     processes): the table must be read again."""
+
+
+class Unavailable(Exception):
+    """The database did not answer: its connection was lost (PostgreSQL restarted, the
+    network dropped) or a new one was refused. The server answers 503
+    ``DATABASE_UNAVAILABLE``; the next call connects again. A write that failed so
+    may or may not be stored: the client reads the table's version to know."""
 
 
 @attrs.frozen
@@ -192,8 +213,9 @@ class Store(Protocol):
         """The whole game, or ``None`` if there is no such game."""
         ...
 
-    def status(self, game: str) -> tuple[int, bool]:
-        """The number of actions stored for ``game`` and whether it is closed."""
+    def status(self, game: str) -> tuple[int, bool, str]:
+        """The number of actions stored for ``game``, whether it is closed and its seat
+        kinds (JSON), which a seat given to a computer player changes."""
         ...
 
     def archive(self, game: str, at: float, reason: str) -> bool:
@@ -209,9 +231,11 @@ class Store(Protocol):
         """Ask the database a trivial question (readiness); raises if it cannot answer."""
         ...
 
-    def listen(self, callback: Callable[[str, int], None]) -> None:
+    def listen(self, callback: Callable[[str, int], None], missed: Callable[[], None]) -> None:
         """Call ``callback(game, version)`` (from another thread) whenever another process
-        stores a change; a store that only one process uses never calls it."""
+        stores a change, and ``missed()`` when changes may have gone unheard (the
+        listening connection was lost, and is back); a store that only one process uses
+        never calls them."""
         ...
 
     def close(self) -> None:
@@ -386,14 +410,15 @@ class _Relations:
             bool(closed),
         )
 
-    def status(self, game: str) -> tuple[int, bool]:
+    def status(self, game: str) -> tuple[int, bool, str]:
         with self._read():
             (row,) = self._rows(
                 "SELECT (SELECT COUNT(*) FROM action WHERE game = ?), "
-                "(SELECT COUNT(*) FROM closed WHERE game = ?)",
-                (game, game),
+                "(SELECT COUNT(*) FROM closed WHERE game = ?), "
+                "(SELECT seats FROM game WHERE id = ?)",
+                (game, game, game),
             )
-        return int(row[0]), bool(row[1])
+        return int(row[0]), bool(row[1]), str(row[2] or "[]")
 
     def archive(self, game: str, at: float, reason: str) -> bool:
         with self._write():
@@ -453,7 +478,7 @@ class SqliteStore(_Relations):
     def _taken(self, error: Exception) -> bool:
         return isinstance(error, sqlite3.IntegrityError)
 
-    def listen(self, callback: Callable[[str, int], None]) -> None:
+    def listen(self, callback: Callable[[str, int], None], missed: Callable[[], None]) -> None:
         """Nothing to listen to: one process owns a SQLite store."""
 
     def close(self) -> None:
@@ -481,7 +506,7 @@ class PostgresStore(_Relations):
 
         self._psycopg: Any = psycopg
         self._url = url
-        self._db = psycopg.connect(url, autocommit=True)
+        self._db = self._connect()
         self._lock = threading.Lock()
         self._closed = threading.Event()
         self._listener: threading.Thread | None = None
@@ -493,14 +518,37 @@ class PostgresStore(_Relations):
             # creation order, for the admin listing (SQLite has its rowid)
             self._db.execute("ALTER TABLE game ADD COLUMN IF NOT EXISTS created BIGSERIAL")
 
+    def _connect(self) -> Any:
+        """A new autocommit connection; :class:`Unavailable` if PostgreSQL refuses it."""
+        try:
+            return self._psycopg.connect(
+                self._url, autocommit=True, connect_timeout=CONNECT_TIMEOUT
+            )
+        except self._psycopg.OperationalError as err:
+            raise Unavailable(f"PostgreSQL refused a connection: {err}".strip()) from None
+
+    @contextlib.contextmanager
+    def _connected(self) -> Iterator[None]:
+        """Use the connection (the caller holds the lock), opened again if the last one
+        broke; a connection lost meanwhile is :class:`Unavailable`."""
+        if self._closed.is_set():
+            raise Unavailable("the store is closed")
+        if self._db.broken or self._db.closed:
+            self._db.close()
+            self._db = self._connect()
+        try:
+            yield
+        except self._psycopg.OperationalError as err:
+            raise Unavailable(f"the PostgreSQL connection failed: {err}".strip()) from None
+
     @contextlib.contextmanager
     def _write(self) -> Iterator[object]:
-        with self._lock, self._db.transaction():
+        with self._lock, self._connected(), self._db.transaction():
             yield self._db
 
     @contextlib.contextmanager
     def _read(self) -> Iterator[object]:
-        with self._lock, self._db.transaction():
+        with self._lock, self._connected(), self._db.transaction():
             self._db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
             yield self._db
 
@@ -520,23 +568,45 @@ class PostgresStore(_Relations):
         # delivered at commit, to every listening process (this one included)
         self._db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game} {version}"))
 
-    def listen(self, callback: Callable[[str, int], None]) -> None:
+    def listen(self, callback: Callable[[str, int], None], missed: Callable[[], None]) -> None:
         if self._listener is not None:
             raise RuntimeError("this store already has a listener")
-        connection = self._psycopg.connect(self._url, autocommit=True)
-        connection.execute(f"LISTEN {CHANNEL}")
+        first = self._listening()  # the first connection's failure is the caller's to see
 
         def run() -> None:
-            with connection:
-                while not self._closed.is_set():
+            connection: Any = first
+            while not self._closed.is_set():
+                try:
+                    if connection is None:
+                        connection = self._listening()
+                        missed()  # what was announced while nobody listened
                     # wake at least every half second to see whether the store closed
                     for note in connection.notifies(timeout=0.5):
                         game, _, version = note.payload.partition(" ")
                         if version.lstrip("-").isdigit():
                             callback(game, int(version))
+                except (Unavailable, self._psycopg.OperationalError) as err:
+                    log.warning("listening for other processes' changes: %s", err)
+                    if connection is not None:
+                        connection.close()
+                    connection = None
+                    self._closed.wait(RELISTEN_EVERY)
+                except Exception:  # a callback failed: keep listening for the next change
+                    log.exception("handling another process's change")
+            if connection is not None:
+                connection.close()
 
         self._listener = threading.Thread(target=run, name="fivehundred-listen", daemon=True)
         self._listener.start()
+
+    def _listening(self) -> Any:
+        connection = self._connect()
+        try:
+            connection.execute(f"LISTEN {CHANNEL}")
+        except self._psycopg.OperationalError as err:
+            connection.close()
+            raise Unavailable(f"PostgreSQL refused LISTEN: {err}".strip()) from None
+        return connection
 
     def close(self) -> None:
         self._closed.set()

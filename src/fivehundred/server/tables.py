@@ -32,7 +32,6 @@ from fivehundred.records import rules_from_options, rules_options
 from fivehundred.server import _present
 from fivehundred.server._names import check_names
 from fivehundred.server.store import (
-    SEATS_CHANGED,
     Change,
     Conflict,
     GameRow,
@@ -397,7 +396,7 @@ class Tables:
         self._lock = threading.Lock()
         self._subscribers: list[Callable[[str, int], None]] = []
         if self.shared:
-            self._store.listen(self._changed_elsewhere)
+            self._store.listen(self._changed_elsewhere, self._missed)
 
     def close(self) -> None:
         """Close the store."""
@@ -416,17 +415,25 @@ class Tables:
             table = self._tables.get(table_id)
         if table is None or (0 <= version <= table.version):
             return  # not held here, or this process's own change
+        self._refresh(table)
+
+    def _missed(self) -> None:
+        """Changes may have gone unheard (the store lost its listening connection): catch
+        up with every table held here, so their sockets hear of what they missed."""
+        with self._lock:
+            held = list(self._tables.values())
+        for table in held:
+            self._refresh(table)
+
+    def _refresh(self, table: Table) -> None:
+        """Catch a table up with the other processes; tell the subscribers if it changed."""
         try:
-            if version == SEATS_CHANGED:
-                with table.lock:
-                    changed = self._reread(table, force=True)
-            else:
-                changed = self._catch_up(table)
+            changed = self._catch_up(table)  # a new move, new seats, or closed
         except Refused:  # closed meanwhile: its sockets hear of it on their next read
             changed = True
         if changed:
             for callback in self._subscribers:
-                callback(table_id, table.version)
+                callback(table.id, table.version)
 
     def create(
         self, options: Mapping[str, object], seats: object, names: object = None
@@ -501,16 +508,19 @@ class Tables:
 
     def _catch_up(self, table: Table) -> bool:
         """Bring a table up to the shared store; whether it changed. 410 if it was closed."""
-        version, closed = self._store.status(table.id)
+        version, closed, seats = self._store.status(table.id)
         if closed:
             table.closed = True
             with self._lock:
                 self._tables.pop(table.id, None)
             raise Refused(410, "TABLE_CLOSED", "this table is closed: its game is archived")
-        if version <= table.version:
+        # a seat given to a computer elsewhere changes the seats, not always the version:
+        # its old token must stop working here at once, not when the notification comes
+        moved = tuple(json.loads(seats)) != table.seats
+        if version <= table.version and not moved:
             return False
         with table.lock:
-            return self._reread(table)
+            return self._reread(table, force=moved)
 
     def _reread(self, table: Table, *, force: bool = False) -> bool:
         """Read a table again from the store (the caller holds its lock); whether it moved
