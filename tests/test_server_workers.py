@@ -45,6 +45,28 @@ def test_sqlite_refuses_more_than_one_worker(tmp_path: Path) -> None:
     assert not db.exists()  # refused before anything was opened
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_database_that_cannot_be_opened_is_one_sentence(workers: str) -> None:
+    """No traceback, and no workers restarted for ever on a wrong URL."""
+    closed = f"postgresql://ann:hunter2@127.0.0.1:{free_port()}/five"
+    command = ["-m", "fivehundred", "serve", "--db", closed, "--workers", workers]
+    result = run_python([*command, "--port", str(free_port())], timeout=WAIT)
+    assert result.returncode == 2
+    assert "cannot open the database postgresql://ann:***@127.0.0.1" in result.stderr
+    assert "hunter2" not in result.stderr + result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_a_sqlite_file_in_a_missing_folder_is_one_sentence(tmp_path: Path) -> None:
+    db = tmp_path / "missing" / "five.db"
+    result = run_python(
+        ["-m", "fivehundred", "serve", "--db", str(db), "--port", "1"], timeout=WAIT
+    )
+    assert result.returncode == 2
+    assert f"cannot open the database {db}: unable to open database file" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_worker_counts_out_of_range_are_refused() -> None:
     check_workers("postgresql://db/five", MAX_WORKERS)  # the largest is taken
     check_workers("five.db", 1)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import sqlite3
 import sys
 from collections.abc import Sequence
 from typing import Final
@@ -58,6 +59,7 @@ def serve(
     """``fivehundred serve``: imports the server only now, so the CLI works without the extra."""
     try:
         from fivehundred.server.serve import serve as run_server
+        from fivehundred.server.store import Unavailable, describe
         from fivehundred.server.workers import check_workers, serve_workers
     except ImportError as err:
         if err.name not in {"starlette", "uvicorn", "h11", "anyio", "prometheus_client"}:
@@ -67,14 +69,25 @@ def serve(
         check_workers(db, workers)
     except ValueError as err:
         raise UsageError(f"fivehundred serve: {err}") from None
-    if workers > 1:  # pragma: no cover - runs until interrupted (tests/test_server_workers.py)
-        serve_workers(
-            db, host, port, workers, max_connections=max_connections, seed=seed, settings=settings
-        )
-        return 0
-    run_server(
-        db, host, port, max_connections=max_connections, seed=seed, settings=settings
-    )  # pragma: no cover - runs until interrupted (tests/test_server.py)
+    try:
+        if workers > 1:  # pragma: no cover - runs until interrupted (test_server_workers.py)
+            serve_workers(
+                db,
+                host,
+                port,
+                workers,
+                max_connections=max_connections,
+                seed=seed,
+                settings=settings,
+            )
+        else:  # pragma: no cover - runs until interrupted (tests/test_server.py)
+            run_server(
+                db, host, port, max_connections=max_connections, seed=seed, settings=settings
+            )
+    except (Unavailable, sqlite3.Error, OSError) as err:  # the database could not be opened
+        raise UsageError(
+            f"fivehundred serve: cannot open the database {describe(db)}: {err}"
+        ) from None
     return 0  # pragma: no cover
 
 

@@ -33,7 +33,7 @@ from fivehundred.server import serve
 from fivehundred.server.app import create_app
 from fivehundred.server.serve import MAX_CONNECTIONS
 from fivehundred.server.settings import Settings
-from fivehundred.server.store import describe, is_postgres_url
+from fivehundred.server.store import describe, is_postgres_url, open_store
 
 __all__ = ["MAX_WORKERS", "SETTINGS", "app", "check_workers", "serve_workers", "worker_config"]
 
@@ -103,10 +103,16 @@ def serve_workers(
     seed: str | None = None,
     settings: Settings | None = None,
 ) -> None:  # pragma: no cover - runs until killed (tests/test_server_workers.py runs it)
-    """Serve with ``workers`` processes until interrupted; prints the address once."""
+    """Serve with ``workers`` processes until interrupted; prints the address once.
+
+    Raises :class:`~fivehundred.server.store.Unavailable` when the database
+    cannot be opened, before any worker starts.
+    """
     uv = worker_config(
         db, host, port, workers, max_connections=max_connections, seed=seed, settings=settings
     )
+    # open the database once here: a wrong URL is one error, not workers restarted for ever
+    open_store(db).close()
     sockets = [uv.bind_socket()]
     print(
         f"fivehundred: serving on http://{host}:{port}/ with {workers} worker processes "
