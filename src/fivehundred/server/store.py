@@ -67,6 +67,10 @@ SEATS_CHANGED: Final = -2
 
 #: Seconds to wait for PostgreSQL to accept a connection.
 CONNECT_TIMEOUT: Final = 5
+#: Connections of one process's pool to PostgreSQL, for its requests (its listener has one more).
+POOL_SIZE: Final = 8
+#: Seconds a request waits for a connection of the pool before it is answered 503.
+POOL_WAIT: Final = 2.0
 #: Seconds the listener waits before it connects again after losing its connection.
 RELISTEN_EVERY: Final = 1.0
 
@@ -489,9 +493,10 @@ class SqliteStore(_Relations):
 class PostgresStore(_Relations):
     """A PostgreSQL database (psycopg 3), shared by any number of server processes.
 
-    One connection serves this process's threads under a lock; a second one
-    ``LISTEN``\\ s on :data:`CHANNEL` in a daemon thread once :meth:`listen` is
-    called. Writes are ``READ COMMITTED`` transactions: the primary keys do the
+    A pool of up to :data:`POOL_SIZE` connections (psycopg_pool) serves this
+    process's threads, so requests of different tables read and commit at once;
+    one more connection ``LISTEN``\\ s on :data:`CHANNEL` in a daemon thread once
+    :meth:`listen` is called. Writes are ``READ COMMITTED`` transactions: the primary keys do the
     concurrency control (:class:`Conflict`). Reads take one ``REPEATABLE READ``
     snapshot, so a move committed meanwhile is seen whole or not at all.
     """
@@ -502,21 +507,38 @@ class PostgresStore(_Relations):
         expect(url, str, "a postgresql:// URL (a str)")
         if not is_postgres_url(url):
             raise FiveHundredError(f"not a postgresql:// URL: {quote(url)}")
-        import psycopg  # the server extra's PostgreSQL driver, imported only when used
+        # the server extra's PostgreSQL driver and its pool, imported only when used
+        import psycopg
+        import psycopg_pool
 
         self._psycopg: Any = psycopg
         self._url = url
-        self._db = self._connect()
-        self._lock = threading.Lock()
         self._closed = threading.Event()
         self._listener: threading.Thread | None = None
+        self._here = threading.local()  # the connection of this thread's transaction
         # one schema creation at a time across processes starting together
-        with self._lock, self._db.transaction():
-            self._db.execute("SELECT pg_advisory_xact_lock(500500)")
+        with contextlib.closing(self._connect()) as first, first.transaction():
+            first.execute("SELECT pg_advisory_xact_lock(500500)")
             for statement in _SCHEMA:
-                self._db.execute(statement)
+                first.execute(statement)
             # creation order, for the admin listing (SQLite has its rowid)
-            self._db.execute("ALTER TABLE game ADD COLUMN IF NOT EXISTS created BIGSERIAL")
+            first.execute("ALTER TABLE game ADD COLUMN IF NOT EXISTS created BIGSERIAL")
+        self._pool: Any = psycopg_pool.ConnectionPool(
+            url,
+            min_size=1,
+            max_size=POOL_SIZE,
+            kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
+            # a connection lost (PostgreSQL restarted) is replaced before it is handed out
+            check=psycopg_pool.ConnectionPool.check_connection,
+            timeout=POOL_WAIT,
+            # give up a failing connection attempt soon: the next request starts a new one
+            # at once, so the server is back within seconds of PostgreSQL, however long
+            # it was away (the pool's own backoff would wait minutes)
+            reconnect_timeout=CONNECT_TIMEOUT,
+            name="fivehundred",
+            open=False,
+        )
+        self._pool.open()
 
     def _connect(self) -> Any:
         """A new autocommit connection; :class:`Unavailable` if PostgreSQL refuses it."""
@@ -528,37 +550,42 @@ class PostgresStore(_Relations):
             raise Unavailable(f"PostgreSQL refused a connection: {err}".strip()) from None
 
     @contextlib.contextmanager
-    def _connected(self) -> Iterator[None]:
-        """Use the connection (the caller holds the lock), opened again if the last one
-        broke; a connection lost meanwhile is :class:`Unavailable`."""
+    def _transaction(self, *, snapshot: bool) -> Iterator[object]:
+        """A transaction on a connection of the pool; a connection that fails meanwhile,
+        or none within :data:`POOL_WAIT`, is :class:`Unavailable`."""
         if self._closed.is_set():
             raise Unavailable("the store is closed")
-        if self._db.broken or self._db.closed:
-            self._db.close()
-            self._db = self._connect()
+        import psycopg_pool
+
         try:
-            yield
+            with self._pool.connection() as db, db.transaction():
+                if snapshot:
+                    db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                self._here.db = db
+                try:
+                    yield db
+                finally:
+                    self._here.db = None
         except self._psycopg.OperationalError as err:
             raise Unavailable(f"the PostgreSQL connection failed: {err}".strip()) from None
+        except psycopg_pool.PoolTimeout:
+            raise Unavailable(
+                f"no PostgreSQL connection within {POOL_WAIT:g} s: is it running?"
+            ) from None
 
-    @contextlib.contextmanager
-    def _write(self) -> Iterator[object]:
-        with self._lock, self._connected(), self._db.transaction():
-            yield self._db
+    def _write(self) -> contextlib.AbstractContextManager[object]:
+        return self._transaction(snapshot=False)
 
-    @contextlib.contextmanager
-    def _read(self) -> Iterator[object]:
-        with self._lock, self._connected(), self._db.transaction():
-            self._db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            yield self._db
+    def _read(self) -> contextlib.AbstractContextManager[object]:
+        return self._transaction(snapshot=True)
 
     def _rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
-        cursor = self._db.execute(sql.replace("?", "%s"), params)
+        cursor = self._here.db.execute(sql.replace("?", "%s"), params)
         return cursor.fetchall() if cursor.description is not None else []
 
     def _many(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
         if rows:
-            with self._db.cursor() as cursor:
+            with self._here.db.cursor() as cursor:
                 cursor.executemany(sql.replace("?", "%s"), rows)
 
     def _taken(self, error: Exception) -> bool:
@@ -566,7 +593,7 @@ class PostgresStore(_Relations):
 
     def _announce(self, game: str, version: int) -> None:
         # delivered at commit, to every listening process (this one included)
-        self._db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game} {version}"))
+        self._here.db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game} {version}"))
 
     def listen(self, callback: Callable[[str, int], None], missed: Callable[[], None]) -> None:
         if self._listener is not None:
@@ -612,5 +639,4 @@ class PostgresStore(_Relations):
         self._closed.set()
         if self._listener is not None:
             self._listener.join(timeout=2.0)
-        with self._lock:
-            self._db.close()
+        self._pool.close()
