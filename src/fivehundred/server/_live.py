@@ -316,6 +316,14 @@ class Live:
         return seat
 
 
+async def table_of(tables: Tables, table_id: str) -> Table:
+    """:meth:`Tables.get` without blocking the event loop: a table held in memory on a
+    store of one process is answered at once; one to load, or to check against a
+    store other processes share, is read in a worker thread."""
+    table = None if tables.shared else tables.held(table_id)
+    return table if table is not None else await run_in_threadpool(tables.get, table_id)
+
+
 async def _action(live: Live, body: dict[str, Any]) -> int:
     action = body.get("action")
     if set(body) - {"type", "ref", "action", "version"} or not isinstance(action, str):
@@ -416,7 +424,7 @@ async def _hello(websocket: WebSocket, hub: Hub, tables: Tables) -> Socket | Non
         token = body.get("token")
         if body.get("type") != "hello" or not isinstance(token, str) or len(token) > 100:
             raise Refused(400, "BAD_REQUEST", 'first send {"type": "hello", "token": TOKEN}')
-        table = tables.get(websocket.path_params["table_id"])
+        table = await table_of(tables, websocket.path_params["table_id"])
         seat = table.seat_of(token)
         if seat is None and not table.is_spectator(token):
             raise Refused(401, "UNAUTHORIZED", "this token is not a seat's or a spectator's here")

@@ -40,7 +40,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from fivehundred._quoting import expect
 from fivehundred.server import _ops
 from fivehundred.server._guard import check_json, create_request
-from fivehundred.server._live import Hub, changed, claim_rest, live
+from fivehundred.server._live import Hub, changed, claim_rest, live, table_of
 from fivehundred.server._review import (
     CLAIM_BUDGET,
     REVIEW_BUDGET,
@@ -221,10 +221,10 @@ def _hub(request: Request) -> Hub:
     return hub
 
 
-def _seat(request: Request, table_id: str, *, watch: bool = False) -> tuple[Any, int | None]:
+async def _seat(request: Request, table_id: str, *, watch: bool = False) -> tuple[Any, int | None]:
     """The table and the token's seat; ``None`` for the spectator's token when ``watch``."""
     kind, _, token = request.headers.get("authorization", "").partition(" ")
-    table = _tables(request).get(table_id)
+    table = await table_of(_tables(request), table_id)
     token = token.strip() if kind.lower() == "bearer" else ""
     seat = table.seat_of(token) if token else None
     if seat is None and token and table.is_spectator(token):
@@ -236,8 +236,8 @@ def _seat(request: Request, table_id: str, *, watch: bool = False) -> tuple[Any,
     return table, seat
 
 
-def _person(request: Request, table_id: str) -> tuple[Any, int]:
-    table, seat = _seat(request, table_id)
+async def _person(request: Request, table_id: str) -> tuple[Any, int]:
+    table, seat = await _seat(request, table_id)
     assert seat is not None  # a spectator is refused above
     return table, seat
 
@@ -278,14 +278,14 @@ async def create_table(request: Request) -> Response:
 
 async def get_table(request: Request) -> Response:
     """``GET /tables/{id}``: the seat's view, its legal actions and the version."""
-    table, seat = _seat(request, request.path_params["table_id"], watch=True)
+    table, seat = await _seat(request, request.path_params["table_id"], watch=True)
     body = table.spectate() if seat is None else table.answer(seat)
     return Response(body, media_type="application/json", headers={"cache-control": "no-store"})
 
 
 async def post_action(request: Request) -> Response:
     """``POST /tables/{id}/actions``: apply the seat's action at the version it saw."""
-    table, seat = _person(request, request.path_params["table_id"])
+    table, seat = await _person(request, request.path_params["table_id"])
     body = await _json_body(request)
     action, version = body.get("action"), body.get("version")
     if (
@@ -306,7 +306,7 @@ async def post_action(request: Request) -> Response:
 
 async def post_claim(request: Request) -> Response:
     """``POST /tables/{id}/claim``: claim the rest of the tricks (see server._live)."""
-    table, seat = _person(request, request.path_params["table_id"])
+    table, seat = await _person(request, request.path_params["table_id"])
     body = await _json_body(request)
     version = body.get("version")
     if set(body) != {"version"} or not isinstance(version, int) or isinstance(version, bool):
@@ -317,7 +317,7 @@ async def post_claim(request: Request) -> Response:
 async def get_review(request: Request) -> Response:
     """``GET /tables/{id}/review/{hand}``: a finished hand's review (any token of the
     table); 202 while it is being worked out."""
-    table, _ = _seat(request, request.path_params["table_id"], watch=True)
+    table, _ = await _seat(request, request.path_params["table_id"], watch=True)
     try:
         hand = int(request.path_params["hand"])
     except ValueError:
@@ -346,7 +346,7 @@ async def hand_over(request: Request) -> Response:
     can carry on without someone who left, but cannot take a seat from someone
     who is still there.
     """
-    table, me = _person(request, request.path_params["table_id"])
+    table, me = await _person(request, request.path_params["table_id"])
     body = await _json_body(request)
     kind = body.get("player")
     if set(body) != {"player"} or not isinstance(kind, str):

@@ -487,6 +487,11 @@ class Tables:
             self.observer("moves", "computer", len(moves))
         return table, {**tokens, SPECTATOR: watcher}
 
+    def held(self, table_id: str) -> Table | None:
+        """The table of an id if this process holds it in memory, as it is (no database)."""
+        with self._lock:
+            return self._tables.get(table_id)
+
     def get(self, table_id: str) -> Table:
         """The table of an id, up to date; 404 ``NO_SUCH_TABLE``, 410 ``TABLE_CLOSED`` for a
         table closed (expired, finished or closed by the operator).
