@@ -136,6 +136,33 @@ def test_a_body_slower_than_the_deadline_is_408_and_closed(port: int) -> None:
     assert 0.9 <= waited < 5  # this server's deadline is 1 s from the request's start
 
 
+def _errors(port: int) -> float:
+    """The server's ``fivehundred_errors_total`` (answers 500), from /metrics."""
+    client = Client(port)
+    try:
+        client.connection.request("GET", "/metrics")
+        text = client.connection.getresponse().read().decode()
+    finally:
+        client.close()
+    return sum(
+        float(line.rsplit(" ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith("fivehundred_errors_total")
+    )
+
+
+def test_a_client_gone_before_its_body_ended_is_no_error(port: int) -> None:
+    """No input is a 500: a body cut short, or a broken chunk, is the client's fault."""
+    before = _errors(port)
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(b"POST /tables HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\n{}")
+    chunked = b"POST /tables HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n"
+    status, _, body = parse(raw(port, chunked))
+    assert (status, body["error"]) == (400, "BAD_REQUEST")
+    time.sleep(1.0)  # the cut request is handled after its connection closed
+    assert _errors(port) == before
+
+
 def test_raw_responses_are_whole_http_answers() -> None:
     answer = raw_response(503, "busy")
     status, headers, body = parse(answer)

@@ -31,7 +31,7 @@ import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -195,6 +195,8 @@ async def _json_body(request: Request) -> dict[str, Any]:
         raw = await request.body()
     except _BodyLimit as err:
         raise Refused(err.status, STATUS_CODES[err.status], str(err)) from None
+    except ClientDisconnect:  # gone before its body arrived (or a broken chunk): no bug
+        raise Refused(400, "BAD_REQUEST", "the connection closed before the body ended") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
