@@ -20,6 +20,7 @@ pytest.importorskip("starlette", reason="the server extra is not installed")
 pytest.importorskip("psycopg", reason="the server extra is not installed")
 
 import fivehundred as fh
+from fivehundred.errors import FiveHundredError
 from fivehundred.server import Tables
 from fivehundred.server.store import (
     Change,
@@ -130,6 +131,22 @@ def test_a_password_is_never_printed() -> None:
     assert "s3cret" not in describe(url)
     assert describe("postgresql://app@db/five") == "postgresql://app@db/five"
     assert describe("tables.db") == "tables.db"
+    # in the query, in a URL too malformed to take apart, beside a port that is no number
+    assert describe("postgresql://db/five?user=app&PASSWORD=s3cret&sslmode=require") == (
+        "postgresql://db/five?user=app&password=***&sslmode=require"
+    )
+    assert describe("postgresql://app:s3cret@[::1/five") == "postgresql://***"
+    assert describe("postgresql://app:s3cret@db:port/five") == "postgresql://app:***@db:port/five"
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["postgresql://app:s3cret@[::1/five", "postgresql://app:s3cret%zz@127.0.0.1:1/five"],
+)
+def test_a_url_psycopg_cannot_read_is_refused_without_its_password(url: str) -> None:
+    with pytest.raises(FiveHundredError, match="not a PostgreSQL URL psycopg can read") as err:
+        PostgresStore(url)
+    assert "s3cret" not in str(err.value)
 
 
 def _first_legal(view: dict[str, object]) -> str:

@@ -45,14 +45,24 @@ def test_sqlite_refuses_more_than_one_worker(tmp_path: Path) -> None:
     assert not db.exists()  # refused before anything was opened
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
-def test_a_database_that_cannot_be_opened_is_one_sentence(workers: str) -> None:
-    """No traceback, and no workers restarted for ever on a wrong URL."""
-    closed = f"postgresql://ann:hunter2@127.0.0.1:{free_port()}/five"
+@pytest.mark.parametrize(
+    ("workers", "url", "shown"),
+    [
+        ("1", "postgresql://ann:hunter2@127.0.0.1:{port}/five", "postgresql://ann:***@127.0.0.1"),
+        ("2", "postgresql://ann:hunter2@127.0.0.1:{port}/five", "postgresql://ann:***@127.0.0.1"),
+        ("1", "postgresql://ann:hunter2@[::1/five", "postgresql://***"),
+        ("1", "postgresql://ann:hunter2%zz@127.0.0.1:{port}/five", "postgresql://ann:***@"),
+    ],
+)
+def test_a_database_that_cannot_be_opened_is_one_sentence(
+    workers: str, url: str, shown: str
+) -> None:
+    """No traceback, and no workers restarted for ever on a wrong or malformed URL."""
+    closed = url.format(port=free_port())
     command = ["-m", "fivehundred", "serve", "--db", closed, "--workers", workers]
     result = run_python([*command, "--port", str(free_port())], timeout=WAIT)
     assert result.returncode == 2
-    assert "cannot open the database postgresql://ann:***@127.0.0.1" in result.stderr
+    assert f"cannot open the database {shown}" in result.stderr
     assert "hunter2" not in result.stderr + result.stdout
     assert "Traceback" not in result.stderr
 

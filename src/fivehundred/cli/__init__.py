@@ -33,6 +33,7 @@ from fivehundred.cli._score import score
 from fivehundred.cli._simulate import simulate
 from fivehundred.cli._table import play
 from fivehundred.cli._watch import demo, watch
+from fivehundred.errors import FiveHundredError
 from fivehundred.server.settings import Settings, from_arguments
 from fivehundred.tournament import make_executor
 
@@ -84,7 +85,7 @@ def serve(
             run_server(
                 db, host, port, max_connections=max_connections, seed=seed, settings=settings
             )
-    except (Unavailable, sqlite3.Error, OSError) as err:  # the database could not be opened
+    except (Unavailable, FiveHundredError, sqlite3.Error, OSError) as err:  # no database
         raise UsageError(
             f"fivehundred serve: cannot open the database {describe(db)}: {err}"
         ) from None

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -74,6 +75,8 @@ POOL_WAIT: Final = 2.0
 #: Seconds the listener waits before it connects again after losing its connection.
 RELISTEN_EVERY: Final = 1.0
 
+#: A ``password=`` parameter of a URL's query, which :func:`describe` hides.
+_PASSWORD_PARAMETER: Final = re.compile(r"(^|&)password=[^&]*", re.IGNORECASE)
 #: What a client is told when the database did not answer.
 UNAVAILABLE: Final = "the database did not answer: read the table again and retry"
 
@@ -254,17 +257,21 @@ def is_postgres_url(db: str | Path) -> bool:
 
 
 def describe(db: str | Path) -> str:
-    """``db`` as it may be printed or logged: a URL without its password."""
+    """``db`` as it may be printed or logged: a URL without its password (in the user
+    part or as a ``password=`` parameter); a URL too malformed to take apart is
+    shown as its scheme alone."""
     if not is_postgres_url(db):
         return str(db)
-    parts = urlsplit(str(db))
-    if parts.password is None:
-        return str(db)
-    host = parts.hostname or ""
-    user = f"{parts.username}:***@" if parts.username else ":***@"
-    port = f":{parts.port}" if parts.port else ""
-    netloc = f"{user}{host}{port}"
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+    try:
+        parts = urlsplit(str(db))
+    except ValueError:
+        return str(db).partition("://")[0] + "://***"
+    userinfo, at, hostport = parts.netloc.rpartition("@")
+    if ":" in userinfo:
+        userinfo = userinfo.partition(":")[0] + ":***"
+    query = _PASSWORD_PARAMETER.sub(r"\1password=***", parts.query)
+    netloc = f"{userinfo}{at}{hostport}"
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
 def open_store(db: str | Path) -> Store:
@@ -548,6 +555,11 @@ class PostgresStore(_Relations):
             )
         except self._psycopg.OperationalError as err:
             raise Unavailable(f"PostgreSQL refused a connection: {err}".strip()) from None
+        except self._psycopg.ProgrammingError:  # its message may quote the password
+            raise FiveHundredError(
+                f"not a PostgreSQL URL psycopg can read: {describe(self._url)} "
+                "(postgresql://USER:PASSWORD@HOST:PORT/DATABASE)"
+            ) from None
 
     @contextlib.contextmanager
     def _transaction(self, *, snapshot: bool) -> Iterator[object]:
