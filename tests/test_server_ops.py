@@ -219,10 +219,20 @@ def test_health_and_readiness(client: TestClient) -> None:
     assert client.get("/readyz").status_code == 503
 
 
-def test_readiness_fails_when_the_database_does(client: TestClient) -> None:
+def test_readiness_fails_when_the_database_does(client: TestClient, log_lines: list[str]) -> None:
     client.app.state.tables.close()  # type: ignore[attr-defined]  # a database gone away
     answer = client.get("/readyz")
     assert (answer.status_code, answer.json()["status"]) == (503, "database unavailable")
+    # an outage is one warning line, not a crash's traceback
+    (line,) = (json.loads(line) for line in log_lines if "not ready" in line)
+    assert line["level"] == "warning" and "Traceback" not in json.dumps(line)
+
+
+def test_psycopgs_own_warnings_are_json_lines_too() -> None:
+    from fivehundred.server._logs import log_config
+
+    loggers = log_config("info")["loggers"]
+    assert loggers["psycopg"]["handlers"] == loggers[LOGGER]["handlers"] == ["stderr"]
 
 
 def test_the_metrics_count_requests_moves_refusals_and_tables(client: TestClient) -> None:

@@ -49,7 +49,8 @@ class JsonFormatter(logging.Formatter):
 
 def log_config(level: str = "info") -> dict[str, Any]:
     """The :func:`logging.config.dictConfig` of ``fivehundred serve``: JSON lines on stderr
-    for the server's logger and uvicorn's; uvicorn's access log stays off. Raises nothing."""
+    for the server's logger, uvicorn's and psycopg's; uvicorn's access log stays off.
+    Raises nothing."""
     handler = {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}
     return {
         "version": 1,
@@ -61,5 +62,7 @@ def log_config(level: str = "info") -> dict[str, Any]:
             "uvicorn": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
             "uvicorn.error": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
             "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
+            # psycopg and its pool warn of lost connections and aborted pipelines
+            "psycopg": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
         },
     }
