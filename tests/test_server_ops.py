@@ -510,3 +510,9 @@ def test_a_bad_variable_stops_serve_and_no_other_command(
     with pytest.raises(SystemExit):
         main(["serve", "--port", "1"])
     assert "--idle-expiry: 'soon' is not a number of 0 or more" in capsys.readouterr().err
+
+
+def test_an_unreadable_key_file_is_named_by_its_option(tmp_path: Path) -> None:
+    missing = tmp_path / "no-key"
+    with pytest.raises(OSError, match=f"--operator-key-file {missing}: No such file"):
+        parse(["--operator-key-file", str(missing)])

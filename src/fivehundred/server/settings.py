@@ -131,7 +131,8 @@ class Settings:
     def __attrs_post_init__(self) -> None:
         if self.create_needs_key and self.operator_key is None:
             raise FiveHundredError(
-                "create_needs_key needs an operator key: nobody could create a table"
+                "create_needs_key (--create-needs-key) needs an operator key "
+                "(--operator-key-file): nobody could create a table"
             )
 
 
@@ -223,7 +224,11 @@ def from_arguments(args: argparse.Namespace, environ: Mapping[str, str] | None =
     """
     expect(args, argparse.Namespace, "parsed options (an argparse.Namespace)")
     env = os.environ if environ is None else environ
-    key = read_key(args.operator_key_file) if args.operator_key_file else None
+    try:
+        key = read_key(args.operator_key_file) if args.operator_key_file else None
+    except OSError as err:
+        reason = err.strerror or str(err)
+        raise OSError(f"--operator-key-file {args.operator_key_file}: {reason}") from None
     if key is None:
         key = env.get(ENV_PREFIX + "OPERATOR_KEY") or None
     return Settings(
