@@ -119,6 +119,14 @@ def test_a_bad_table_is_refused_with_a_code(
     assert answer.json()["message"]
 
 
+def test_a_bad_rule_is_refused_in_the_rule_books_words(client: TestClient) -> None:
+    answer = client.post("/tables", json={"rules": {"target": -5}})
+    assert answer.json() == {
+        "error": "BAD_RULES",
+        "message": "rules: target=-5 must be positive (V-TARGET)",
+    }
+
+
 def test_rules_options_reach_the_game(client: TestClient) -> None:
     created = create(client, ["human", "random", "random"], players=3, target=250)
     view = look(client, created["table"], created["tokens"]["0"])

@@ -340,8 +340,8 @@ def check_rules(options: object) -> fh.Rules:
         raise Refused(422, "BAD_RULES", "rules must be an object of rule options")
     try:
         return rules_from_options(options)
-    except fh.InvalidStateError as err:
-        raise Refused(422, "BAD_RULES", str(err)[:500]) from None
+    except fh.InvalidStateError as err:  # each problem is a sentence, without the prefix
+        raise Refused(422, "BAD_RULES", "; ".join(err.problems)[:500] or str(err)) from None
 
 
 def _check_seats(seats: object, players: int) -> tuple[str, ...]:
