@@ -77,6 +77,14 @@ def test_answers_carry_no_version_banner(port: int) -> None:
     assert response.getheader("content-type") == "application/json"
 
 
+def test_a_trailing_slash_is_404_json_not_a_redirect(port: int) -> None:
+    client = Client(port)
+    status, body, response = client.request("GET", "/tables/abc/")
+    client.close()
+    assert (status, body["error"]) == (404, "NOT_FOUND")
+    assert response.getheader("location") is None
+
+
 def test_a_malformed_request_is_400_json(port: int) -> None:
     status, headers, body = parse(raw(port, b"NOT HTTP AT ALL\r\n\r\n"))
     assert (status, body["error"]) == (400, "BAD_REQUEST")

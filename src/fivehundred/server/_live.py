@@ -234,7 +234,8 @@ def _ref(message: dict[str, Any]) -> object:
         return ref
     if isinstance(ref, str) and len(ref) <= MAX_REF:
         return ref
-    return None
+    # refused before anything is done: an action whose answer could not be told apart
+    raise Refused(400, "BAD_REQUEST", f"a ref is a number or a text of at most {MAX_REF}")
 
 
 def _version(message: dict[str, Any]) -> int:

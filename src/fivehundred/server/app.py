@@ -451,4 +451,6 @@ def create_app(
     app.state.ops = _ops.Operator(app.state.tables, settings or Settings())
     app.add_middleware(Limits, max_body=max_body, deadline=deadline, max_in_flight=max_in_flight)
     app.add_middleware(_ops.Operations, operator=app.state.ops)
+    # /tables/ID/ is 404 JSON like any unknown path: no redirect built from the Host header
+    app.router.redirect_slashes = False
     return app
