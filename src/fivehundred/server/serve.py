@@ -202,10 +202,11 @@ def serve(
 ) -> None:  # pragma: no cover - runs until killed (the restart test runs it in a child)
     """Serve until SIGTERM or SIGINT (then exit 0); prints the address once, never a token."""
     expect(db, (str, Path), "a database path (a str or Path)")
-    server = Server(
-        config(db, host, port, max_connections=max_connections, seed=seed, settings=settings)
-    )
+    uv = config(db, host, port, max_connections=max_connections, seed=seed, settings=settings)
+    server = Server(uv)
+    # bound before the address is printed: a port in use is uvicorn's error alone (exit 3)
+    sockets = [uv.bind_socket()]
     print(f"fivehundred: serving on http://{host}:{port}/ (database {describe(db)})", flush=True)
     if seed is not None:
         print("fivehundred: --seed is set: the deals can be predicted", file=sys.stderr)
-    server.run()
+    server.run(sockets=sockets)
