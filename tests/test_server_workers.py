@@ -77,6 +77,18 @@ def test_a_sqlite_file_in_a_missing_folder_is_one_sentence(tmp_path: Path) -> No
     assert "Traceback" not in result.stderr
 
 
+def test_a_port_in_use_prints_no_address(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        command = ["-m", "fivehundred", "serve", "--db", str(tmp_path / "t.db")]
+        result = run_python([*command, "--port", str(port)], timeout=WAIT)
+    assert result.returncode == 3  # uvicorn's start-up failure
+    assert "serving on" not in result.stdout
+    assert "Address already in use" in result.stderr
+
+
 def test_worker_counts_out_of_range_are_refused() -> None:
     check_workers("postgresql://db/five", MAX_WORKERS)  # the largest is taken
     check_workers("five.db", 1)
