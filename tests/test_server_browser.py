@@ -336,6 +336,8 @@ def test_a_departed_persons_seat_is_given_to_a_computer_player(
     # a refusal of the route in words, with no code
     words = page(browser, "f.refusalWords('SEAT_IN_USE', 'seat 2 is still at the table')")
     assert words.startswith("That person is still at the table") and "SEAT" not in words
+    words = page(browser, "f.refusalWords('DATABASE_UNAVAILABLE', 'the database did not answer')")
+    assert words.startswith("The server lost its database") and "DATABASE" not in words
 
 
 def overlaps(driver: WebDriver) -> list[tuple[str, str]]:

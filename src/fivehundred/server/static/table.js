@@ -48,6 +48,8 @@ function refusalWords(code, message) {
     case "NO_SUCH_TABLE": return "There is no such table: it may have been closed.";
     case "BUSY": case "RATE_LIMITED":
       return "The server is busy and did not take your move. Try again.";
+    case "DATABASE_UNAVAILABLE":
+      return "The server lost its database for a moment. Here is the table now: try again.";
     case "BAD_NOTATION": return "That move could not be read. Choose again.";
     case "SEAT_IN_USE":
       return "That person is still at the table: only they can give their seat away.";
