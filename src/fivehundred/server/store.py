@@ -573,11 +573,11 @@ class PostgresStore(_Relations):
             with self._pool.connection() as db, db.transaction():
                 if snapshot:
                     db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-                self._here.db = db
+                outer, self._here.db = getattr(self._here, "db", None), db
                 try:
                     yield db
                 finally:
-                    self._here.db = None
+                    self._here.db = outer  # a transaction inside another gets its own
         except self._psycopg.OperationalError as err:
             raise Unavailable(f"the PostgreSQL connection failed: {err}".strip()) from None
         except psycopg_pool.PoolTimeout:
