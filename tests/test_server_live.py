@@ -519,24 +519,47 @@ def test_notify_before_any_socket_and_for_a_table_without_sockets_does_nothing()
     assert len(hub) == 0 and hub.sockets("nothing") == []
 
 
-def test_a_view_made_while_a_change_is_under_way_is_not_kept() -> None:
-    """A worker thread's change moves the version before the state: an answer made in
-    between must not be served once the change is done."""
+def test_a_change_under_way_is_not_shown_until_it_is_stored() -> None:
+    """A worker thread's change moves the version and the state before its commit; until
+    the commit (``publish``), every answer is the table as stored, so no player sees a
+    move that a failed commit or a race lost to another process then takes back."""
     tables = Tables(":memory:", seed="half")
     table, _ = tables.create({}, ["human", "heuristic", "heuristic", "heuristic"])
+    stored = json.loads(table.answer(0))
     done = fh.apply(table.state, fh.legal_actions(table.state)[0], seat=0)
     with table.lock:  # what Tables.act holds while it works
-        table.version += 1  # the version has moved, the state not yet
-        half = json.loads(table.answer(0))
-        watched = json.loads(table.spectate())
+        table.version += 1  # the version has moved, then the state
+        assert json.loads(table.answer(0)) == stored
         table.state = done
-    assert half["view"]["view"]["auction"] == watched["view"]["view"]["auction"]
+        assert json.loads(table.answer(0)) == stored
+        watched = json.loads(table.spectate())
+        assert watched["version"] == stored["version"]
+        assert watched["view"]["view"]["auction"] == stored["view"]["view"]["auction"]
+        table.publish()  # the commit succeeded
     after = json.loads(table.answer(0))
-    assert after["version"] == half["version"]
-    assert len(after["view"]["view"]["auction"]) == len(half["view"]["view"]["auction"]) + 1
-    assert len(json.loads(table.spectate())["view"]["view"]["auction"]) == len(
-        after["view"]["view"]["auction"]
+    assert after["version"] == stored["version"] + 1
+    assert len(after["view"]["view"]["auction"]) == len(stored["view"]["view"]["auction"]) + 1
+    assert (
+        json.loads(table.spectate())["view"]["view"]["auction"] == after["view"]["view"]["auction"]
     )
+
+
+def test_a_move_whose_commit_fails_is_never_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    tables = Tables(":memory:", seed="fails")
+    table, _ = tables.create({}, ["human", "heuristic", "heuristic", "heuristic"])
+    stored = table.answer(0)
+    seen: list[bytes] = []
+
+    def failing(*args: object, **kwargs: object) -> None:
+        seen.append(table.answer(0))  # a reader while the commit is under way
+        raise OSError("disk gone")
+
+    monkeypatch.setattr(tables._store, "append", failing)
+    action = fh.format_action(fh.legal_actions(table.state)[0])
+    with pytest.raises(OSError):
+        tables.act(table, 0, action, table.version)
+    assert seen == [stored]
+    assert table.answer(0) == stored
 
 
 def test_a_message_that_is_no_object_or_has_a_bad_ref_is_refused(client: TestClient) -> None:

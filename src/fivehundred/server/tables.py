@@ -154,12 +154,23 @@ class Table:
     touched: float = attrs.field(factory=time.monotonic)
     #: Set when the table is closed: a move that waited for the lock is then refused.
     closed: bool = False
-    #: Each seat's last answer to GET, as JSON bytes, with the version it is of.
-    _answers: dict[int, tuple[int, bytes]] = attrs.field(factory=dict)
+    #: Each seat's last answer to GET, as JSON bytes, with the snapshot it was made of.
+    _answers: dict[int, tuple[object, bytes]] = attrs.field(factory=dict)
     #: The SHA-256 of the spectator's token (``None``: the table has no spectator link).
     spectator_hash: str | None = None
     #: Each seat's name as its person gave it, or ``None`` (by seat; empty: no names).
     names: tuple[str | None, ...] = ()
+    #: What readers are served: ``(version, state, finished hands, seats)`` as last
+    #: stored. A change under way (``lock`` held) is not shown until :meth:`publish`.
+    _shown: tuple[int, fh.GameState, int, tuple[str, ...]] = attrs.field(init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.publish()
+
+    def publish(self) -> None:
+        """Serve the table as it is now: called once its change is stored, so a player
+        never sees a move that a failed commit or a lost race then takes back."""
+        self._shown = (self.version, self.state, len(self.past), self.seats)
 
     @property
     def slow(self) -> bool:
@@ -186,42 +197,41 @@ class Table:
 
     def view(self, seat: int) -> dict[str, Any]:
         """The seat's answer to ``GET /tables/{id}``: view, legal actions, version, and the
-        cards as the page shows them (sorted, trumps marked)."""
-        state = self.state
+        cards as the page shows them (sorted, trumps marked), of the table as stored."""
+        version, state, finished, seats = self._shown
         view = fh.observe(state, seat)
         return {
             "table": self.id,
             "seat": seat,
-            "seats": list(self.seats),
+            "seats": list(seats),
             "names": self.seat_names(),
             "sides": [list(side) for side in state.rules.sides],
-            "version": self.version,
+            "version": version,
             "legal_actions": [fh.format_action(a) for a in view.legal_actions],
             "view": fh.to_dict(view),
             "display": _display(view),
             "page": _present.page(
                 view,
-                self.seats,
-                self.past,
+                seats,
+                self.past[:finished],
                 kept=_present.kept_from_kitty(state, seat),
                 names=self.seat_names(),
             ),
         }
 
-    def answer(self, seat: int) -> bytes:
-        """:meth:`view` as JSON bytes, made once per version (polling costs nothing).
-
-        While a change is under way in a worker thread (``lock`` held), the
-        version may be ahead of the state: the answer is then made but not kept,
-        so a half-made change is never served after it is done.
-        """
-        version, cached = self._answers.get(seat, (-1, b""))
-        if version != self.version:
-            version = self.version
-            cached = json.dumps(self.view(seat), separators=(",", ":")).encode()
-            if not self.lock.locked():
-                self._answers[seat] = (version, cached)
+    def _cached(self, key: int, make: Callable[[], dict[str, Any]]) -> bytes:
+        """``make()`` as JSON bytes, made once for each stored snapshot (polling is free)."""
+        shown = self._shown
+        made, cached = self._answers.get(key, (None, b""))
+        if made is not shown:
+            cached = json.dumps(make(), separators=(",", ":")).encode()
+            self._answers[key] = (shown, cached)
         return cached
+
+    def answer(self, seat: int) -> bytes:
+        """:meth:`view` as JSON bytes, of the table as last stored (:meth:`publish`): a
+        change under way in a worker thread is not shown until it is stored."""
+        return self._cached(seat, lambda: self.view(seat))
 
     def spectate(self) -> bytes:
         """A spectator's answer to ``GET /tables/{id}``, as JSON bytes: the body of
@@ -232,31 +242,25 @@ class Table:
         kitty and its discards taken out; ``seat`` is ``None`` and there is no
         legal action. The open-misère hand, the tricks and the auction are public.
         """
-        version, cached = self._answers.get(SPECTATOR, (-1, b""))
-        if version != self.version:
-            version = self.version
-            cached = json.dumps(self._spectator_view(), separators=(",", ":")).encode()
-            if not self.lock.locked():  # as in answer: keep no half-made change
-                self._answers[SPECTATOR] = (version, cached)
-        return cached
+        return self._cached(SPECTATOR, self._spectator_view)
 
     def _spectator_view(self) -> dict[str, Any]:
-        state = self.state
+        version, state, finished, seats = self._shown
         contractor = state.contractor
         seen = fh.observe(state, 0 if contractor is None else contractor)
         view = attrs.evolve(seen, hand=(), kitty=None, discards=None, legal_actions=())
         return {
             "table": self.id,
             "seat": None,
-            "seats": list(self.seats),
+            "seats": list(seats),
             "names": self.seat_names(),
             "sides": [list(side) for side in state.rules.sides],
-            "version": self.version,
+            "version": version,
             "legal_actions": [],
             "view": fh.to_dict(view),
             "display": _display(view),
             "page": _present.page(
-                view, self.seats, self.past, names=self.seat_names(), spectator=True
+                view, seats, self.past[:finished], names=self.seat_names(), spectator=True
             ),
         }
 
@@ -480,6 +484,7 @@ class Tables:
             _texts(moves),
             decks,
         )
+        table.publish()
         with self._lock:
             self._tables[table.id] = table
         self.observer("created", "", 1)
@@ -536,8 +541,8 @@ class Tables:
         fresh = _rebuild(table.id, stored)
         table.state, table.version, table.past = fresh.state, fresh.version, fresh.past
         table.seats, table.hashes = fresh.seats, fresh.hashes
-        table._answers.clear()
         table.touched = time.monotonic()
+        table.publish()
         return True
 
     def _commit(
@@ -557,6 +562,7 @@ class Tables:
             self._store.append(
                 table.id, first, _texts(moves), before.hand_number + 1, decks, change=change
             )
+            table.publish()
         except Conflict:
             table.rewind(first, before)
             self._reread(table)
@@ -609,7 +615,6 @@ class Tables:
             try:
                 table.seats = (*seats[:seat], kind, *seats[seat + 1 :])
                 table.hashes = {n: h for n, h in hashes.items() if n != seat}
-                table._answers.clear()
                 moves: list[tuple[int, fh.Action]] = []
                 decks: list[str] = []
                 table.state = table.advance(state, moves, decks)
@@ -619,12 +624,10 @@ class Tables:
                 if refused.code != "STALE_VERSION":  # else read again after a lost race
                     table.rewind(before, state)
                     table.seats, table.hashes = seats, hashes
-                table._answers.clear()
                 raise
             except BaseException:
                 table.rewind(before, state)
                 table.seats, table.hashes = seats, hashes
-                table._answers.clear()
                 raise
             return table.version
 
