@@ -133,9 +133,14 @@ def test_a_password_is_never_printed() -> None:
     assert describe("tables.db") == "tables.db"
     # in the query, in a URL too malformed to take apart, beside a port that is no number
     assert describe("postgresql://db/five?user=app&PASSWORD=s3cret&sslmode=require") == (
-        "postgresql://db/five?user=app&password=***&sslmode=require"
+        "postgresql://db/five?user=app&PASSWORD=***&sslmode=require"
     )
     assert describe("postgresql://app:s3cret@[::1/five") == "postgresql://***"
+    # a key libpq decodes to password, and a URL with no host (a socket given as a parameter)
+    assert "s3cret" not in describe("postgresql://db/five?user=app&pass%77ord=s3cret")
+    assert describe("postgresql:///five?host=/run/pg&password=x") == (
+        "postgresql:///five?host=/run/pg&password=***"
+    )
     assert describe("postgresql://app:s3cret@db:port/five") == "postgresql://app:***@db:port/five"
 
 

@@ -26,13 +26,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, Protocol
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit
 
 import attrs
 
@@ -75,8 +74,6 @@ POOL_WAIT: Final = 2.0
 #: Seconds the listener waits before it connects again after losing its connection.
 RELISTEN_EVERY: Final = 1.0
 
-#: A ``password=`` parameter of a URL's query, which :func:`describe` hides.
-_PASSWORD_PARAMETER: Final = re.compile(r"(^|&)password=[^&]*", re.IGNORECASE)
 #: What a client is told when the database did not answer.
 UNAVAILABLE: Final = "the database did not answer: read the table again and retry"
 
@@ -256,6 +253,13 @@ def is_postgres_url(db: str | Path) -> bool:
     return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
 
 
+def _masked(pair: str) -> str:
+    """A query's ``key=value`` with the value hidden when the key, as libpq decodes it,
+    is ``password``."""
+    key, equals, _ = pair.partition("=")
+    return f"{key}=***" if equals and unquote(key).strip().lower() == "password" else pair
+
+
 def describe(db: str | Path) -> str:
     """``db`` as it may be printed or logged: a URL without its password (in the user
     part or as a ``password=`` parameter); a URL too malformed to take apart is
@@ -269,9 +273,9 @@ def describe(db: str | Path) -> str:
     userinfo, at, hostport = parts.netloc.rpartition("@")
     if ":" in userinfo:
         userinfo = userinfo.partition(":")[0] + ":***"
-    query = _PASSWORD_PARAMETER.sub(r"\1password=***", parts.query)
-    netloc = f"{userinfo}{at}{hostport}"
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+    query = "&".join(_masked(pair) for pair in parts.query.split("&")) if parts.query else ""
+    shown = f"{parts.scheme}://{userinfo}{at}{hostport}{parts.path}"  # keeps an empty host
+    return shown + (f"?{query}" if query else "") + (f"#{parts.fragment}" if parts.fragment else "")
 
 
 def open_store(db: str | Path) -> Store:
