@@ -229,10 +229,23 @@ def test_readiness_fails_when_the_database_does(client: TestClient, log_lines: l
 
 
 def test_psycopgs_own_warnings_are_json_lines_too() -> None:
-    from fivehundred.server._logs import log_config
+    from fivehundred.server._logs import QuietPipelines, log_config
 
-    loggers = log_config("info")["loggers"]
+    config = log_config("info")
+    loggers = config["loggers"]
     assert loggers["psycopg"]["handlers"] == loggers[LOGGER]["handlers"] == ["stderr"]
+    # but not the aborted pipeline that follows every race lost to another process
+    (name,) = loggers["psycopg"]["filters"]
+    quiet = config["filters"][name]["()"]
+    assert quiet.endswith("QuietPipelines")
+
+    def record(message: str, *args: object) -> logging.LogRecord:
+        return logging.LogRecord("psycopg", logging.WARNING, "p.py", 1, message, args, None)
+
+    drops = QuietPipelines()
+    aborted = record("error ignored terminating %r: %s", "<psycopg.Pipeline>", "pipeline aborted")
+    assert not drops.filter(aborted)
+    assert drops.filter(record("error connecting in %r: %s", "fivehundred", "refused"))
 
 
 def test_the_metrics_count_requests_moves_refusals_and_tables(client: TestClient) -> None:

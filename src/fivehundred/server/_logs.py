@@ -22,7 +22,7 @@ import json
 import logging
 from typing import Any, Final
 
-__all__ = ["LOGGER", "JsonFormatter", "log_config"]
+__all__ = ["LOGGER", "JsonFormatter", "QuietPipelines", "log_config"]
 
 #: The name of the server's logger.
 LOGGER: Final = "fivehundred.server"
@@ -47,6 +47,16 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=True, default=str)
 
 
+class QuietPipelines(logging.Filter):
+    """Drops psycopg's warning that a pipeline was aborted: it follows every move that
+    lost a race to another process (a duplicate key, answered 409 ``STALE_VERSION``),
+    so it is no news. psycopg's other warnings pass."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return not (message.startswith("error ignored terminating") and "aborted" in message)
+
+
 def log_config(level: str = "info") -> dict[str, Any]:
     """The :func:`logging.config.dictConfig` of ``fivehundred serve``: JSON lines on stderr
     for the server's logger, uvicorn's and psycopg's; uvicorn's access log stays off.
@@ -56,6 +66,7 @@ def log_config(level: str = "info") -> dict[str, Any]:
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"json": {"()": f"{__name__}.JsonFormatter"}},
+        "filters": {"pipelines": {"()": f"{__name__}.QuietPipelines"}},
         "handlers": {"stderr": handler},
         "loggers": {
             LOGGER: {"handlers": ["stderr"], "level": level.upper(), "propagate": False},
@@ -63,6 +74,11 @@ def log_config(level: str = "info") -> dict[str, Any]:
             "uvicorn.error": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
             "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
             # psycopg and its pool warn of lost connections and aborted pipelines
-            "psycopg": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+            "psycopg": {
+                "handlers": ["stderr"],
+                "level": "WARNING",
+                "propagate": False,
+                "filters": ["pipelines"],
+            },
         },
     }
