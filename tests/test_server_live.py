@@ -570,11 +570,11 @@ def test_a_message_that_is_no_object_or_has_a_bad_ref_is_refused(client: TestCli
         refused = receive(ws)
         assert refused["error"] == "BAD_REQUEST" and "object" in refused["message"]
         # a ref that cannot be carried back is refused before the action is judged
-        for ref in (["x"], "r" * 65, True):
+        for ref in (["x"], "r" * 65, True, 1.5, 2**53 + 1):
             ws.send_json({"type": "action", "ref": ref, "action": "pass", "version": -1})
             refused = receive(ws)
             assert (refused["error"], refused["ref"]) == ("BAD_REQUEST", None)
-            assert "a ref is a number or a text of at most 64" in refused["message"]
+            assert "a ref is a whole number or a text of at most 64" in refused["message"]
         ws.send_json({"type": "action", "ref": "r" * 64, "action": "pass", "version": -1})
         assert receive(ws)["ref"] == "r" * 64
 

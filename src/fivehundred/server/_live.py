@@ -36,6 +36,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import fivehundred as fh
+from fivehundred.server._guard import MAX_NUMBER
 from fivehundred.server._review import Reviewer, finished_hands, hand_job, run_budgeted
 from fivehundred.server.store import UNAVAILABLE, Unavailable
 from fivehundred.server.tables import HUMAN, Refused, Table, Tables
@@ -230,12 +231,16 @@ def _read(text: str | None) -> dict[str, Any]:
 
 def _ref(message: dict[str, Any]) -> object:
     ref = message.get("ref")
-    if ref is None or (isinstance(ref, int) and not isinstance(ref, bool)):
-        return ref
+    if ref is None or (
+        isinstance(ref, int) and not isinstance(ref, bool) and abs(ref) <= MAX_NUMBER
+    ):
+        return ref  # a whole number JavaScript holds exactly
     if isinstance(ref, str) and len(ref) <= MAX_REF:
         return ref
     # refused before anything is done: an action whose answer could not be told apart
-    raise Refused(400, "BAD_REQUEST", f"a ref is a number or a text of at most {MAX_REF}")
+    raise Refused(
+        400, "BAD_REQUEST", f"a ref is a whole number or a text of at most {MAX_REF} characters"
+    )
 
 
 def _version(message: dict[str, Any]) -> int:
