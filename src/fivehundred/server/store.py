@@ -131,8 +131,9 @@ class Conflict(Exception):
 class Unavailable(Exception):
     """The database did not answer: its connection was lost (PostgreSQL restarted, the
     network dropped) or a new one was refused. The server answers 503
-    ``DATABASE_UNAVAILABLE``; the next call connects again. A write that failed so
-    may or may not be stored: the client reads the table's version to know."""
+    ``DATABASE_UNAVAILABLE``; the pool replaces a lost connection before the next
+    call. A write that failed so may or may not be stored: the client reads the
+    table's version to know."""
 
 
 @attrs.frozen
@@ -507,9 +508,10 @@ class PostgresStore(_Relations):
     A pool of up to :data:`POOL_SIZE` connections (psycopg_pool) serves this
     process's threads, so requests of different tables read and commit at once;
     one more connection ``LISTEN``\\ s on :data:`CHANNEL` in a daemon thread once
-    :meth:`listen` is called. Writes are ``READ COMMITTED`` transactions: the primary keys do the
-    concurrency control (:class:`Conflict`). Reads take one ``REPEATABLE READ``
-    snapshot, so a move committed meanwhile is seen whole or not at all.
+    :meth:`listen` is called. Writes are ``READ COMMITTED`` transactions: the primary
+    keys do the concurrency control (:class:`Conflict`). Reads take one
+    ``REPEATABLE READ`` snapshot, so a move committed meanwhile is seen whole or not
+    at all.
     """
 
     _created = "created"
@@ -523,6 +525,7 @@ class PostgresStore(_Relations):
         import psycopg_pool
 
         self._psycopg: Any = psycopg
+        self._pool_timeout: type[Exception] = psycopg_pool.PoolTimeout
         self._url = url
         self._closed = threading.Event()
         self._listener: threading.Thread | None = None
@@ -571,8 +574,6 @@ class PostgresStore(_Relations):
         or none within :data:`POOL_WAIT`, is :class:`Unavailable`."""
         if self._closed.is_set():
             raise Unavailable("the store is closed")
-        import psycopg_pool
-
         try:
             with self._pool.connection() as db, db.transaction():
                 if snapshot:
@@ -584,7 +585,7 @@ class PostgresStore(_Relations):
                     self._here.db = outer  # a transaction inside another gets its own
         except self._psycopg.OperationalError as err:
             raise Unavailable(f"the PostgreSQL connection failed: {err}".strip()) from None
-        except psycopg_pool.PoolTimeout:
+        except self._pool_timeout:
             raise Unavailable(
                 f"no PostgreSQL connection within {POOL_WAIT:g} s: is it running?"
             ) from None
