@@ -242,7 +242,7 @@ def browser(session: nox.Session) -> None:
 def docs(session: nox.Session) -> None:
     """Sphinx HTML build; nitpicky, warnings are errors."""
     # the docs extra (Sphinx and its extensions), and the adapters' extras: their
-    # pages document fivehundred.openspiel and .pettingzoo
+    # pages document fivehundred.ai.openspiel and .pettingzoo
     session.install("-e", ".[docs,openspiel,pettingzoo]")
     shutil.rmtree(ROOT / "docs" / "_build", ignore_errors=True)
     session.run(

@@ -17,7 +17,7 @@ probes timed in the same rounds.
   ISMCTS draws 50 worlds for one decision).
 - **Sampling** (no OpenSpiel needed): ``sample_deal`` drawing again for the same
   view, and ``sample_deals`` per deal, each as a number of random play-outs
-  (``fivehundred.playout.playout`` to the end of the hand) from the same states.
+  (``fivehundred.ai.playout.playout`` to the end of the hand) from the same states.
 
 >>> from benchmarks.results import BenchConfig
 >>> (sampling,) = measure_sampling(BenchConfig(seconds=0.01, seed=1, rounds=1), {})
@@ -36,8 +36,8 @@ from typing import Any, Final
 
 import fivehundred as fh
 from benchmarks.results import BenchConfig, Figure, Result
-from fivehundred.playout import playout
-from fivehundred.search import sample_deal, sample_deals
+from fivehundred.ai.playout import playout
+from fivehundred.bots import sample_deal, sample_deals
 
 __all__ = [
     "ISMCTS_SIMULATIONS",
@@ -208,7 +208,7 @@ def _load_spiel() -> tuple[Any, Any, Any] | None:
         pyspiel = importlib.import_module("pyspiel")
         ismcts = importlib.import_module("open_spiel.python.algorithms.ismcts")
         mcts = importlib.import_module("open_spiel.python.algorithms.mcts")
-        importlib.import_module("fivehundred.openspiel")
+        importlib.import_module("fivehundred.ai.openspiel")
         importlib.import_module("numpy")
     except ImportError:
         return None

@@ -57,8 +57,8 @@ from benchmarks.results import (
     Measurement,
     Result,
 )
-from fivehundred.encoding import apply_index, legal_action_indices, legal_action_mask
-from fivehundred.playout import playout
+from fivehundred.ai.encoding import apply_index, legal_action_indices, legal_action_mask
+from fivehundred.ai.playout import playout
 
 __all__ = [
     "DEFAULT_ROUNDS",
@@ -363,7 +363,7 @@ def hands_probe(rules: fh.Rules | None, seed: int) -> Probe:
 
 
 def playout_probe(seed: int) -> Probe:
-    """Random full hands through :func:`fivehundred.playout.playout` (the bots' path).
+    """Random full hands through :func:`fivehundred.ai.playout.playout` (the bots' path).
 
     The timed loop: ``playout(state, rng=rng)`` plays one whole hand (deal,
     auction, kitty, play, score) with uniformly random legal actions; a new
@@ -647,7 +647,7 @@ def _skipped_euchre(name: str, title: str, reason: str = NO_PYSPIEL) -> Result:
 def measure_hands(config: BenchConfig, done: Mapping[str, Result]) -> tuple[Result, ...]:
     """Random full hands: the public API and ``playout()``, interleaved with euchre deals.
 
-    Each round runs ours through the public API, then :func:`fivehundred.playout.playout`,
+    Each round runs ours through the public API, then :func:`fivehundred.ai.playout.playout`,
     then OpenSpiel's euchre (when pyspiel is importable). Results:
     ``random_hands``, ``playout`` and ``openspiel_euchre``.
     """
@@ -667,7 +667,7 @@ def measure_hands(config: BenchConfig, done: Mapping[str, Result]) -> tuple[Resu
         ),
         Result(
             name="playout",
-            title="random hands, fast playout (fivehundred.playout)",
+            title="random hands, fast playout (fivehundred.ai.playout)",
             figures=(
                 median_figure("hands_per_second", "hands/s", [s.rate for s in played]),
                 median_figure(
@@ -1033,7 +1033,7 @@ def compact_mask_probe(states: Sequence[tuple[fh.GameState, tuple[fh.Card, ...]]
 
 def pettingzoo_probe(seed: int) -> Probe:
     """Random legal agent steps of the PettingZoo environment, observations included."""
-    from fivehundred.pettingzoo import env
+    from fivehundred.ai.pettingzoo import env
 
     table = env(max_hands=1_000_000)
     table.reset(seed=seed)

@@ -2,7 +2,7 @@
 
 The bid ladder, the scoring tables, the decks, the deal and the sides are not
 typed into the docs: this script builds them from the rule tables
-(``fivehundred._tables``), ``Rules().ladder``, :func:`fivehundred.bid_value`,
+(``fivehundred._engine.ruledata``), ``Rules().ladder``, :func:`fivehundred.bid_value`,
 :data:`fivehundred.scoring.SCORE_TABLE` and :func:`fivehundred.score_hand`, and
 writes them to ``docs/_generated/*.md``, which the pages include. The files are
 committed so that the docs read the same everywhere; two checks keep them fresh:
@@ -27,7 +27,7 @@ from pathlib import Path
 import attrs
 
 import fivehundred as fh
-from fivehundred import _tables
+from fivehundred._engine import ruledata as _tables
 from fivehundred.cards import CARDS
 from fivehundred.scoring import MISERE_VALUES, SCORE_TABLE
 

@@ -3,17 +3,16 @@
 Run it from a checkout (``python examples/bot_match.py``) or after installing
 the package. The same comparisons at full size::
 
-    python -m fivehundred.tournament heuristic random --games 400 --seed 1 --jobs 2
-    python -m fivehundred.tournament search heuristic --games 400 --seed 1 --jobs 2
+    python -m fivehundred.bots.tournament heuristic random --games 400 --seed 1 --jobs 2
+    python -m fivehundred.bots.tournament search heuristic --games 400 --seed 1 --jobs 2
 """
 
 from __future__ import annotations
 
 import random
 
-from fivehundred.bots import HeuristicPlayer, Player
-from fivehundred.search import SearchPlayer
-from fivehundred.tournament import format_match, play_game, run_match
+from fivehundred.bots import HeuristicPlayer, Player, SearchPlayer
+from fivehundred.bots.tournament import format_match, play_game, run_match
 
 
 def one_game(seed: int) -> None:

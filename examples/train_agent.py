@@ -35,9 +35,9 @@ import attrs
 
 import fivehundred as fh
 from fivehundred.bots import HeuristicPlayer, Player, RandomPlayer, trick_estimate
+from fivehundred.bots.tournament import wilson_interval
 from fivehundred.calls import CallKind, Strain
-from fivehundred.state import Phase
-from fivehundred.tournament import wilson_interval
+from fivehundred.engine import Phase
 
 #: The levels of the plain bids the agent may make (six to ten tricks).
 LEVELS: Final = (6, 7, 8, 9, 10)

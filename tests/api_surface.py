@@ -33,9 +33,9 @@ TESTS: Final = ROOT / "tests"
 #: ``[project.optional-dependencies]``). Where the extra is not installed the
 #: module is reported as missing, on both sides alike; any other module must import.
 OPTIONAL: Final = {
-    "fivehundred.openspiel": "openspiel",
-    "fivehundred.pettingzoo": "pettingzoo",
-    "fivehundred.pettingzoo.fivehundred_v1": "pettingzoo",
+    "fivehundred.ai.openspiel": "openspiel",
+    "fivehundred.ai.pettingzoo": "pettingzoo",
+    "fivehundred.ai.pettingzoo.fivehundred_v1": "pettingzoo",
     "fivehundred.server": "server",
     "fivehundred.server.app": "server",
     "fivehundred.server.serve": "server",

@@ -5,7 +5,7 @@
 public API, and yields one JSON line per event: every legal-action list and the
 action taken, every completed trick, the state at the end of every hand (scores,
 hand result, game result, as :func:`~fivehundred.to_json` writes it), then the
-same hand played by :func:`~fivehundred.playout.playout` twice — with a policy making the
+same hand played by :func:`~fivehundred.ai.playout.playout` twice — with a policy making the
 same choices (its end state must be the one ``apply`` reached) and on its own
 fast path (its end state, its record, and whether ``replay(record(final))``
 gives it back).
@@ -87,7 +87,7 @@ def _hand(start: fh.GameState, rng: random.Random, emit: Callable[[str], None]) 
 def trace(seeds: Sequence[int]) -> Iterator[str]:
     """The JSON lines of one game per seed (see the module docstring)."""
     import fivehundred as fh
-    from fivehundred.playout import playout
+    from fivehundred.ai.playout import playout
     from fivehundred.records import record_to_text
     from rules_strategies import rules_from_random
 

@@ -31,7 +31,7 @@ import attrs
 from hypothesis import strategies as st
 
 import fivehundred as fh
-from fivehundred import _tables
+from fivehundred._engine import ruledata as _tables
 
 __all__ = [
     "BOOLEAN_OPTIONS",

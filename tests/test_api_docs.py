@@ -34,14 +34,14 @@ SAYS_WHAT_IT_RAISES = re.compile(
 #: ``fivehundred.__all__``.
 PLAYER_MODULES = (
     "fivehundred.bots",
-    "fivehundred.encoding",
-    "fivehundred.playout",
+    "fivehundred.ai.encoding",
+    "fivehundred.ai.playout",
     "fivehundred.records",
-    "fivehundred.search",
+    "fivehundred.bots",
     "fivehundred.serialize",
     "fivehundred.solver",
-    "fivehundred.pimc",
-    "fivehundred.tournament",
+    "fivehundred.bots.pimc",
+    "fivehundred.bots.tournament",
 )
 
 
@@ -51,7 +51,7 @@ def public_callables(module: object = fh) -> list[str]:
         obj = getattr(module, name)
         if inspect.isclass(obj) and issubclass(obj, BaseException):
             continue  # what is raised, not a call
-        # a partial: the compiled build's apply and legal_actions (see fivehundred._docs)
+        # a partial: the compiled build's apply and legal_actions (see fivehundred._engine.docs)
         if inspect.isclass(obj) or inspect.isroutine(obj) or isinstance(obj, functools.partial):
             names.append(name)
     return names

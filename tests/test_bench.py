@@ -17,7 +17,7 @@ import pytest
 import fivehundred as fh
 from benchmarks import bench_search
 from benchmarks import suite as bench
-from fivehundred.encoding import legal_action_indices
+from fivehundred.ai.encoding import legal_action_indices
 
 TINY = bench.BenchConfig(seconds=0.001, seed=11, rounds=7)
 

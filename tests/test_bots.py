@@ -21,6 +21,7 @@ from fivehundred.bots import (
     HeuristicPlayer,
     Player,
     RandomPlayer,
+    SearchPlayer,
     choose_bid,
     discard_value,
     misere_danger,
@@ -29,7 +30,6 @@ from fivehundred.bots import (
     trick_estimate,
 )
 from fivehundred.cards import mask_of
-from fivehundred.search import SearchPlayer
 from helpers import after_auction, dealt, in_play, run
 
 # -- scenarios ---------------------------------------------------------------------------
@@ -240,7 +240,7 @@ def test_decisions_ignore_cards_the_seat_cannot_see() -> None:
 
 def test_a_sampled_deal_looks_the_same_to_the_seat() -> None:
     """sample_state deals the hidden cards anew; the seat's view of the hand is unchanged."""
-    from fivehundred.search import sample_state
+    from fivehundred.bots import sample_state
 
     rng = random.Random(3)
     compared = 0
@@ -353,7 +353,7 @@ def test_hand_helpers_take_cards_not_masks() -> None:
 
 
 def test_read_view_is_the_seats_sight_in_cards() -> None:
-    from fivehundred._sight import read_sight
+    from fivehundred._engine.sight import read_sight
 
     state = run(in_play("7H", 0, TRUMPS, TRUMPS_KITTY), "JH", "5S", "4D", "4H")
     view = fh.observe(state, 3)

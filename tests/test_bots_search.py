@@ -9,11 +9,11 @@ import time
 import pytest
 
 import fivehundred as fh
-from fivehundred._sight import read_sight
+from fivehundred._engine.sight import read_sight
+from fivehundred.bots import SearchPlayer, sample_hands, sample_state
 from fivehundred.bots._sampling import sample_masks
 from fivehundred.bots._search import HandUtility, _distinct_plays
 from fivehundred.cards import mask_of
-from fivehundred.search import SearchPlayer, sample_hands, sample_state
 from helpers import after_auction, dealt, in_play, run
 from test_bots import LOW, LOW_KITTY, TRUMPS, TRUMPS_KITTY, acting_view, joker_no_trumps
 

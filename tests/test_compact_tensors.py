@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 import fivehundred as fh
-from fivehundred.encoding import (
+from fivehundred.ai.encoding import (
     DiscardCard,
     action_ids,
     action_layout,
@@ -19,9 +19,8 @@ from fivehundred.encoding import (
     legal_action_mask,
     num_actions,
 )
-from fivehundred.playout import playout
-from fivehundred.search import sample_deal, sample_deals
-from fivehundred.tensors import (
+from fivehundred.ai.playout import playout
+from fivehundred.ai.tensors import (
     information_state_layout,
     information_state_string,
     information_state_tensor,
@@ -31,6 +30,7 @@ from fivehundred.tensors import (
     observation_tensor,
     observation_tensor_size,
 )
+from fivehundred.bots import sample_deal, sample_deals
 
 RULES = [fh.Rules(), fh.Rules(players=5), fh.Rules(players=3), fh.Rules(players=6)]
 
@@ -321,7 +321,7 @@ def test_r2_2_a_draws_shuffle_is_the_standard_librarys() -> None:
 def test_r5_3_adapter_steps_match_the_compact_layout(rules: fh.Rules) -> None:
     """The adapters' fast steps (card play on the engine's masks, R5.3, R7.4) answer and
     apply as the compact layout does, refusals included."""
-    from fivehundred._steps import apply_id, legal_ids
+    from fivehundred.ai._steps import apply_id, legal_ids
 
     start = action_layout(rules, layout="compact").plays.start
     size = len(rules.deck)

@@ -29,9 +29,9 @@ MODULES = package_modules()
 
 #: Modules of the optional extras, and the packages they need (``nox -s adapters`` has them).
 OPTIONAL: dict[str, tuple[str, ...]] = {
-    "fivehundred.openspiel": ("pyspiel", "numpy"),
-    "fivehundred.pettingzoo": ("pettingzoo", "gymnasium", "numpy"),
-    "fivehundred.pettingzoo.fivehundred_v1": ("pettingzoo", "gymnasium", "numpy"),
+    "fivehundred.ai.openspiel": ("pyspiel", "numpy"),
+    "fivehundred.ai.pettingzoo": ("pettingzoo", "gymnasium", "numpy"),
+    "fivehundred.ai.pettingzoo.fivehundred_v1": ("pettingzoo", "gymnasium", "numpy"),
 }
 
 

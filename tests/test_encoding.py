@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fivehundred as fh
-from fivehundred.encoding import (
+from fivehundred.ai.encoding import (
     NUM_ACTIONS,
     action_layout,
     decode_action,

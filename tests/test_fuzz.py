@@ -32,8 +32,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fivehundred as fh
+from fivehundred.ai.encoding import decode_action, encode_action
 from fivehundred.cards import CARDS
-from fivehundred.encoding import decode_action, encode_action
 from fivehundred.records import record_from_text, record_to_text, rules_from_options, rules_options
 from fivehundred.serialize import Saveable
 from rules_strategy import play, rules_from

@@ -14,7 +14,7 @@ import fivehundred as fh
 from subprocesses import run_python
 
 #: The modules a program that only plays must never pay for.
-LAZY_MODULES = ("cattrs", "fivehundred.serialize", "fivehundred.records", "fivehundred.encoding")
+LAZY_MODULES = ("cattrs", "fivehundred.serialize", "fivehundred.records", "fivehundred.ai.encoding")
 
 
 def loaded_after(code: str) -> dict[str, bool]:
@@ -53,7 +53,7 @@ def test_touching_to_json_loads_serialize_records_and_cattrs() -> None:
         "cattrs": True,
         "fivehundred.serialize": True,
         "fivehundred.records": True,  # serialize reads records' types
-        "fivehundred.encoding": False,
+        "fivehundred.ai.encoding": False,
     }
 
 
@@ -68,13 +68,13 @@ def test_from_import_of_a_lazy_name_works() -> None:
 
 def test_importing_the_encoding_loads_only_the_encoding() -> None:
     loaded = loaded_after(
-        "import fivehundred.encoding\nassert fivehundred.encoding.NUM_ACTIONS == 12422"
+        "import fivehundred.ai.encoding\nassert fivehundred.ai.encoding.NUM_ACTIONS == 12422"
     )
     assert loaded == {
         "cattrs": False,
         "fivehundred.serialize": False,
         "fivehundred.records": False,
-        "fivehundred.encoding": True,
+        "fivehundred.ai.encoding": True,
     }
 
 
@@ -89,7 +89,7 @@ def test_every_public_name_resolves_and_is_listed() -> None:
         "    getattr(fh, name)\n"
     )
     loaded = loaded_after(code)  # the encoding is a module of its own, not a top-level name
-    assert loaded == {**dict.fromkeys(LAZY_MODULES, True), "fivehundred.encoding": False}
+    assert loaded == {**dict.fromkeys(LAZY_MODULES, True), "fivehundred.ai.encoding": False}
 
 
 def test_lazy_names_are_the_modules_own_objects() -> None:

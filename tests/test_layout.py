@@ -25,7 +25,6 @@ from typing import Final
 import pytest
 
 import fivehundred
-from fivehundred._deprecated import DEPRECATED_MODULES
 
 SRC = Path(fivehundred.__file__).parent
 #: The package allowed to read the private fields of the objects its modules define and share.
@@ -72,18 +71,15 @@ def test_the_scan_sees_the_package() -> None:
     assert len(SOURCES) > 30
 
 
-#: The public modules; ``__main__`` is a program, not a library module, so it offers nothing,
-#: and a deprecated module offers only its old names (which warn), so nothing in ``__all__``.
+#: The public modules; ``__main__`` is a program, not a library module, so it offers nothing.
 LIBRARY_MODULES: Final = sorted(
-    n
-    for n in SOURCES
-    if not is_internal(n) and not n.endswith("__main__") and n not in DEPRECATED_MODULES
+    n for n in SOURCES if not is_internal(n) and not n.endswith("__main__")
 )
 #: The adapter modules, which need their extras to import.
 EXTRA_MODULES: Final = {
-    "fivehundred.openspiel",
-    "fivehundred.pettingzoo",
-    "fivehundred.pettingzoo.fivehundred_v1",
+    "fivehundred.ai.openspiel",
+    "fivehundred.ai.pettingzoo",
+    "fivehundred.ai.pettingzoo.fivehundred_v1",
 }
 #: The most names the top-level package offers: what an application needs, no more.
 MAX_TOP_LEVEL_NAMES: Final = 60
@@ -121,12 +117,6 @@ def test_every_public_module_lists_its_names_sorted(name: str) -> None:
 def test_the_top_level_package_offers_at_most_sixty_names() -> None:
     assert len(fivehundred.__all__) <= MAX_TOP_LEVEL_NAMES
     assert fivehundred.__all__ == sorted(set(fivehundred.__all__))
-
-
-def test_a_deprecated_module_offers_nothing_new() -> None:
-    for name in DEPRECATED_MODULES:
-        module = importlib.import_module(name)
-        assert module.__all__ == [] and not [n for n in dir(module) if not n.startswith("_")]
 
 
 def test_no_private_name_is_imported_across_modules() -> None:
@@ -167,14 +157,27 @@ def design_layers() -> dict[str, int]:
     for line in DESIGN.read_text(encoding="utf-8").splitlines():
         row = re.match(r"^\| (\d)\. [^|]+\| ([^|]+)\|", line)
         if row:
-            listed = re.sub(r"\([^)]*\)", "", row.group(2))  # bots' own modules are in (...)
-            for name in re.findall(r"`(\w+)`", listed):
+            listed = re.sub(r"\([^)]*\)", "", row.group(2))  # a package's own modules: (...)
+            for name in re.findall(r"`([\w.]+)`", listed):
                 layers[name] = int(row.group(1))
     return layers
 
 
+#: The helper modules kept inside the core's private package whose layer is their own
+#: (``_engine.cardtext`` is a value module), placed by name in the design table.
+ENGINE_HELPERS: Final = (
+    frozenset(name for name in design_layers() if name.startswith("_engine."))
+    if DESIGN.exists()
+    else frozenset()
+)
+
+
 def top_module(name: str) -> str:
+    """The design table's name for a module: its top-level module or package, or
+    ``_engine.x`` for a helper of the core's package that the table places itself."""
     parts = name.split(".")
+    if len(parts) > 2 and ".".join(parts[1:3]) in ENGINE_HELPERS:
+        return ".".join(parts[1:3])
     return parts[1] if len(parts) > 1 else parts[0]
 
 
@@ -188,15 +191,23 @@ def top_level_imports(tree: ast.Module) -> list[tuple[int, str]]:
                 if item.module == "fivehundred":
                     found += [(item.lineno, alias.name) for alias in item.names]
                 elif item.module.startswith("fivehundred."):
-                    found.append((item.lineno, top_module(item.module)))
+                    found += sorted(
+                        {
+                            (item.lineno, top_module(f"{item.module}.{alias.name}"))
+                            if f"{item.module}.{alias.name}" in SOURCES
+                            else (item.lineno, top_module(item.module))
+                            for alias in item.names
+                        }
+                    )
     return found
 
 
 @pytest.mark.skipif(not DESIGN.exists(), reason="the docs are not beside this build")
 def test_modules_import_only_their_own_and_lower_layers() -> None:
     layers = design_layers()
-    assert layers["errors"] == 1 and layers["_engine"] == 3 and layers["cli"] == 7
-    assert layers["bots"] > layers["tensors"] > layers["cards"]
+    assert layers["errors"] == 1 and layers["_engine"] == 3 and layers["cli"] == 8
+    assert layers["ai"] > layers["bots"] > layers["engine"] > layers["cards"]
+    assert layers["_engine.cardtext"] == layers["cards"] and layers["_engine.dds"] == 4
     unplaced = sorted({top_module(m) for m in SOURCES} - set(layers) - {"fivehundred"})
     assert unplaced == [], "place these modules in the table of docs/explanation/design.md"
     wrong = [
@@ -465,10 +476,10 @@ def test_no_internal_module_is_imported_from_outside_its_package() -> None:
 
     "Across a package boundary" means: from a package beside the one that owns the
     internal module. ``fivehundred.bots._search`` belongs to ``fivehundred.bots``:
-    ``fivehundred.pimc`` may import it (``fivehundred`` answers for its
+    ``fivehundred.bots.pimc`` may import it (``fivehundred`` answers for its
     subpackages), ``fivehundred.cli._table`` may not (``cli`` and ``bots`` are
     siblings: the command line takes what ``fivehundred.bots`` offers).
-    ``fivehundred._explain`` belongs to ``fivehundred``, of which every subpackage
+    ``fivehundred._engine.explain`` belongs to ``fivehundred``, of which every subpackage
     (``bots``, ``cli``, ``server``) is part, so they may. Every import counts, as
     for cycles.
     """
@@ -486,11 +497,11 @@ def test_no_internal_module_is_imported_from_outside_its_package() -> None:
 def test_the_new_scans_would_catch_a_breach() -> None:
     """The cycle, size and boundary checks find their breach in a sample."""
     sample = ast.parse(
-        "from . import _explain\nfrom .bots import _search, players\nfrom ..x import y\n"
+        "from ._engine import explain\nfrom .bots import _search, players\nfrom ..x import y\n"
         "def f():\n    from fivehundred.cards import _SECRET\n    import fivehundred.bots\n"
     )
     found = import_targets("fivehundred.engine", sample)
-    assert (1, "fivehundred._explain", None) in found
+    assert (1, "fivehundred._engine.explain", None) in found
     assert (2, "fivehundred.bots._search", None) in found
     assert (2, "fivehundred.bots", "players") in found  # not a module: a name of bots
     assert (5, "fivehundred.cards", "_SECRET") in found  # inside a function
@@ -506,9 +517,82 @@ def test_the_new_scans_would_catch_a_breach() -> None:
     )
     assert import_cycles({"a": {"b": [1]}, "b": {}}) == []
     assert owner("fivehundred.bots._search") == "fivehundred.bots"
-    assert owner("fivehundred._explain") == "fivehundred" and owner("fivehundred.cli") is None
+    assert (
+        owner("fivehundred._engine.explain") == "fivehundred" and owner("fivehundred.cli") is None
+    )
     assert may_use_internals_of("fivehundred.bots._search", "fivehundred")
-    assert may_use_internals_of("fivehundred.pimc", "fivehundred.bots")
+    assert may_use_internals_of("fivehundred.bots.pimc", "fivehundred.bots")
     assert not may_use_internals_of("fivehundred.cli._table", "fivehundred.bots")
     assert not may_use_internals_of("fivehundred.server.app", "fivehundred.cli")
+    assert not may_use_internals_of("fivehundred.ai.openspiel", "fivehundred.bots")
     assert MAX_LINES == 800
+
+
+# -- a package laid out by audience (issue 36) ----------------------------------------------
+
+#: The most modules and packages directly in ``src/fivehundred``, public and private together.
+MAX_TOP_LEVEL_MODULES: Final = 20
+#: Who each top-level package is for: the rules are the top level itself.
+AUDIENCE_PACKAGES: Final = {
+    "fivehundred.ai": {"encoding", "tensors", "playout", "openspiel", "pettingzoo"},
+    "fivehundred.bots": {"pimc", "tournament"},
+}
+
+
+def top_level_entries() -> list[str]:
+    """The modules (``x.py``) and packages (folders with ``__init__.py``) of the package."""
+    return sorted(
+        path.stem if path.is_file() else path.name
+        for path in SRC.iterdir()
+        if (path.is_file() and path.suffix == ".py")
+        or (path.is_dir() and (path / "__init__.py").exists())
+    )
+
+
+def test_the_top_level_holds_at_most_twenty_modules() -> None:
+    entries = top_level_entries()
+    assert {"__init__", "_engine", "ai", "bots", "cards", "engine"} <= set(entries)
+    assert len(entries) <= MAX_TOP_LEVEL_MODULES, entries
+
+
+@pytest.mark.parametrize("package", sorted(AUDIENCE_PACKAGES))
+def test_each_audience_finds_its_modules_in_its_package(package: str) -> None:
+    inside = {name.removeprefix(f"{package}.").split(".")[0] for name in SOURCES}
+    assert AUDIENCE_PACKAGES[package] <= inside
+    assert not AUDIENCE_PACKAGES[package] & set(top_level_entries())  # and not at the top
+
+
+def defines_code(tree: ast.Module) -> bool:
+    """Whether a module defines a function or class of its own (not only imports)."""
+    return any(isinstance(node, ast.FunctionDef | ast.ClassDef) for node in ast.walk(tree))
+
+
+def twin(name: str) -> str | None:
+    """The private module of the same name beside a module (``x`` and ``_x``), if any."""
+    parent, _, leaf = name.rpartition(".")
+    found = f"{parent}._{leaf}"
+    return found if found in SOURCES else None
+
+
+def test_no_public_module_only_re_exports_its_private_twin() -> None:
+    """A public module is the code it offers, not a façade that only re-exports the
+    private module of its name (the old ``compact``/``_compact``, ``solver``/``_solver``)."""
+    facades = sorted(
+        name
+        for name, tree in SOURCES.items()
+        if not is_internal(name) and twin(name) is not None and not defines_code(tree)
+    )
+    assert facades == []
+    sample = ast.parse("from fivehundred._x import y\n__all__ = ['y']\n")
+    assert not defines_code(sample) and defines_code(ast.parse("def f():\n    pass\n"))
+
+
+def test_nothing_is_kept_for_old_names_before_the_first_release() -> None:
+    """No deprecation shim: 1.0.0 is the first release (docs/reference/stability.md)."""
+    shims = sorted(
+        name
+        for name, tree in SOURCES.items()
+        if "DeprecationWarning" in ast.unparse(tree) or "deprecated_getattr" in ast.unparse(tree)
+    )
+    assert shims == []
+    assert not hasattr(fivehundred, "encode_action")

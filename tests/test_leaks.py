@@ -35,8 +35,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fivehundred as fh
+from fivehundred.ai.encoding import encode_action, legal_action_indices, legal_action_mask
 from fivehundred.bots import Player
-from fivehundred.encoding import encode_action, legal_action_indices, legal_action_mask
 from rules_strategy import GAME_STATES
 from strategies import examples
 from variant_helpers import auction
@@ -385,7 +385,7 @@ def swapped_choices_agree(
 def test_the_pimc_player_decides_from_its_view_only_R5() -> None:
     """Swapping cards the seat cannot see leaves the PIMC player's choices alone."""
     from fivehundred.bots import HeuristicPlayer
-    from fivehundred.pimc import PIMCPlayer
+    from fivehundred.bots.pimc import PIMCPlayer
 
     rng = random.Random(7)
     checked = 0
@@ -414,9 +414,8 @@ def test_the_pimc_auction_and_early_play_depend_on_its_view_only_R3_R5(
     ``solve_tricks``) see only the view: hidden cards swapped, the choice stays. Its
     misère check (on here) solves deals sampled from the view: a stand-in solver whose verdict
     depends on every sampled hand would tell a leak of the real hands."""
-    from fivehundred import pimc
-    from fivehundred.bots import HeuristicPlayer
-    from fivehundred.pimc import PIMCPlayer
+    from fivehundred.bots import HeuristicPlayer, pimc
+    from fivehundred.bots.pimc import PIMCPlayer
 
     class Verdict:
         def __init__(self, state: fh.GameState) -> None:
@@ -455,9 +454,8 @@ def test_the_pimc_kitty_choice_depends_on_its_view_only_R4(
 ) -> None:
     """At the discard, the solved samples come from the view: a stand-in solver whose
     answer depends on every sampled hand would tell a leak of the real hands."""
-    from fivehundred import pimc
-    from fivehundred.bots import HeuristicPlayer
-    from fivehundred.pimc import PIMCPlayer
+    from fivehundred.bots import HeuristicPlayer, pimc
+    from fivehundred.bots.pimc import PIMCPlayer
 
     class Result:
         def __init__(self, state: fh.GameState) -> None:

@@ -71,7 +71,7 @@ def test_a_list_of_cards_longer_than_any_deck_is_refused_before_it_is_read(
         read.append(card)
         return parse_card(card)
 
-    monkeypatch.setattr("fivehundred._convert.parse_card", counted)
+    monkeypatch.setattr("fivehundred._engine.convert.parse_card", counted)
     fh.from_json(json.dumps(state_doc()))
     whole = len(read)  # every card of the untouched document, its hands included
     read.clear()

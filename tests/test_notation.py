@@ -281,7 +281,9 @@ def test_one_reader_per_value_and_every_spelling_in_the_suit_table_R1_2() -> Non
     """notation offers the readers of cards and calls, not copies: one function each;
     its suit table holds every spelling of a suit the call reader accepts, and every
     letter and symbol the card reader does."""
-    from fivehundred import _calltext, _cardtext, notation
+    from fivehundred import notation
+    from fivehundred._engine import calltext as _calltext
+    from fivehundred._engine import cardtext as _cardtext
 
     assert notation.parse_card is fh.cards.parse_card is fh.parse_card
     assert notation.parse_cards is fh.cards.parse_cards is fh.parse_cards

@@ -12,9 +12,10 @@ pyspiel: Any = pytest.importorskip("pyspiel")
 np: Any = pytest.importorskip("numpy")
 
 import fivehundred as fh  # noqa: E402
-import fivehundred.openspiel as fos  # noqa: E402
+import fivehundred.ai.openspiel as fos  # noqa: E402
+from fivehundred.ai import tensors  # noqa: E402
+from fivehundred.ai.encoding import action_ids, num_actions  # noqa: E402
 from fivehundred.bots import HeuristicPlayer  # noqa: E402
-from fivehundred.encoding import action_ids, num_actions  # noqa: E402
 
 
 def test_game_constants() -> None:
@@ -25,7 +26,7 @@ def test_game_constants() -> None:
     assert game.max_utility() == 520.0 and game.min_utility() == -520.0
     two = pyspiel.load_game("python_five_hundred", {"max_hands": 2})
     assert two.max_game_length() == 2 * game.max_game_length()
-    assert game.observation_tensor_size() == fh.tensors.observation_tensor_size(fh.Rules())
+    assert game.observation_tensor_size() == tensors.observation_tensor_size(fh.Rules())
     assert fos.rules_of({"preset": "american"}) == fh.Rules.american()
     with pytest.raises(ValueError, match="preset"):
         fos.rules_of({"preset": "euchre"})
@@ -255,7 +256,7 @@ def test_clone_shares_the_immutable_state_and_stays_independent() -> None:
     "params", [{}, {"players": 5}, {"players": 3}], ids=["default", "5p", "3p"]
 )
 def test_r5_3_legal_actions_are_the_compact_ids(params: dict[str, Any]) -> None:
-    from fivehundred.encoding import apply_index, legal_action_indices
+    from fivehundred.ai.encoding import apply_index, legal_action_indices
 
     for state in _decision_states(params, seed=8):
         ids = legal_action_indices(state.state, layout="compact", pending=state.pending)
@@ -275,17 +276,15 @@ def test_r5_3_kept_strings_and_tensors_match_a_fresh_view() -> None:
             view = fh.observe(state.state, player)
             for _ in range(2):  # worked out, then kept
                 text = state.information_state_string(player)
-                assert text.startswith(fh.tensors.information_state_string(view))
+                assert text.startswith(tensors.information_state_string(view))
                 tensor = state.information_state_tensor(player)
                 if not state.pending:  # a discard in progress adds its cards to the tensor
-                    assert tensor == fh.tensors.information_state_tensor(view)
-                assert state.observation_string(player).startswith(
-                    fh.tensors.observation_string(view)
-                )
+                    assert tensor == tensors.information_state_tensor(view)
+                assert state.observation_string(player).startswith(tensors.observation_string(view))
 
 
 def test_r5_3_resampling_one_state_again_draws_new_deals() -> None:
-    from fivehundred.encoding import legal_action_indices
+    from fivehundred.ai.encoding import legal_action_indices
 
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     state = _decision_states({}, seed=9)[30]
@@ -298,7 +297,7 @@ def test_r5_3_resampling_one_state_again_draws_new_deals() -> None:
         assert other.history() == state.history()
         # what the draw took over from the state is what its own view gives
         view = fh.observe(other.state, player)
-        assert key.startswith(fh.tensors.information_state_string(view))
+        assert key.startswith(tensors.information_state_string(view))
         assert other.legal_actions() == list(
             legal_action_indices(other.state, layout="compact", pending=other.pending)
         )

@@ -21,8 +21,9 @@ pettingzoo: Any = pytest.importorskip("pettingzoo")
 wrappers: Any = pytest.importorskip("pettingzoo.utils.wrappers")
 
 import fivehundred as fh  # noqa: E402
-import fivehundred.pettingzoo as package  # noqa: E402
-from fivehundred.pettingzoo import env, fivehundred_v1, raw_env  # noqa: E402
+import fivehundred.ai.pettingzoo as package  # noqa: E402
+from fivehundred.ai import tensors  # noqa: E402
+from fivehundred.ai.pettingzoo import env, fivehundred_v1, raw_env  # noqa: E402
 
 #: Random bids lose up to 520 a hand: these scores keep a game going for many hands.
 LONG_GAME = {"target": 10_000, "losing_score": -10_000}
@@ -344,7 +345,7 @@ def test_r4_1_a_discard_in_progress_is_observed_and_rendered() -> None:
             continue
         if table.pending:
             seen_pending = True
-            layout = fh.tensors.observation_layout(table.rules)
+            layout = tensors.observation_layout(table.rules)
             offset, _ = layout.sections["discards"]
             assert obs["observation"][offset : offset + 43].sum() == len(table.pending)
             rendered.append(table.render())

@@ -1,4 +1,4 @@
-"""The PIMC player (``fivehundred.pimc.PIMCPlayer``): legal, deterministic choices.
+"""The PIMC player (``fivehundred.bots.pimc.PIMCPlayer``): legal, deterministic choices.
 
 Card play runs the real solver on late states (quick on the pure build); the
 scoring of solved outcomes and the kitty are checked with the solver's answers
@@ -14,12 +14,11 @@ from typing import Any
 import pytest
 
 import fivehundred as fh
-from fivehundred import bots, pimc
-from fivehundred.bots import HeuristicPlayer
+from fivehundred import bots
+from fivehundred.bots import HeuristicPlayer, SearchPlayer, pimc
 from fivehundred.bots._search import HandUtility
-from fivehundred.pimc import PIMCPlayer
-from fivehundred.search import SearchPlayer
-from fivehundred.tournament import make_player
+from fivehundred.bots.pimc import PIMCPlayer
+from fivehundred.bots.tournament import make_player
 
 
 def late(seed: int, left: int = 3) -> fh.GameState:

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fivehundred as fh
-from fivehundred.playout import playout
+from fivehundred.ai.playout import playout
 
 TABLES = (
     fh.Rules(),

@@ -16,7 +16,7 @@ ray = pytest.importorskip("ray")
 import fivehundred as fh  # noqa: E402
 import own_players  # noqa: E402
 from fivehundred.bots import RandomPlayer  # noqa: E402
-from fivehundred.tournament import PlayerSpec, RayExecutor, play_games, run_match  # noqa: E402
+from fivehundred.bots.tournament import PlayerSpec, RayExecutor, play_games, run_match  # noqa: E402
 
 
 def test_ray_gives_the_same_games_and_a_speed_up(capsys: pytest.CaptureFixture[str]) -> None:

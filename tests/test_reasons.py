@@ -21,7 +21,7 @@ import pytest
 
 import fivehundred as fh
 import variant_helpers
-from fivehundred.playout import playout
+from fivehundred.ai.playout import playout
 from helpers import JOKER_LEAD, JOKER_VOID, after_auction, dealt, in_play, run
 
 R = fh.Reason

@@ -83,7 +83,7 @@ def own_docstring(obj: object) -> str:
     """The docstring autodoc shows for a class, function or property; none for plain values.
 
     In the compiled build a compiled public function is a :class:`functools.partial`
-    that carries its docstring (``fivehundred._docs.documented``).
+    that carries its docstring (``fivehundred._engine.docs.documented``).
     """
     routine = inspect.isroutine(obj) or isinstance(obj, functools.partial)
     if inspect.isclass(obj) or routine or isinstance(obj, property):

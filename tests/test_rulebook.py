@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Final
 
-from fivehundred._rulebook import RULE_TEXT, cited
+from fivehundred._engine.rulebook import RULE_TEXT, cited
 from test_docs import RULE_IDS
 
 ROOT: Final = Path(__file__).resolve().parent.parent

@@ -411,7 +411,7 @@ def test_view_and_action_documents_name_their_form_problems() -> None:
 
 
 def test_long_byte_strings_are_refused_before_decoding(monkeypatch: pytest.MonkeyPatch) -> None:
-    from fivehundred import _convert  # the converters read the limit
+    from fivehundred._engine import convert as _convert  # the converters read the limit
 
     monkeypatch.setattr(_convert, "MAX_JSON_SIZE", 10)
     with pytest.raises(fh.InvalidStateError, match="the JSON text is too long: 41 bytes"):

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import fivehundred as fh
-from fivehundred.playout import playout
+from fivehundred.ai.playout import playout
 from fivehundred.scoring import SCORE_TABLE, bid_value
 from fivehundred.server import _present
 from fivehundred.server.tables import HUMAN, Table, Tables

@@ -1,4 +1,4 @@
-"""The rule tables (``fivehundred._tables``) are the one place the rule data lives.
+"""The rule tables (``fivehundred._engine.ruledata``) are the one place the rule data lives.
 
 ``Rules``, the ladder, the deck, the deal packets, the sides and the score table
 are read from them: changing a row changes the game, and a row that cannot be
@@ -20,9 +20,8 @@ import attrs
 import pytest
 
 import fivehundred as fh
-from fivehundred import _tables
-from fivehundred._engine.table import clear_tables
-from fivehundred._tables import (
+from fivehundred._engine import ruledata as _tables
+from fivehundred._engine.ruledata import (
     BID_TRICKS,
     DECKS,
     KITTY_3,
@@ -38,9 +37,10 @@ from fivehundred._tables import (
     MiserePlace,
     TableRow,
 )
+from fivehundred._engine.table import clear_tables
+from fivehundred.ai.playout import playout
 from fivehundred.calls import build_ladder
 from fivehundred.cards import Rank
-from fivehundred.playout import playout
 from fivehundred.records import record_from_text, record_to_text, rules_from_options, rules_options
 from fivehundred.rules import DEFAULT_LADDER, standard_deck
 from fivehundred.scoring import MISERE_VALUES, SCORE_TABLE, TRICKS_PER_HAND

@@ -13,11 +13,9 @@ import pytest
 
 import fivehundred as fh
 import own_players
-from fivehundred.bots import HeuristicPlayer, Player, RandomPlayer
-from fivehundred.cli import main as cli_main
-from fivehundred.pimc import PIMCPlayer
-from fivehundred.search import SearchPlayer
-from fivehundred.tournament import (
+from fivehundred.bots import HeuristicPlayer, Player, RandomPlayer, SearchPlayer
+from fivehundred.bots.pimc import PIMCPlayer
+from fivehundred.bots.tournament import (
     GameOutcome,
     PlayerSpec,
     format_match,
@@ -30,6 +28,7 @@ from fivehundred.tournament import (
     summarize,
     wilson_interval,
 )
+from fivehundred.cli import main as cli_main
 
 
 def test_wilson_interval_matches_known_values() -> None:
@@ -168,7 +167,7 @@ def test_command_line(capsys: pytest.CaptureFixture[str]) -> None:
 def test_matches_on_any_executor_give_the_same_games() -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    from fivehundred.tournament import make_executor
+    from fivehundred.bots.tournament import make_executor
 
     alone = list(play_games(("heuristic", "random"), 5, seed=4))
     with ThreadPoolExecutor(max_workers=2) as pool:
@@ -183,7 +182,7 @@ def test_matches_on_any_executor_give_the_same_games() -> None:
 
 
 def test_the_command_line_takes_a_backend(capsys: pytest.CaptureFixture[str]) -> None:
-    from fivehundred.tournament import main
+    from fivehundred.bots.tournament import main
 
     assert main(["heuristic", "random", "--games", "2", "--backend", "thread", "--jobs", "2"]) == 0
     assert "heuristic" in capsys.readouterr().out

@@ -20,7 +20,7 @@ import pytest
 import fivehundred as fh
 from fivehundred.bots import HeuristicPlayer, Player, RandomPlayer, trick_estimate
 from fivehundred.calls import CallKind, Strain
-from fivehundred.state import Phase
+from fivehundred.engine import Phase
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "examples"))

@@ -39,18 +39,18 @@ WRONG: Final[dict[str, object]] = {
 
 #: Public names not called here, and why.
 NOT_CALLED: Final = {
-    "fivehundred.playout.Policy": "a type alias (a Callable type) for annotations, not a function",
+    "fivehundred.ai.playout.Policy": "a type alias (a Callable type) for annotations",
     "fivehundred.bots.Player": "a Protocol, a type for annotations: it cannot be instantiated",
-    "fivehundred.tensors.Buffer": "a Protocol, a type for annotations: it cannot be instantiated",
+    "fivehundred.ai.tensors.Buffer": "a Protocol, a type for annotations: not instantiable",
     "fivehundred.tricks.Context": "the compiled class that context() builds once and caches; "
     "users never construct it (contexts compare by identity)",
     "fivehundred.server.serve.serve": "starts a server that runs until it is killed",
     "fivehundred.server.serve.JsonH11Protocol": "uvicorn's protocol class, which uvicorn "
     "constructs with its own arguments",
-    "fivehundred.tournament.RayExecutor": "starts (or needs) a Ray cluster",
-    "fivehundred.openspiel.FiveHundredState": "OpenSpiel's C++ base class checks the "
+    "fivehundred.bots.tournament.RayExecutor": "starts (or needs) a Ray cluster",
+    "fivehundred.ai.openspiel.FiveHundredState": "OpenSpiel's C++ base class checks the "
     "arguments first and aborts the process on wrong ones",
-    "fivehundred.openspiel.FiveHundredObserver": "made by the game's make_py_observer, "
+    "fivehundred.ai.openspiel.FiveHundredObserver": "made by the game's make_py_observer, "
     "as OpenSpiel's C++ base class requires",
     "fivehundred.GameState": "states are made by new_game, deal and apply; the constructor's "
     "parameters are the engine's private ones (GameState() itself raises FiveHundredTypeError, "
@@ -76,7 +76,7 @@ DOCUMENTED: Final[dict[str, tuple[type[BaseException], ...]]] = {
     # ``argv=None`` means sys.argv, here pytest's own arguments: argparse exits with status 2,
     # as both docstrings say. A wrong type is refused before that.
     "fivehundred.cli.main": (SystemExit,),
-    "fivehundred.tournament.main": (SystemExit,),
+    "fivehundred.bots.tournament.main": (SystemExit,),
     # The key file named "x" does not exist: OSError, as the docstring says.
     "fivehundred.server.settings.read_key": (OSError,),
     # The server's refusal (an HTTP status, a code and a sentence), as its docstring says.
@@ -196,20 +196,20 @@ def test_the_callables_are_found() -> None:
     assert {
         "fivehundred.apply",
         "fivehundred.observe",
-        "fivehundred.tensors.observation_tensor",
-        "fivehundred.search.sample_state",
+        "fivehundred.ai.tensors.observation_tensor",
+        "fivehundred.bots.sample_state",
     } <= set(CALLABLES)
 
 
 def test_a_game_state_where_a_view_belongs_is_named_in_the_error() -> None:
-    from fivehundred.tensors import observation_tensor
+    from fivehundred.ai.tensors import observation_tensor
 
     with pytest.raises(fh.FiveHundredTypeError, match=r"expected a PlayerView .* got <GameState"):
         observation_tensor(WRONG["a GameState"])  # type: ignore[arg-type]  # the wrong type
 
 
 def test_a_view_where_a_view_belongs_still_works() -> None:
-    from fivehundred.tensors import observation_tensor, observation_tensor_size
+    from fivehundred.ai.tensors import observation_tensor, observation_tensor_size
 
     state = WRONG["a GameState"]
     assert isinstance(state, fh.GameState)
@@ -218,7 +218,7 @@ def test_a_view_where_a_view_belongs_still_works() -> None:
 
 
 def test_the_shared_check_refuses_a_bool_where_a_number_belongs() -> None:
-    from fivehundred._quoting import expect
+    from fivehundred._engine.quoting import expect
 
     with pytest.raises(fh.FiveHundredTypeError, match=r"^expected a seat \(an int\), got True$"):
         expect(True, int, "a seat (an int)")

@@ -15,7 +15,6 @@ True
 
 from typing import TYPE_CHECKING, Final
 
-from fivehundred._deprecated import deprecated_getattr
 from fivehundred._engine.state import COMPILED
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import (
@@ -29,6 +28,9 @@ from fivehundred.calls import (
 )
 from fivehundred.cards import JOKER, Card, Rank, Suit
 from fivehundred.engine import (
+    GameState,
+    Phase,
+    Trick,
     apply,
     check_action,
     deal,
@@ -56,7 +58,6 @@ from fivehundred.scoring import (
     game_result,
     score_hand,
 )
-from fivehundred.state import GameState, Phase, Trick
 from fivehundred.tricks import effective_suit, trick_winner
 from fivehundred.views import PlayerView, observe
 
@@ -68,7 +69,7 @@ __version__ = "0.1.0"
 
 #: The public names, in plain ``sorted()`` order (as ``dir()`` shows them): what an
 #: application needs. Bot and framework authors find the rest in their own modules
-#: (``fivehundred.encoding``, ``.tensors``, ``.playout``, ``.search``, ``.solver``,
+#: (``fivehundred.ai.encoding``, ``.tensors``, ``.playout``, ``.search``, ``.solver``,
 #: ``.bots``, ``.records``, ``.serialize``). ``__version__`` is an attribute, not a name
 #: to import.
 __all__ = [
@@ -140,18 +141,13 @@ _LAZY: Final[dict[str, str]] = {
     **dict.fromkeys(("from_dict", "from_json", "to_dict", "to_json"), "fivehundred.serialize"),
 }
 
-#: The names this package had before 1.0, which warn and point at their new home.
-_old_name = deprecated_getattr(__name__, stacklevel=3)
-
-
 if not TYPE_CHECKING:  # hidden from type checkers, so that a misspelt fh.name stays an error
 
     def __getattr__(name: str) -> object:
-        """Load a lazy public name's module on first use, then keep the name here (PEP 562);
-        an old name warns and returns its replacement."""
+        """Load a lazy public name's module on first use, then keep the name here (PEP 562)."""
         module_name = _LAZY.get(name)
         if module_name is None:
-            return _old_name(name)
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
         import importlib
 
         value = getattr(importlib.import_module(module_name), name)

@@ -16,16 +16,16 @@ from typing import Final, NoReturn
 
 import attrs
 
-from fivehundred import _tables
-from fivehundred._calltext import (
+from fivehundred._engine import ruledata as _tables
+from fivehundred._engine.calltext import (
     BID_PATTERN,
     CALL_FORMS,
     CALL_WORDS,
     SANS_PATTERN,
     STRAIN_NUMBERS,
 )
-from fivehundred._quoting import no_member, quote, too_long
-from fivehundred._tables import BID_TRICKS, MAX_BID, MIN_BID
+from fivehundred._engine.quoting import no_member, quote, too_long
+from fivehundred._engine.ruledata import BID_TRICKS, MAX_BID, MIN_BID
 from fivehundred.cards import Suit
 from fivehundred.errors import (
     FiveHundredError,

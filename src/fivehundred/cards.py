@@ -22,7 +22,7 @@ from typing import Final, NoReturn
 
 import attrs
 
-from fivehundred._cardtext import (
+from fivehundred._engine.cardtext import (
     CARD_FORMS,
     CARD_SEPARATORS,
     JOKER_TEXT,
@@ -30,7 +30,7 @@ from fivehundred._cardtext import (
     SUIT_NUMBERS,
     SUIT_SYMBOLS,
 )
-from fivehundred._quoting import expect, no_member, quote, too_long
+from fivehundred._engine.quoting import expect, no_member, quote, too_long
 from fivehundred.errors import (
     FiveHundredError,
     FiveHundredTypeError,

@@ -1,7 +1,12 @@
-"""Game flow as pure functions: new game, deal, legal actions, apply.
+"""Game flow as pure functions: new game, deal, legal actions, apply; and the game state.
+
+A :class:`GameState` is created by :func:`new_game`, dealt by :func:`deal` and advanced
+by :func:`apply`; it never changes. Inside it is a handful of small integers and bit
+masks that point to a block shared by every state of the same phase of a hand (see
+``fivehundred._engine``); the properties turn that into cards, calls and tricks.
 
 The rules themselves live in the engine (the package ``fivehundred._engine``); this module
-checks arguments, turns the core's verdicts into errors (``fivehundred._explain``)
+checks arguments, turns the core's verdicts into errors (``fivehundred._engine.explain``)
 and is the public face of the game.
 
 >>> import fivehundred as fh
@@ -24,16 +29,16 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from fivehundred import _docs
 from fivehundred._engine import deal as dealing
+from fivehundred._engine import docs as _docs
 from fivehundred._engine import judge as judging
 from fivehundred._engine import play as card_play
 from fivehundred._engine.auction import legal_calls
+from fivehundred._engine.explain import explain
 from fivehundred._engine.hand import BIDDING, PLAY
 from fivehundred._engine.state import GameState, hand_block
 from fivehundred._engine.table import Table, table
-from fivehundred._explain import explain
-from fivehundred._types import Phase
+from fivehundred._engine.values import Phase, Trick
 from fivehundred.actions import Action, Play
 from fivehundred.calls import Call
 from fivehundred.cards import Card
@@ -41,6 +46,9 @@ from fivehundred.errors import FiveHundredTypeError, IllegalActionError, Invalid
 from fivehundred.rules import Rules
 
 __all__ = [
+    "GameState",
+    "Phase",
+    "Trick",
     "apply",
     "check_action",
     "deal",
@@ -53,6 +61,8 @@ __all__ = [
 
 _DEFAULT_RULES: Final = Rules()
 
+_docs.document_class(GameState)  # compiled, its docstring and signature come from its source
+
 if TYPE_CHECKING:  # the signatures users type-check against
 
     def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameState:
@@ -63,7 +73,7 @@ if TYPE_CHECKING:  # the signatures users type-check against
 
 else:  # the engine core's functions themselves (compiled in the compiled build): they check
     # their arguments at run time, so a wrong type gets the library's TypeError. Compiled,
-    # each comes with its docstring and signature from its source (see fivehundred._docs).
+    # each comes with its docstring and signature from its source (see fivehundred._engine.docs).
     apply = _docs.documented(judging.apply)
     legal_actions = _docs.documented(judging.legal_actions)
 #: Starting scores lie strictly within ±MAX_START_SCORE.

@@ -38,7 +38,7 @@ MAX_PROBLEMS: Final = 20
 
 # How a message quotes an input, and how an enum refuses a value: the exceptions below
 # use them, so they live here, at the bottom of the package. They are not in
-# ``__all__``: the package's modules take them from ``fivehundred._quoting``.
+# ``__all__``: the package's modules take them from ``fivehundred._engine.quoting``.
 
 _REPR: Final = reprlib.Repr()
 _REPR.maxstring = _REPR.maxother = MAX_QUOTE

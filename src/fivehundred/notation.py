@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Final
 
 import attrs
 
-from fivehundred._calltext import CALL_FORMS
-from fivehundred._cardtext import CARD_FORMS, SUIT_FORMS, SUIT_NAMES, SUIT_NUMBERS
-from fivehundred._quoting import expect, quote, too_long
-from fivehundred._types import Phase
+from fivehundred._engine.calltext import CALL_FORMS
+from fivehundred._engine.cardtext import CARD_FORMS, SUIT_FORMS, SUIT_NAMES, SUIT_NUMBERS
+from fivehundred._engine.quoting import expect, quote, too_long
+from fivehundred._engine.values import Phase
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call, parse_call
 from fivehundred.cards import Card, Suit, parse_card, parse_cards

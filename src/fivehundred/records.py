@@ -33,14 +33,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-from fivehundred._deprecated import deprecated_getattr
 from fivehundred._engine.deal import start_scores
-from fivehundred._engine.state import hand_records
-from fivehundred._options import MAX_OPTIONS, rules_from_options, rules_options
-from fivehundred._quoting import quote
-from fivehundred._replay import GameRecord, HandRecord, replay_hands
+from fivehundred._engine.options import MAX_OPTIONS, rules_from_options, rules_options
+from fivehundred._engine.quoting import quote
+from fivehundred._engine.replay import GameRecord, HandRecord, replay_hands
+from fivehundred._engine.state import GameState, hand_records
+from fivehundred._engine.values import Phase
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call, CallKind
 from fivehundred.cards import Card
@@ -57,7 +57,6 @@ from fivehundred.notation import PHASE_WORDS, parse_call, parse_cards
 from fivehundred.notation import format_action as _format_action
 from fivehundred.notation import parse_action as _parse_action
 from fivehundred.rules import Rules
-from fivehundred.state import GameState, Phase
 
 __all__ = [
     "MAX_HANDS",
@@ -408,8 +407,3 @@ def _read_hand(line: str, number: int, position: int) -> HandRecord:
 def _call_words(text: str) -> Iterable[str]:
     """The calls of an auction section (sans-kitty bids are written ``7H-SK``, one word)."""
     return text.split()
-
-
-if not TYPE_CHECKING:  # hidden from type checkers, so that a misspelt name stays an error
-    #: The names this module had before 1.0, which warn and point at their new home.
-    __getattr__ = deprecated_getattr(__name__)

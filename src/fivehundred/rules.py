@@ -1,7 +1,7 @@
 """The rule options of a game, and the bid ladder, deck, deal and sides they give.
 
 The data behind them (the bid range, the misère rungs, the decks, the deal
-packets and the seat layouts) is written once, in ``fivehundred._tables``;
+packets and the seat layouts) is written once, in ``fivehundred._engine.ruledata``;
 this module reads it and refuses, when ``Rules`` is made, anything the tables
 cannot represent.
 
@@ -23,8 +23,8 @@ from typing import Any, Final
 
 import attrs
 
-from fivehundred import _tables
-from fivehundred._tables import TRICKS_PER_HAND
+from fivehundred._engine import ruledata as _tables
+from fivehundred._engine.ruledata import TRICKS_PER_HAND
 from fivehundred.calls import DEFAULT_LADDER, Ladder
 from fivehundred.cards import CARDS, JOKER, RANKS_PER_SUIT, Card, Rank, Suit
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
@@ -361,7 +361,7 @@ class Rules:
         """P6: six players, 63 cards; three teams of two (``team_size=3``: two of three)."""
         return cls(players=6, **changes)
 
-    # -- derived data: read from the rule tables (fivehundred._tables) ------
+    # -- derived data: read from the rule tables (fivehundred._engine.ruledata) ------
 
     @cached_property
     def deck(self) -> tuple[Card, ...]:

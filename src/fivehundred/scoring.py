@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Final, NoReturn
 
 import attrs
 
-from fivehundred import _tables
-from fivehundred._quoting import expect, no_member
-from fivehundred._tables import BID_TRICKS, MIN_BID
+from fivehundred._engine import ruledata as _tables
+from fivehundred._engine.quoting import expect, no_member
+from fivehundred._engine.ruledata import BID_TRICKS, MIN_BID
 from fivehundred.calls import Call, CallKind, Strain
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 

@@ -16,8 +16,8 @@ checks every field of the snapshot against it; anything wrong raises
 :class:`~fivehundred.InvalidStateError` listing every problem found.
 
 This module is the document API; the converters it reads and writes values with
-live in the internal ``fivehundred._convert``, and the load-time checks (the
-snapshot, the replay of the record) in ``fivehundred._checks``.
+live in the internal ``fivehundred._engine.convert``, and the load-time checks (the
+snapshot, the replay of the record) in ``fivehundred._engine.checks``.
 
 >>> import fivehundred as fh
 >>> state = fh.apply(fh.deal(fh.new_game(dealer=3), seed=7), fh.parse_call("6S"))
@@ -38,19 +38,19 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from types import UnionType
-from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar, cast, overload
+from typing import Any, Final, TypeAlias, TypeVar, cast, overload
 
 import attrs
 
-from fivehundred import _convert
 from fivehundred import records as _records
-from fivehundred._checks import (
+from fivehundred._engine import convert as _convert
+from fivehundred._engine.checks import (
     Snapshot,
     compare_snapshot,
     read_snapshot,
     snapshot_problems,
 )
-from fivehundred._convert import (
+from fivehundred._engine.convert import (
     CONVERTER,
     BadValue,
     RecordDoc,
@@ -67,8 +67,8 @@ from fivehundred._convert import (
     read_suit,
     structure_into,
 )
-from fivehundred._deprecated import deprecated_getattr
-from fivehundred._replay import replay_hands
+from fivehundred._engine.replay import replay_hands
+from fivehundred._engine.state import GameState
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call
 from fivehundred.cards import Card
@@ -80,7 +80,6 @@ from fivehundred.records import (
     rules_options,
 )
 from fivehundred.rules import Rules
-from fivehundred.state import GameState
 from fivehundred.views import PlayerView
 
 __all__ = [
@@ -608,8 +607,3 @@ def from_json(text: str | bytes, cls: object = GameState) -> object:
 def _need(obj: object, cls: type) -> None:
     if not isinstance(obj, cls):
         raise FiveHundredTypeError(f"a {cls.__name__} is needed, not {type(obj).__name__}")
-
-
-if not TYPE_CHECKING:  # hidden from type checkers, so that a misspelt name stays an error
-    #: The per-type pairs this module had before 1.0, which warn and point at the one family.
-    __getattr__ = deprecated_getattr(__name__)

@@ -54,12 +54,12 @@ from collections.abc import Mapping
 
 import attrs
 
-from fivehundred._engine.state import tricks_by_seat
-from fivehundred._solver import NAMES, Search
+from fivehundred._engine.dds import NAMES, Search
+from fivehundred._engine.state import GameState, tricks_by_seat
+from fivehundred._engine.values import Phase
 from fivehundred.actions import Play
 from fivehundred.engine import legal_plays
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
-from fivehundred.state import GameState, Phase
 
 __all__ = ["Solution", "claim", "solve"]
 

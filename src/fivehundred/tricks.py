@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TypeAlias
 
-from fivehundred._docs import document_class
 from fivehundred._engine import order
-from fivehundred._quoting import expect
+from fivehundred._engine.docs import document_class
+from fivehundred._engine.quoting import expect
 from fivehundred.calls import Call, Strain
 from fivehundred.cards import Card, Suit
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import attrs
 
+from fivehundred._engine.state import GameState
+from fivehundred._engine.values import Phase, Trick
 from fivehundred.actions import Action
 from fivehundred.calls import Call
 from fivehundred.cards import Card, Suit
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 from fivehundred.rules import Rules
 from fivehundred.scoring import GameResult, HandResult
-from fivehundred.state import GameState, Phase, Trick
 
 __all__ = ["PlayerView", "observe"]
 

@@ -1,15 +1,15 @@
 """The rule engine, laid out like the rule book, on small integers.
 
 This package is the one implementation of the game behind :func:`fivehundred.apply`,
-:func:`fivehundred.playout` and the computer players. It is plain typed Python that
+:func:`fivehundred.ai.playout` and the computer players. It is plain typed Python that
 mypyc compiles (``fivehundred.COMPILED``); the same source is the pure build.
 Inside, a card is its *position* in the deck of the table (0 … len(deck) - 1, in
 card order), a set of cards is a bit mask of positions, and a state is a
 ``GameState`` of about a dozen fields that points to a ``Hand`` block shared by
 every state of one phase of a hand.
 
-Nothing here is public API: :mod:`fivehundred.engine`, :mod:`fivehundred.state`,
-:mod:`fivehundred.tricks` and :mod:`fivehundred.playout` wrap it. Every module of
+Nothing here is public API: :mod:`fivehundred.engine`, :mod:`fivehundred.engine`,
+:mod:`fivehundred.tricks` and :mod:`fivehundred.ai.playout` wrap it. Every module of
 this package is compiled by mypyc in the compiled build. One module a section:
 
 - :mod:`~fivehundred._engine.table`: what a table of given rules fixes (seats,

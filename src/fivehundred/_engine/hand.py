@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Final, TypeAlias, cast, final
 
-from fivehundred._docs import mypyc_attr
+from fivehundred._engine.docs import mypyc_attr
 from fivehundred._engine.order import Ctx
 from fivehundred._engine.table import Table, positions_context, table
-from fivehundred._types import Phase
+from fivehundred._engine.values import Phase
 from fivehundred.actions import Action
 from fivehundred.calls import Call
 from fivehundred.rules import Rules

@@ -3,7 +3,7 @@
 :func:`apply` takes a listed action from the state's cache, else checks and applies
 it on each phase's fast path; anything those refuse is judged by :func:`judge`, so
 every refusal and its reason come from the one evaluation, worded by
-:mod:`fivehundred._explain`.
+:mod:`fivehundred._engine.explain`.
 
 Internal; compiled by mypyc.
 """
@@ -292,7 +292,7 @@ def apply(state: object, action: object, *, seat: object = None) -> GameState:
         ):
             return apply_partner(s, action)
     # 3. refused: the reason comes from the one evaluation behind is_legal and check_action
-    from fivehundred._explain import explain
+    from fivehundred._engine.explain import explain
 
     raise explain(s, action, judge(s, action, seat))
 

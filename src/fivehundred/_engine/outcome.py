@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fivehundred._tables import TRICKS_PER_HAND
+from fivehundred._engine.ruledata import TRICKS_PER_HAND
 
 
 def score_changes(

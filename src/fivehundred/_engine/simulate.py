@@ -1,4 +1,4 @@
-"""Random play-outs on the engine's own steps (for :func:`fivehundred.playout` and
+"""Random play-outs on the engine's own steps (for :func:`fivehundred.ai.playout` and
 the players' simulations).
 
 Internal; compiled by mypyc.

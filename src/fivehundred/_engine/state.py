@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final, final
 
-from fivehundred._docs import mypyc_attr
+from fivehundred._engine.docs import mypyc_attr
 from fivehundred._engine.hand import BIDDING, PHASES, PLAY, Hand
 from fivehundred._engine.table import SUITS
-from fivehundred._types import Phase, Trick
+from fivehundred._engine.values import Phase, Trick
 from fivehundred.actions import Action
 from fivehundred.calls import Call, CallKind
 from fivehundred.cards import CARDS, Card, Suit

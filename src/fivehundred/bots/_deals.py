@@ -1,7 +1,7 @@
 """Uniform draws of the hidden cards of one seat's view: counted once, drawn many times.
 
-Internal; compiled by mypyc. :func:`fivehundred.search.sample_deal` and
-:func:`fivehundred.search.sample_deals` draw through :class:`ViewDeals`, which
+Internal; compiled by mypyc. :func:`fivehundred.bots.sample_deal` and
+:func:`fivehundred.bots.sample_deals` draw through :class:`ViewDeals`, which
 holds what every draw for one view shares:
 
 - :class:`DealCount`: the number of deals of the unseen cards that respect who
@@ -27,8 +27,10 @@ from typing import Final, final
 from fivehundred._engine.deal import deal as deal_positions_of
 from fivehundred._engine.deal import new_game as new_game_of
 from fivehundred._engine.deal import redeal, with_scores
+from fivehundred._engine.sight import Sight
+from fivehundred._engine.state import GameState
 from fivehundred._engine.table import table
-from fivehundred._sight import Sight
+from fivehundred._engine.values import Phase
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call
 from fivehundred.cards import CARDS, JOKER_INDEX, Card, indices, mask_of
@@ -36,7 +38,6 @@ from fivehundred.engine import apply, deal, new_game
 from fivehundred.errors import FiveHundredError
 from fivehundred.rules import Rules
 from fivehundred.scoring import HandResult
-from fivehundred.state import GameState, Phase
 from fivehundred.views import PlayerView
 
 __all__ = ["DealCount", "Replay", "ViewDeals", "deal_count", "deal_positions", "shuffle"]

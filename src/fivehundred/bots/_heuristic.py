@@ -9,8 +9,8 @@ from typing import Final
 
 import attrs
 
-from fivehundred._quoting import expect, quote
-from fivehundred._sight import (
+from fivehundred._engine.quoting import expect, quote
+from fivehundred._engine.sight import (
     JOKER_BIT,
     CardTable,
     Sight,
@@ -19,13 +19,13 @@ from fivehundred._sight import (
     deck_mask,
     read_sight,
 )
+from fivehundred._engine.values import Phase
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.bots._players import require_turn
 from fivehundred.calls import PASS, Call, CallKind, Strain
 from fivehundred.cards import CARDS, JOKER_INDEX, Card, Suit, indices, mask_of
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 from fivehundred.rules import Rules
-from fivehundred.state import Phase
 from fivehundred.tricks import Context, context, contract_context
 from fivehundred.views import PlayerView
 

@@ -1,15 +1,15 @@
 """What one seat knows from its view, in cards: :class:`Knowledge` and :func:`read_view`.
 
 The players compute with the mask form of the same facts,
-``fivehundred._sight.Sight`` (:func:`~fivehundred._sight.read_sight`).
+``fivehundred._engine.sight.Sight`` (:func:`~fivehundred._engine.sight.read_sight`).
 """
 
 from __future__ import annotations
 
 import attrs
 
-from fivehundred._quoting import expect
-from fivehundred._sight import read_sight
+from fivehundred._engine.quoting import expect
+from fivehundred._engine.sight import read_sight
 from fivehundred.cards import Card, Suit, cards_from_mask
 from fivehundred.views import PlayerView
 

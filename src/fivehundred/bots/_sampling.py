@@ -9,15 +9,16 @@ from typing import Final
 
 import attrs
 
-from fivehundred._quoting import expect
-from fivehundred._sight import JOKER_BIT, Sight, read_sight
+from fivehundred._engine.quoting import expect
+from fivehundred._engine.sight import JOKER_BIT, Sight, read_sight
+from fivehundred._engine.state import GameState
+from fivehundred._engine.values import Phase
 from fivehundred.bots._deals import Replay, ViewDeals, deal_count
 from fivehundred.bots._heuristic import PARTNER_SHARE, mask_danger, mask_tricks
 from fivehundred.calls import Call, CallKind
 from fivehundred.cards import Card, cards_from_mask, indices
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 from fivehundred.rules import Rules
-from fivehundred.state import GameState, Phase
 from fivehundred.views import PlayerView
 
 #: Redraws of a sampled deal that does not fit the auction before accepting it.
@@ -166,7 +167,7 @@ def sample_hands(view: PlayerView, rng: random.Random) -> World:
     """Sample where the cards ``view.seat`` cannot see are, consistently with its view.
 
     Not uniform: the auction biases the deal (a bidder is dealt a hand worth about its
-    bid; see :mod:`fivehundred.search`), as :class:`~fivehundred.search.SearchPlayer`
+    bid; see :mod:`fivehundred.bots`), as :class:`~fivehundred.bots.SearchPlayer`
     wants. For a draw uniform over the deals consistent with the view, which is what
     OpenSpiel's ``resample_from_infostate`` gives, use :func:`sample_deal`.
 
@@ -282,7 +283,7 @@ def sample_deal(view: PlayerView, rng: random.Random) -> GameState:
     who nominated it (R7.1; making none reveals nothing) and not with a void
     misère player who played another card (R7.3); the five-player called card
     not with its caller (P5); the exposed open-misère hand (R6.3). Unlike
-    ``fivehundred.search.sample_state``, the auction does not bias the deal. The state has the
+    ``fivehundred.bots.sample_state``, the auction does not bias the deal. The state has the
     view's scores, hand number and last hand, and the hand's public actions
     replayed, so ``observe(state, view.seat) == view``.
 

@@ -1,6 +1,6 @@
 """The search player: determinization over sampled deals, with fast play-outs.
 
-Public as :mod:`fivehundred.search`, whose docstring says how it decides.
+How it decides is told in :mod:`fivehundred.bots` (the search player).
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from typing import Final
 import attrs
 
 from fivehundred._engine.play import play_card, play_mask, play_names
+from fivehundred._engine.quoting import expect
+from fivehundred._engine.sight import JOKER_BIT, card_table, deck_mask, read_sight
 from fivehundred._engine.simulate import simulation
 from fivehundred._engine.state import (
     GameState,
@@ -27,8 +29,6 @@ from fivehundred._engine.state import (
 from fivehundred._engine.table import Table
 from fivehundred._engine.table import positions_context as _positions_context
 from fivehundred._engine.table import table as _rules_table
-from fivehundred._quoting import expect
-from fivehundred._sight import JOKER_BIT, card_table, deck_mask, read_sight
 from fivehundred.actions import Action, Discard, Nominate, Play
 from fivehundred.bots._heuristic import HeuristicPlayer, ranked_discards
 from fivehundred.bots._players import require_turn

@@ -26,7 +26,8 @@ import sys
 from collections.abc import Sequence
 from typing import Final
 
-from fivehundred._quoting import expect
+from fivehundred._engine.quoting import expect
+from fivehundred.bots.tournament import make_executor
 from fivehundred.cli._args import RULE_PRESETS, UsageError, build_parser, rules_for, show_options
 from fivehundred.cli._render import show_rules
 from fivehundred.cli._score import score
@@ -35,7 +36,6 @@ from fivehundred.cli._table import play
 from fivehundred.cli._watch import demo, watch
 from fivehundred.errors import FiveHundredError
 from fivehundred.server.settings import Settings, from_arguments
-from fivehundred.tournament import make_executor
 
 __all__ = ["RULE_PRESETS", "UsageError", "main", "rules_for"]
 

@@ -16,15 +16,15 @@ from typing import Final, NoReturn, TextIO
 import attrs
 
 import fivehundred as fh
-from fivehundred._quoting import expect
-from fivehundred._tables import MAX_PLAYERS, MIN_PLAYERS
-from fivehundred.server.settings import add_arguments
-from fivehundred.tournament import (
+from fivehundred._engine.quoting import expect
+from fivehundred._engine.ruledata import MAX_PLAYERS, MIN_PLAYERS
+from fivehundred.bots.tournament import (
     BACKENDS,
     DEFAULT_BUDGET,
     PLAYER_TYPES,
     make_player,
 )
+from fivehundred.server.settings import add_arguments
 
 #: Named rule sets for ``--rules``: each makes :class:`~fivehundred.Rules` for a
 #: number of players (``--players``). Add a preset by adding a line.

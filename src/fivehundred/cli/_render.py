@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Final, TextIO
 
 import fivehundred as fh
-from fivehundred._tables import BID_TRICKS
+from fivehundred._engine.ruledata import BID_TRICKS
 from fivehundred.notation import format_call, format_card, format_suit
 from fivehundred.tricks import display_groups, is_trump
 

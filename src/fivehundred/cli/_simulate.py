@@ -7,13 +7,13 @@ from concurrent.futures import Executor
 from typing import TextIO
 
 import fivehundred as fh
-
-# -- simulate --------------------------------------------------------------------------
-from fivehundred.cli._render import Style
-from fivehundred.tournament import (
+from fivehundred.bots.tournament import (
     play_games,
     summarize,
 )
+
+# -- simulate --------------------------------------------------------------------------
+from fivehundred.cli._render import Style
 
 
 def simulate(

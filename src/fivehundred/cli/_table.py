@@ -12,7 +12,11 @@ from typing import Any, Final, TextIO
 import fivehundred as fh
 
 # -- play ------------------------------------------------------------------------------
-from fivehundred._rulebook import RULE_TEXT, cited
+from fivehundred._engine.rulebook import RULE_TEXT, cited
+from fivehundred.bots.tournament import (
+    DEFAULT_BUDGET,
+    make_player,
+)
 from fivehundred.cli._args import HOW_TO_PLAY, UsageError
 from fivehundred.cli._render import (
     Narrator,
@@ -26,10 +30,6 @@ from fivehundred.cli._render import (
     use_colour,
 )
 from fivehundred.notation import parse_move
-from fivehundred.tournament import (
-    DEFAULT_BUDGET,
-    make_player,
-)
 
 #: What ``help`` prints at the table.
 _HELP: Final = HOW_TO_PLAY

@@ -9,13 +9,13 @@ from typing import Final, TextIO
 
 import fivehundred as fh
 from fivehundred.bots import Player
-
-# -- demo ------------------------------------------------------------------------------
-from fivehundred.cli._render import Narrator, Style, actor, final_scores, use_colour
-from fivehundred.tournament import (
+from fivehundred.bots.tournament import (
     DEFAULT_BUDGET,
     make_player,
 )
+
+# -- demo ------------------------------------------------------------------------------
+from fivehundred.cli._render import Narrator, Style, actor, final_scores, use_colour
 
 
 def demo(seed: int, *, ascii_only: bool = False, out: TextIO | None = None) -> fh.GameState:

@@ -21,8 +21,8 @@ import math
 from collections.abc import Iterable
 from typing import Any, Final
 
-from fivehundred._quoting import quote
-from fivehundred._tables import MAX_PLAYERS, MIN_PLAYERS
+from fivehundred._engine.quoting import quote
+from fivehundred._engine.ruledata import MAX_PLAYERS, MIN_PLAYERS
 from fivehundred.server.tables import HUMAN, Refused
 
 __all__ = [

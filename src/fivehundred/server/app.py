@@ -37,7 +37,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from fivehundred._quoting import expect
+from fivehundred._engine.quoting import expect
 from fivehundred.server import _ops
 from fivehundred.server._guard import check_json, create_request
 from fivehundred.server._live import Hub, changed, claim_rest, live, table_of

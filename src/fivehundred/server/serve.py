@@ -24,7 +24,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from fivehundred._quoting import expect
+from fivehundred._engine.quoting import expect
 from fivehundred.server._guard import head_size
 from fivehundred.server._live import MAX_MESSAGE
 from fivehundred.server._logs import log_config

@@ -21,7 +21,7 @@ from typing import Final
 
 import attrs
 
-from fivehundred._quoting import expect
+from fivehundred._engine.quoting import expect
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 
 __all__ = [

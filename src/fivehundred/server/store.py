@@ -35,7 +35,7 @@ from urllib.parse import unquote, urlsplit
 
 import attrs
 
-from fivehundred._quoting import expect, quote
+from fivehundred._engine.quoting import expect, quote
 from fivehundred.errors import FiveHundredError
 from fivehundred.server._logs import LOGGER
 

@@ -27,7 +27,8 @@ from typing import Any, Final
 import attrs
 
 import fivehundred as fh
-from fivehundred._quoting import expect
+from fivehundred._engine.quoting import expect
+from fivehundred.bots.tournament import DEFAULT_BUDGET, PLAYER_TYPES, make_player
 from fivehundred.records import rules_from_options, rules_options
 from fivehundred.server import _present
 from fivehundred.server._names import check_names
@@ -40,7 +41,6 @@ from fivehundred.server.store import (
     is_postgres_url,
     open_store,
 )
-from fivehundred.tournament import DEFAULT_BUDGET, PLAYER_TYPES, make_player
 from fivehundred.tricks import display_groups, is_trump
 
 __all__ = [

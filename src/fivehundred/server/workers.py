@@ -27,7 +27,7 @@ import uvicorn
 from starlette.applications import Starlette
 from uvicorn.supervisors import Multiprocess
 
-from fivehundred._quoting import expect
+from fivehundred._engine.quoting import expect
 from fivehundred.errors import FiveHundredError
 from fivehundred.server import serve
 from fivehundred.server.app import create_app

@@ -1,6 +1,6 @@
-"""The loop of :func:`fivehundred.playout.playout`, compiled by mypyc in the compiled build.
+"""The loop of :func:`fivehundred.ai.playout.playout`, compiled by mypyc in the compiled build.
 
-Internal: :mod:`fivehundred.playout` checks the arguments (a compiled function
+Internal: :mod:`fivehundred.ai.playout` checks the arguments (a compiled function
 answers a wrong type with a bare ``TypeError``) and calls :func:`run`.
 """
 
@@ -12,10 +12,9 @@ from collections.abc import Callable
 from fivehundred._engine.deal import deal_from
 from fivehundred._engine.hand import DEAL, PLAY
 from fivehundred._engine.simulate import random_play_hand, random_step
-from fivehundred._engine.state import hand_block
+from fivehundred._engine.state import GameState, hand_block
 from fivehundred.actions import Action
 from fivehundred.engine import apply
-from fivehundred.state import GameState
 
 
 def run(

@@ -7,7 +7,7 @@ on it and reads card notation itself (``Card.parse``), and
 :mod:`fivehundred.notation`, above both, offers the tables with the values
 (``notation.SUIT_TEXT`` maps each text to its :class:`~fivehundred.Suit`).
 
->>> from fivehundred import _cardtext
+>>> from fivehundred._engine import cardtext as _cardtext
 >>> _cardtext.SUIT_NUMBERS["♡"], _cardtext.SUIT_NUMBERS["SPADES"], _cardtext.SUIT_LETTERS
 (3, 0, 'SCDH')
 """

@@ -2,7 +2,7 @@
 unseen cards, and per-contract card tables.
 
 Internal: the computer players (:mod:`fivehundred.bots`) and the observation
-tensors (:mod:`fivehundred.tensors`) compute with it;
+tensors (:mod:`fivehundred.ai.tensors`) compute with it;
 :func:`fivehundred.bots.read_view` gives the same facts in cards.
 """
 

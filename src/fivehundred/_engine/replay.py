@@ -12,14 +12,15 @@ from typing import Final
 
 import attrs
 
-from fivehundred._quoting import quote
+from fivehundred._engine.quoting import quote
+from fivehundred._engine.state import GameState
+from fivehundred._engine.values import Phase
 from fivehundred.actions import Action
 from fivehundred.cards import Card
 from fivehundred.engine import apply, deal, new_game
 from fivehundred.errors import FiveHundredError, NotationError
 from fivehundred.notation import format_action, parse_action
 from fivehundred.rules import Rules
-from fivehundred.state import GameState, Phase
 
 __all__ = ["IN_HAND", "GameRecord", "HandInput", "HandRecord", "replay_hands"]
 

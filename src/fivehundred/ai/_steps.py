@@ -3,13 +3,13 @@
 Internal; compiled by mypyc. The OpenSpiel adapter calls these on every step of
 a search. In card play they work on the engine's own masks and play objects, so
 no action is decoded and no mask of every id is built; in the other phases they
-answer exactly as the compact layout of :mod:`fivehundred.encoding` does.
+answer exactly as the compact layout of :mod:`fivehundred.ai.encoding` does.
 
 ``start`` is the first id of the plays block and ``size`` the number of cards in
 the deck: an adapter reads them once from the layout, when its game is made.
 
 >>> import fivehundred as fh
->>> from fivehundred._compact import compact_indices, compact_layout
+>>> from fivehundred.ai._compact import compact_indices, compact_layout
 >>> state = fh.deal(fh.new_game(dealer=3), seed=7)
 >>> start, size = compact_layout(state.rules).plays.start, len(state.rules.deck)
 >>> legal_ids(state, (), start, size) == list(compact_indices(state))
@@ -20,13 +20,12 @@ from __future__ import annotations
 
 from typing import Final
 
-from fivehundred._compact import compact_apply, compact_mask
 from fivehundred._engine.hand import PLAY
 from fivehundred._engine.play import play_mask, play_names
-from fivehundred._engine.state import hand_block
+from fivehundred._engine.state import GameState, hand_block
+from fivehundred.ai._compact import compact_apply, compact_mask
 from fivehundred.cards import Card
 from fivehundred.engine import apply
-from fivehundred.state import GameState
 
 __all__ = ["apply_id", "legal_ids"]
 
@@ -72,7 +71,7 @@ def apply_id(
 ) -> tuple[GameState, tuple[Card, ...]]:
     """Take the action with compact id ``index``: the new state and the new ``pending``.
 
-    Refuses what :func:`fivehundred.encoding.apply_index` refuses, with the same errors.
+    Refuses what :func:`fivehundred.ai.encoding.apply_index` refuses, with the same errors.
     """
     h = hand_block(state)
     if h.phase == PLAY and not pending:

@@ -12,7 +12,7 @@ from typing import Final
 
 import attrs
 
-from fivehundred._quoting import quote
+from fivehundred._engine.quoting import quote
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError, InvalidStateError
 from fivehundred.rules import Rules
 

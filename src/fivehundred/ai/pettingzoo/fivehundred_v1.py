@@ -4,7 +4,7 @@ Made as PettingZoo's classic card games are (``leduc_holdem_v4``,
 ``texas_holdem_v4``): :func:`raw_env` is the environment itself, and
 :func:`env` wraps it the usual way.
 
->>> from fivehundred.pettingzoo import fivehundred_v1
+>>> from fivehundred.ai.pettingzoo import fivehundred_v1
 >>> table = fivehundred_v1.env(players=4)
 >>> table.reset(seed=1)
 >>> obs, reward, termination, truncation, info = table.last()
@@ -21,7 +21,7 @@ Made as PettingZoo's classic card games are (``leduc_holdem_v4``,
   wins the game and -1 to every other agent, at its end (R9);
 - ``max_hands``: the most hands of one episode. ``None`` (the default) is one
   hand with ``reward="points"`` and 300 hands (``GAME_HANDS``, as many as a match
-  of :mod:`fivehundred.tournament` allows a game) with ``reward="game"``: agents
+  of :mod:`fivehundred.bots.tournament` allows a game) with ``reward="game"``: agents
   that never bid throw every hand in and would never end the game. An
   episode also ends with the game. Reaching ``max_hands`` terminates the agents
   under ``"points"`` (the episode is those hands) and truncates them under
@@ -32,9 +32,9 @@ by itself (a hand has at most a few dozen turns a seat), and cutting a hand
 short would leave its reward unscored.
 
 Agents ``player_0`` … ``player_{n-1}`` are the seats; actions are the compact
-ids (:mod:`fivehundred.encoding`, ``layout="compact"``); observations are
+ids (:mod:`fivehundred.ai.encoding`, ``layout="compact"``); observations are
 ``{"observation": Box, "action_mask": Box}``: the observation tensor of the
-agent's own view (:mod:`fivehundred.tensors`, a discard in progress shown in
+agent's own view (:mod:`fivehundred.ai.tensors`, a discard in progress shown in
 the ``discards`` section), and the legal ids, all zeros for an agent whose turn
 it is not, as in the classic environments.
 """
@@ -56,16 +56,18 @@ from pettingzoo.utils.wrappers import (
     TerminateIllegalWrapper,
 )
 
+from fivehundred._engine.quoting import expect
+from fivehundred._engine.state import GameState
+from fivehundred._engine.values import Phase
+
 # the compact layout's own functions, bound once: no layout is resolved per step
-from fivehundred._compact import compact_apply, compact_mask, compact_size
-from fivehundred._quoting import expect
+from fivehundred.ai._compact import compact_apply, compact_mask, compact_size
+from fivehundred.ai.tensors import observation_layout, observation_string, observation_tensor
 from fivehundred.cards import Card
 from fivehundred.engine import deal, new_game
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError, IllegalActionError, Reason
 from fivehundred.records import rules_from_options
 from fivehundred.rules import Rules
-from fivehundred.state import GameState, Phase
-from fivehundred.tensors import observation_layout, observation_string, observation_tensor
 from fivehundred.views import observe
 
 __all__ = ["FiveHundredEnv", "env", "raw_env"]

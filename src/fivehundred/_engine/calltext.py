@@ -7,7 +7,7 @@ It imports none of the modules that define calls, so that
 :mod:`fivehundred.calls` reads call notation itself (``Call.parse``) and
 :mod:`fivehundred.notation`, above it, offers the same reader and forms.
 
->>> from fivehundred import _calltext
+>>> from fivehundred._engine import calltext as _calltext
 >>> _calltext.CALL_WORDS["NULLO"], _calltext.STRAIN_NUMBERS["♥"], _calltext.STRAIN_NUMBERS["NT"]
 ('misere', 3, 4)
 """
@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from fivehundred._cardtext import SUIT_NUMBERS
-from fivehundred._tables import BID_TRICKS, MAX_BID, MIN_BID
+from fivehundred._engine.cardtext import SUIT_NUMBERS
+from fivehundred._engine.ruledata import BID_TRICKS, MAX_BID, MIN_BID
 
 __all__ = ["BID_PATTERN", "CALL_FORMS", "CALL_WORDS", "SANS_PATTERN", "STRAIN_NUMBERS"]
 

@@ -11,7 +11,7 @@ from typing import NoReturn
 
 import attrs
 
-from fivehundred._quoting import no_member
+from fivehundred._engine.quoting import no_member
 from fivehundred.cards import Card, Suit
 
 __all__ = ["Phase", "Trick"]

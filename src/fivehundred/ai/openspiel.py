@@ -3,7 +3,7 @@
 Needs the ``openspiel`` extra (``pip install fivehundred[openspiel]``)::
 
     import pyspiel
-    import fivehundred.openspiel  # registers the game
+    import fivehundred.ai.openspiel  # registers the game
     game = pyspiel.load_game("python_five_hundred", {"players": 4, "max_hands": 1})
 
 The game:
@@ -12,12 +12,12 @@ The game:
   position ``p`` of the rules' deck (card order); the ``k``-th card dealt is the
   ``k``-th card of the deck order, and goes where R2.2 deals it
   (:func:`fivehundred.deal` with ``cards=``);
-- **actions**: the compact layout of :mod:`fivehundred.encoding`
+- **actions**: the compact layout of :mod:`fivehundred.ai.encoding`
   (``layout="compact"``): the kitty exchange is ``kitty_size`` single-card decisions;
-- **observations**: :mod:`fivehundred.tensors` of the seat's
+- **observations**: :mod:`fivehundred.ai.tensors` of the seat's
   :func:`~fivehundred.observe` view (information state: ``perfect_recall``), the
   cards of a discard in progress shown in the ``discards`` section;
-- ``resample_from_infostate`` draws from :func:`fivehundred.search.sample_deal`;
+- ``resample_from_infostate`` draws from :func:`fivehundred.bots.sample_deal`;
 - **returns**: parameter ``returns``: ``"score"`` (each player's side's score
   change over the episode, the default) or ``"win"`` (1 for the winners of a
   finished game, -1 for the others, 0 for an unfinished one);
@@ -39,21 +39,15 @@ import attrs
 import numpy as np
 import pyspiel
 
+from fivehundred._engine.quoting import expect
+from fivehundred._engine.state import GameState
+from fivehundred._engine.values import Phase
+
 # the compact layout's own functions, bound once: no layout is resolved per step
-from fivehundred._compact import compact_decode, compact_layout, compact_size
-from fivehundred._quoting import expect
-from fivehundred._steps import apply_id, legal_ids
-from fivehundred.bots._deals import ViewDeals
-from fivehundred.bots._sampling import view_deals
-from fivehundred.cards import Card
-from fivehundred.encoding import DiscardCard
-from fivehundred.engine import deal, new_game
-from fivehundred.errors import FiveHundredError
-from fivehundred.notation import format_action
-from fivehundred.rules import Rules
-from fivehundred.scoring import bid_value
-from fivehundred.state import GameState, Phase
-from fivehundred.tensors import (
+from fivehundred.ai._compact import compact_decode, compact_layout, compact_size
+from fivehundred.ai._steps import apply_id, legal_ids
+from fivehundred.ai.encoding import DiscardCard
+from fivehundred.ai.tensors import (
     information_state_layout,
     information_state_string,
     information_state_tensor,
@@ -61,6 +55,13 @@ from fivehundred.tensors import (
     observation_string,
     observation_tensor,
 )
+from fivehundred.bots import sample_deal
+from fivehundred.cards import Card
+from fivehundred.engine import deal, new_game
+from fivehundred.errors import FiveHundredError
+from fivehundred.notation import format_action
+from fivehundred.rules import Rules
+from fivehundred.scoring import bid_value
 from fivehundred.views import PlayerView, observe
 
 __all__ = ["GAME_TYPE", "FiveHundredGame", "FiveHundredObserver", "FiveHundredState", "rules_of"]
@@ -396,7 +397,7 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyp
         """A state drawn uniformly from those ``player_id`` cannot tell from this one.
 
         The deals consistent with the player's view are counted once per state and
-        player (:func:`fivehundred.search.sample_deals` shares the same count).
+        player (:func:`fivehundred.bots.sample_deals` shares the same count).
         """
         node = self._node
         new: FiveHundredState = self.clone()
@@ -409,11 +410,11 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyp
             dealt = tuple(rng.sample(range(node.setup.deck_size), len(node.dealt)))
             new._node = _Node(node.setup, node.state, (), dealt, node.hands)
             return new
-        key = ("deals", player_id)
-        deals: ViewDeals | None = node.cache.get(key)
-        if deals is None:
-            deals = node.cache[key] = view_deals(self.view(player_id))
-        drawn = _Node(node.setup, deals.draw(rng), node.pending, (), node.hands)
+        # self.view keeps one view object per state and player, and sample_deal counts the
+        # deals of a view object once and keeps them: every later draw for it only draws
+        drawn = _Node(
+            node.setup, sample_deal(self.view(player_id), rng), node.pending, (), node.hands
+        )
         # the player's view is the same by construction: so are its strings and tensors, and
         # the legal actions when it is the player to act
         for found, value in node.cache.items():
@@ -439,7 +440,7 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyp
 
 
 class FiveHundredObserver:
-    """The PyObserver of ``python_five_hundred``: :mod:`fivehundred.tensors` of a view.
+    """The PyObserver of ``python_five_hundred``: :mod:`fivehundred.ai.tensors` of a view.
 
     A state's tensor and string for a player are worked out once and kept with the state.
     """

@@ -1,6 +1,6 @@
 """The full layout of the integer action encoding: one id per library action.
 
-Internal: :mod:`fivehundred.encoding` is the public API, where this layout is
+Internal: :mod:`fivehundred.ai.encoding` is the public API, where this layout is
 ``layout="full"`` (the default). For one :class:`~fivehundred.Rules`, every
 action a player could ever take has an index in ``range(full_size(rules))``,
 laid out in blocks (see ``docs/json-format.md``, "Action encoding"):
@@ -36,16 +36,17 @@ from typing import Final, NoReturn, TypeAlias
 
 import attrs
 
-from fivehundred._docs import document_class
 from fivehundred._engine import judge
-from fivehundred._quoting import no_member
+from fivehundred._engine.docs import document_class
+from fivehundred._engine.quoting import no_member
+from fivehundred._engine.state import GameState
+from fivehundred._engine.values import Phase
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import PASS, Call
 from fivehundred.cards import INDEX_SPACE, JOKER, Card, Suit
 from fivehundred.engine import legal_actions
 from fivehundred.errors import IllegalActionError, Reason
 from fivehundred.rules import Rules
-from fivehundred.state import GameState, Phase
 
 __all__ = [
     "ActionLayout",
@@ -64,12 +65,12 @@ __all__ = [
 
 
 class Layout(StrEnum):
-    """How actions are numbered: which :mod:`fivehundred.encoding` layout to use.
+    """How actions are numbered: which :mod:`fivehundred.ai.encoding` layout to use.
 
-    Every function of :mod:`fivehundred.encoding` takes ``layout=`` as a member or
+    Every function of :mod:`fivehundred.ai.encoding` takes ``layout=`` as a member or
     as its value (``"full"``, ``"compact"``).
 
-    >>> from fivehundred.encoding import Layout
+    >>> from fivehundred.ai.encoding import Layout
     >>> [layout.value for layout in Layout]
     ['full', 'compact']
     >>> Layout("compact") is Layout.COMPACT
@@ -77,7 +78,7 @@ class Layout(StrEnum):
 
     ``Layout("dense")`` raises :class:`~fivehundred.FiveHundredError` (a ``ValueError``,
     as for any enum) and ``Layout(3)`` a :class:`~fivehundred.FiveHundredTypeError`;
-    the functions of :mod:`fivehundred.encoding` raise
+    the functions of :mod:`fivehundred.ai.encoding` raise
     :class:`~fivehundred.FiveHundredTypeError` for an unknown ``layout``.
     """
 
@@ -98,7 +99,7 @@ class DiscardCard:
     """One card of a kitty discard (R4.1): what a discard id of the compact layout stands for.
 
     >>> import fivehundred as fh
-    >>> from fivehundred.encoding import DiscardCard, Layout, encode_action
+    >>> from fivehundred.ai.encoding import DiscardCard, Layout, encode_action
     >>> encode_action(DiscardCard(fh.JOKER), fh.Rules(), layout=Layout.COMPACT)
     123
 
@@ -117,7 +118,7 @@ class ActionLayout:
     """Where each block of an action encoding starts for one set of rules, and its size.
 
     >>> import fivehundred as fh
-    >>> from fivehundred.encoding import action_layout
+    >>> from fivehundred.ai.encoding import action_layout
     >>> layout = action_layout(fh.Rules())
     >>> layout.calls, layout.plays, layout.nominations, layout.partners, layout.discards
     (range(0, 29), range(29, 76), range(76, 81), range(81, 81), range(81, 12422))
@@ -145,7 +146,7 @@ class ActionLayout:
 
     @property
     def size(self) -> int:
-        """The number of ids: :func:`~fivehundred.encoding.num_actions`."""
+        """The number of ids: :func:`~fivehundred.ai.encoding.num_actions`."""
         return self.discards.stop
 
 
@@ -527,7 +528,7 @@ def full_mask(state: object) -> tuple[bool, ...]:
 
 
 # Compiled, mypyc leaves these Python classes with a filler docstring: they take theirs,
-# and the attrs classes their signatures, from the source (fivehundred._docs).
+# and the attrs classes their signatures, from the source (fivehundred._engine.docs).
 document_class(Layout)
 document_class(DiscardCard)
 document_class(ActionLayout)

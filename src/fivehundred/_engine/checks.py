@@ -1,5 +1,5 @@
 """The load-time checks of a saved state: its snapshot, read field by field and
-compared with the state its record replays to (the replay is ``fivehundred._replay``).
+compared with the state its record replays to (the replay is ``fivehundred._engine.replay``).
 
 Internal: :func:`fivehundred.serialize.from_dict` runs them.
 """
@@ -11,12 +11,13 @@ from typing import Any, Final
 
 import attrs
 
-from fivehundred._convert import CONVERTER, kind_of, structure_into
+from fivehundred._engine.convert import CONVERTER, kind_of, structure_into
+from fivehundred._engine.state import GameState
+from fivehundred._engine.values import Phase, Trick
 from fivehundred.calls import Call
 from fivehundred.cards import Card, Suit
 from fivehundred.rules import Rules
 from fivehundred.scoring import GameResult, HandResult
-from fivehundred.state import GameState, Phase, Trick
 
 # -- the snapshot: a readable copy of a state's public properties ---------------------------
 

@@ -12,7 +12,7 @@ documentation tables from them. The score table (R8.1) is
 This module imports nothing of the game but the ranks, so that the modules
 that define calls, rules and scores can all read it.
 
->>> from fivehundred import _tables
+>>> from fivehundred._engine import ruledata as _tables
 >>> _tables.BID_TRICKS
 (6, 7, 8, 9, 10)
 >>> _tables.DECKS[4, False].packets, _tables.TABLES[6].sides[3]

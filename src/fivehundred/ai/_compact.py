@@ -1,11 +1,11 @@
 """The compact layout of the integer action encoding: at most 200 ids, one card at a time.
 
-Internal: :mod:`fivehundred.encoding` is the public API, where this layout is
+Internal: :mod:`fivehundred.ai.encoding` is the public API, where this layout is
 ``layout="compact"``. The full layout numbers every *library* action, so a kitty
 exchange is one choice among C(13, 3) = 286 discards and the default game has
 12,422 ids. This layout splits the exchange into single-card choices instead:
 the contractor discards ``kitty_size`` cards one after the other, each its own
-decision (:class:`~fivehundred.encoding.DiscardCard`). Every other block is the
+decision (:class:`~fivehundred.ai.encoding.DiscardCard`). Every other block is the
 same as in the full layout, with the same ids:
 
 1. **calls**: pass, then every bid of the ladder from low to high (then the
@@ -44,7 +44,12 @@ from typing import Final, cast
 
 import attrs
 
-from fivehundred._encoding import (
+from fivehundred._engine.hand import DISCARD, PARTNER, PLAY
+from fivehundred._engine.play import play_mask, play_names
+from fivehundred._engine.state import GameState, hand_block, hand_of
+from fivehundred._engine.table import table as _rules_table
+from fivehundred.actions import Action, Discard, Nominate
+from fivehundred.ai._full import (
     ActionLayout,
     DiscardCard,
     EncodedAction,
@@ -55,17 +60,11 @@ from fivehundred._encoding import (
     not_rules,
     the_state,
 )
-from fivehundred._engine.hand import DISCARD, PARTNER, PLAY
-from fivehundred._engine.play import play_mask, play_names
-from fivehundred._engine.state import hand_block, hand_of
-from fivehundred._engine.table import table as _rules_table
-from fivehundred.actions import Action, Discard, Nominate
 from fivehundred.calls import Call
 from fivehundred.cards import Card
 from fivehundred.engine import apply, legal_actions
 from fivehundred.errors import FiveHundredTypeError, IllegalActionError, Reason
 from fivehundred.rules import Rules
-from fivehundred.state import GameState
 
 __all__ = [
     "compact_apply",
@@ -181,7 +180,7 @@ def compact_size(rules: Rules) -> int:
 
 def compact_encode(action: EncodedAction, rules: Rules) -> int:
     """The compact id of a library action (not a whole discard), or of one discard card
-    (:class:`~fivehundred.encoding.DiscardCard`).
+    (:class:`~fivehundred.ai.encoding.DiscardCard`).
 
     A whole :class:`~fivehundred.Discard` is several ids: see :func:`compact_ids`.
 

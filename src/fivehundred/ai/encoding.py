@@ -21,8 +21,8 @@ nominations (R7.1) and the five-player partner calls (P5). Only the discard bloc
 last, differs. See ``docs/json-format.md``, "Action encoding".
 
 >>> import fivehundred as fh
->>> from fivehundred.encoding import decode_action, encode_action, legal_action_indices
->>> from fivehundred.encoding import num_actions
+>>> from fivehundred.ai.encoding import decode_action, encode_action, legal_action_indices
+>>> from fivehundred.ai.encoding import num_actions
 >>> num_actions(fh.Rules()), num_actions(fh.Rules(), layout="compact")
 (12422, 124)
 >>> encode_action(fh.parse_call("7H"), fh.Rules()), decode_action(9, fh.Rules())
@@ -36,7 +36,9 @@ from __future__ import annotations
 
 from typing import Final, Literal, overload
 
-from fivehundred._compact import (
+from fivehundred._engine.state import GameState
+from fivehundred.actions import Action
+from fivehundred.ai._compact import (
     compact_apply,
     compact_decode,
     compact_encode,
@@ -46,7 +48,7 @@ from fivehundred._compact import (
     compact_mask,
     compact_size,
 )
-from fivehundred._encoding import (
+from fivehundred.ai._full import (
     ActionLayout,
     DiscardCard,
     EncodedAction,
@@ -58,12 +60,10 @@ from fivehundred._encoding import (
     full_mask,
     full_size,
 )
-from fivehundred.actions import Action
 from fivehundred.cards import Card
 from fivehundred.engine import apply, legal_actions
 from fivehundred.errors import FiveHundredTypeError
 from fivehundred.rules import Rules
-from fivehundred.state import GameState
 
 __all__ = [
     "NUM_ACTIONS",
@@ -94,7 +94,7 @@ def _compact(layout: object) -> bool:
     if isinstance(layout, str) and layout in ("full", "compact"):
         return layout == "compact"
     raise FiveHundredTypeError(
-        f"layout is 'full' or 'compact' (a fivehundred.encoding.Layout), not {layout!r}"
+        f"layout is 'full' or 'compact' (a fivehundred.ai.encoding.Layout), not {layout!r}"
     )
 
 

@@ -16,23 +16,20 @@ actions are in its record.
 >>> fh.replay(fh.record(final)) == final  # the same actions through apply
 True
 
-The loop runs in the compiled ``fivehundred._playout``; this module checks the
+The loop runs in the compiled ``fivehundred.ai._loop``; this module checks the
 arguments first, so a wrong type is the library's own error in both builds.
 """
 
 from __future__ import annotations
 
 import random
-import sys
-import types
-import warnings
 from collections.abc import Callable
 from typing import Literal
 
-from fivehundred import _playout
+from fivehundred._engine.state import GameState
 from fivehundred.actions import Action
+from fivehundred.ai import _loop
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
-from fivehundred.state import GameState
 
 __all__ = ["Policy", "playout"]
 
@@ -69,36 +66,4 @@ def playout(
         raise FiveHundredTypeError(f"rng must be a random.Random, not {rng!r}")
     if policy is not None and not callable(policy):
         raise FiveHundredTypeError(f"policy is a function of (state, rng) or None, not {policy!r}")
-    return _playout.run(state, policy, rng if rng is not None else random.Random(), until)
-
-
-class _CallableModule(types.ModuleType):
-    """This module, callable as the function of the same name was in 0.1 (deprecated).
-
-    ``fivehundred.playout`` was the function :func:`playout` until 1.0 and is now this
-    module; once the module is imported, the package's attribute is the module, so the
-    old call ``fh.playout(state)`` lands here: it warns, then plays out.
-    """
-
-    def __call__(
-        self,
-        state: GameState,
-        policy: Policy | None = None,
-        rng: random.Random | None = None,
-        *,
-        until: Literal["hand", "game"] = "hand",
-    ) -> GameState:
-        """:func:`playout`, with a :class:`DeprecationWarning`.
-
-        Raises what :func:`playout` raises.
-        """
-        warnings.warn(
-            "fivehundred.playout(...) is deprecated and will be removed in the next minor "
-            "release: use fivehundred.playout.playout",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return playout(state, policy, rng=rng, until=until)
-
-
-sys.modules[__name__].__class__ = _CallableModule
+    return _loop.run(state, policy, rng if rng is not None else random.Random(), until)

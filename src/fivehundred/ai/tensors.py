@@ -10,7 +10,7 @@ The layout is versioned (:data:`TENSOR_VERSION`); :func:`observation_layout` and
 :func:`information_state_layout` give every section's name, offset and shape for
 given :class:`~fivehundred.Rules`. Cards are numbered by their position in the
 rules' deck (card order, ``rules.deck``), calls by their action id (pass, then the
-ladder; see :mod:`fivehundred.encoding`), seats absolutely. The observation, version 1:
+ladder; see :mod:`fivehundred.ai.encoding`), seats absolutely. The observation, version 1:
 
 =================  =======================  ==================================================
 section            shape                    what
@@ -48,7 +48,7 @@ each seat played). With the auction (``bids`` and ``passes`` reconstruct it in
 order), that is everything this seat has seen this hand, in order.
 
 >>> import fivehundred as fh
->>> from fivehundred.tensors import observation_tensor, observation_tensor_size
+>>> from fivehundred.ai.tensors import observation_tensor, observation_tensor_size
 >>> state = fh.deal(fh.new_game(dealer=3), seed=7)
 >>> tensor = observation_tensor(fh.observe(state, 0))
 >>> len(tensor) == observation_tensor_size(state.rules), sum(tensor[4:8])
@@ -61,14 +61,14 @@ from typing import Final, Protocol
 
 import attrs
 
-from fivehundred._docs import document_module
-from fivehundred._quoting import expect
-from fivehundred._sight import read_sight
+from fivehundred._engine.docs import document_module
+from fivehundred._engine.quoting import expect
+from fivehundred._engine.sight import read_sight
+from fivehundred._engine.values import Phase
+from fivehundred.ai.encoding import action_layout
 from fivehundred.calls import PASS
 from fivehundred.cards import Card
-from fivehundred.encoding import action_layout
 from fivehundred.rules import Rules
-from fivehundred.state import Phase
 from fivehundred.views import PlayerView
 
 __all__ = [
@@ -405,5 +405,5 @@ def information_state_string(view: PlayerView) -> str:
 
 
 # Compiled (the compiled build), this module's functions and classes take their
-# docstrings and signatures from its source (fivehundred._docs).
+# docstrings and signatures from its source (fivehundred._engine.docs).
 document_module(__name__)

@@ -1,7 +1,7 @@
 """A perfect-information Monte Carlo player built on the double-dummy solver.
 
 :class:`PIMCPlayer` plays a card by sampling the hidden cards
-(:func:`fivehundred.search.sample_state`: deals consistent with everything its
+(:func:`fivehundred.bots.sample_state`: deals consistent with everything its
 seat has seen), solving each sampled deal exactly (:func:`fivehundred.solver.solve`)
 and playing the card whose solved outcomes score best on average: each
 solved trick count is turned into the hand's score change for its side minus
@@ -18,9 +18,9 @@ player's (below), since one full hand solved per discard does not fit in a
 decision's time.
 
 The auction and the Joker nomination are the search player's
-(:class:`~fivehundred.search.SearchPlayer`, ``playouts`` deals a decision):
+(:class:`~fivehundred.bots.SearchPlayer`, ``playouts`` deals a decision):
 each call is valued by the score of playing it out in sampled deals
-(:meth:`~fivehundred.search.SearchPlayer.call_values`). Solved deals do not
+(:meth:`~fivehundred.bots.SearchPlayer.call_values`). Solved deals do not
 count tricks there on purpose: a double-dummy count from the first lead
 flatters the bidder, who "sees" every hand. Bidding from solved counts (the
 heuristic player's proposal vetoed unless the solver made it, or the boldest
@@ -72,7 +72,7 @@ contracts made of 200, against 158; 7.87 tricks on average, against 7.86).
 
 >>> import random
 >>> import fivehundred as fh
->>> from fivehundred.pimc import PIMCPlayer
+>>> from fivehundred.bots.pimc import PIMCPlayer
 >>> from fivehundred.bots import HeuristicPlayer
 >>> state = fh.deal(fh.new_game(dealer=3), seed=4)
 >>> bot = HeuristicPlayer(random.Random(3))
@@ -92,17 +92,17 @@ from typing import Final
 
 import attrs
 
+from fivehundred._engine.state import GameState
+from fivehundred._engine.values import Phase
 from fivehundred.actions import Action, Discard, Nominate, Play
-from fivehundred.bots import HeuristicPlayer, ranked_discards
+from fivehundred.bots import HeuristicPlayer, SearchPlayer, ranked_discards, sample_state
 from fivehundred.bots._players import require_turn
 from fivehundred.bots._search import HandUtility, check_game_value
 from fivehundred.calls import PASS, Call
 from fivehundred.engine import apply, legal_actions
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 from fivehundred.rules import Rules
-from fivehundred.search import SearchPlayer, sample_state
 from fivehundred.solver import solve
-from fivehundred.state import GameState, Phase
 from fivehundred.views import PlayerView, observe
 
 __all__ = ["PIMCPlayer"]
@@ -153,7 +153,7 @@ class PIMCPlayer:
     misere_risk: float = attrs.field(default=MISERE_RISK, kw_only=True)
     #: What winning the game is worth, in points, to the auction, the nomination, the
     #: kitty and card play
-    #: (:attr:`SearchPlayer.game_value <fivehundred.search.SearchPlayer.game_value>`):
+    #: (:attr:`SearchPlayer.game_value <fivehundred.bots.SearchPlayer.game_value>`):
     #: a hand that ends the game counts as plus this to the winners and minus this to
     #: the others. ``None`` (the default): every hand is valued by its score alone.
     game_value: float | None = attrs.field(

@@ -24,7 +24,8 @@ from cattrs.errors import (
 )
 from cattrs.gen import make_dict_structure_fn
 
-from fivehundred._options import rules_from_options, rules_options
+from fivehundred._engine.options import rules_from_options, rules_options
+from fivehundred._engine.values import Phase
 from fivehundred.actions import CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call, parse_call
 from fivehundred.cards import Card, Suit, parse_card
@@ -32,7 +33,6 @@ from fivehundred.errors import FiveHundredTypeError, InvalidStateError, Notation
 from fivehundred.notation import format_action
 from fivehundred.rules import Rules
 from fivehundred.scoring import Outcome
-from fivehundred.state import Phase
 
 #: The version of the JSON format this library writes and reads.
 FORMAT_VERSION: Final = 1

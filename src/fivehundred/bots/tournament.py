@@ -20,9 +20,9 @@ own player (a :data:`PlayerSpec`): a player object, a factory that makes one fro
 
 From the command line::
 
-    python -m fivehundred.tournament heuristic random --games 400 --seed 1 --jobs 2
-    python -m fivehundred.tournament heuristic random --games 400 --backend ray --jobs 8
-    python -m fivehundred.tournament mybots:GreedyPlayer heuristic --games 400 --jobs 2
+    python -m fivehundred.bots.tournament heuristic random --games 400 --seed 1 --jobs 2
+    python -m fivehundred.bots.tournament heuristic random --games 400 --backend ray --jobs 8
+    python -m fivehundred.bots.tournament mybots:GreedyPlayer heuristic --games 400 --jobs 2
 
 With ``--backend ray`` the games run as Ray tasks (``pip install
 fivehundred[ray]``): on a local Ray instance, or on a cluster with ``--address``
@@ -47,14 +47,14 @@ from typing import Any, Final, TextIO, TypeAlias, cast
 
 import attrs
 
-from fivehundred._quoting import expect
-from fivehundred.bots import HeuristicPlayer, Player, RandomPlayer
+from fivehundred._engine.quoting import expect
+from fivehundred._engine.state import GameState
+from fivehundred._engine.values import Phase
+from fivehundred.bots import HeuristicPlayer, Player, RandomPlayer, SearchPlayer
+from fivehundred.bots.pimc import PIMCPlayer
 from fivehundred.engine import apply, deal, new_game
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError, IllegalActionError
-from fivehundred.pimc import PIMCPlayer
 from fivehundred.rules import Rules
-from fivehundred.search import SearchPlayer
-from fivehundred.state import GameState, Phase
 from fivehundred.views import observe
 
 __all__ = [
@@ -700,7 +700,7 @@ def _player_argument(text: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m fivehundred.tournament FIRST SECOND [--games N] [--seed S] [--jobs J]``.
+    """``python -m fivehundred.bots.tournament FIRST SECOND [--games N] [--seed S] [--jobs J]``.
 
     ``FIRST`` and ``SECOND`` are built-in player types or ``module:attr`` (see
     :data:`PlayerSpec`); ``python -m`` puts the current directory on the path.
@@ -714,7 +714,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for arg in argv:
             expect(arg, str, "an argument (a str)")
     parser = argparse.ArgumentParser(
-        prog="python -m fivehundred.tournament",
+        prog="python -m fivehundred.bots.tournament",
         description="Seeded games between two computer players, one per side.",
     )
     kinds = ", ".join(sorted(PLAYER_TYPES))
