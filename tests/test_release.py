@@ -202,3 +202,18 @@ def test_the_docs_extra_holds_every_sphinx_extension_and_the_theme() -> None:
     assert "sphinx" in wanted
     assert "docs" not in PYPROJECT["dependency-groups"]  # not a second list of versions
     assert '".[docs,' in (ROOT / "noxfile.py").read_text(encoding="utf-8")
+
+
+def test_a_release_from_one_on_is_stable_and_has_its_changelog_section() -> None:
+    """From 1.0.0 the stability policy holds: the classifier says so, and the changelog has a
+    dated section for the version with the way up from the 0.x series (issue 36)."""
+    version = PYPROJECT["project"]["version"]
+    major = int(version.split(".")[0])
+    classifiers = PYPROJECT["project"]["classifiers"]
+    assert major >= 1
+    assert "Development Status :: 5 - Production/Stable" in classifiers
+    assert not [c for c in classifiers if c.startswith("Development Status") and "Stable" not in c]
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert re.search(rf"^## \[{re.escape(version)}\] - \d{{4}}-\d{{2}}-\d{{2}}$", text, re.M)
+    if version == "1.0.0":
+        assert "### Upgrading from the 0.x development series" in text

@@ -65,7 +65,7 @@ if TYPE_CHECKING:  # resolved on first use by __getattr__ below (PEP 562)
     from fivehundred.records import GameRecord, HandRecord, record, replay
     from fivehundred.serialize import from_dict, from_json, to_dict, to_json
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"
 
 #: The public names, in plain ``sorted()`` order (as ``dir()`` shows them): what an
 #: application needs. Bot and framework authors find the rest in their own modules
