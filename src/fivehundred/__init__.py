@@ -29,6 +29,7 @@ from fivehundred.calls import (
 )
 from fivehundred.cards import JOKER, Card, Rank, Suit
 from fivehundred.engine import (
+    ANY_SEAT,
     apply,
     check_action,
     deal,
@@ -37,12 +38,14 @@ from fivehundred.engine import (
     legal_bids,
     legal_plays,
     new_game,
+    play,
 )
 from fivehundred.errors import (
     FiveHundredError,
     FiveHundredTypeError,
     IllegalActionError,
     InvalidStateError,
+    MoveError,
     NotationError,
     Reason,
 )
@@ -57,7 +60,7 @@ from fivehundred.scoring import (
     score_hand,
 )
 from fivehundred.state import GameState, Phase, Trick
-from fivehundred.tricks import effective_suit, trick_winner
+from fivehundred.tricks import effective_suit, trick_winner, winning_play
 from fivehundred.views import PlayerView, observe
 
 if TYPE_CHECKING:  # resolved on first use by __getattr__ below (PEP 562)
@@ -72,6 +75,7 @@ __version__ = "0.1.0"
 #: ``.bots``, ``.records``, ``.serialize``). ``__version__`` is an attribute, not a name
 #: to import.
 __all__ = [
+    "ANY_SEAT",
     "Action",
     "BLIND_MISERE",
     "COMPILED",
@@ -92,6 +96,7 @@ __all__ = [
     "InvalidStateError",
     "JOKER",
     "MISERE",
+    "MoveError",
     "Nominate",
     "NotationError",
     "OPEN_MISERE",
@@ -125,12 +130,14 @@ __all__ = [
     "parse_call",
     "parse_card",
     "parse_cards",
+    "play",
     "record",
     "replay",
     "score_hand",
     "to_dict",
     "to_json",
     "trick_winner",
+    "winning_play",
 ]
 
 #: The public names that load their module (and, for JSON, cattrs) only when first used,
