@@ -162,8 +162,8 @@ class Reason(enum.Enum):
     MISERE_NEEDS_SEVEN = "MISERE_NEEDS_SEVEN"
     #: blind misère is called after the seat's first call (R3.6). Typically: a player.
     BLIND_MISERE_NOT_FIRST_CALL = "BLIND_MISERE_NOT_FIRST_CALL"
-    #: the call is not in these rules (a sans-kitty bid without V-SANS-KITTY, misère with V-NO-
-    #: MISERE), or not possible now. Typically: a player, or a client on other rules.
+    #: the call is not in these rules (a sans-kitty bid without V-SANS-KITTY, misère with
+    #: V-NO-MISERE), or not possible now. Typically: a player, or a client on other rules.
     CALL_NOT_ALLOWED = "CALL_NOT_ALLOWED"
     #: the discard is not exactly the kitty's number of different cards (R4.1). Typically: a player.
     WRONG_DISCARD_COUNT = "WRONG_DISCARD_COUNT"

@@ -46,6 +46,8 @@ __all__ = [
     "CARD_FORMS",
     "DECLINE_WORDS",
     "HAND_FORMS",
+    "PHASE_RULES",
+    "PHASE_WANTS",
     "PHASE_WORDS",
     "SUIT_NAMES",
     "SUIT_TEXT",
@@ -63,6 +65,7 @@ __all__ = [
     "parse_hand_score",
     "parse_move",
     "parse_suit",
+    "read_move",
     "split_hands",
 ]
 
@@ -389,6 +392,15 @@ def read_move(text: str, phase: Phase, *, seat: int | None = None) -> Action:
     handed back, so that the rules refuse it (``WRONG_PHASE``), as they refuse
     the action itself. Any other text raises :func:`parse_action`'s
     :class:`~fivehundred.NotationError`, naming ``seat``.
+
+    >>> read_move("7H", Phase.BIDDING), read_move("AS", Phase.BIDDING)
+    (Call.parse('7H'), Play(card=Card.parse('AS')))
+    >>> read_move("seven hearts", Phase.BIDDING, seat=1)
+    Traceback (most recent call last):
+    ...
+    fivehundred.errors.NotationError: 'seven hearts' is not a call: write a trick bid such as \
+6S, 7NT or 10♥ (6-10 tricks and S, C, D, H or NT), M/misere, OM (open misère), BM (blind \
+misère) or pass/P; add -SK for sans kitty (R3.2, R3.3)
     """
     try:
         return parse_action(text, phase=phase)
