@@ -6,7 +6,9 @@
 ``postgresql`` binaries (``/usr/lib/postgresql/*/bin``): ``initdb`` in a
 temporary folder, a free loopback port, stopped and deleted afterwards.
 PostgreSQL refuses to run as root, so as root the cluster runs as the
-``postgres`` user Debian's package creates. Without the binaries it raises
+``postgres`` user Debian's package creates, in a folder that user can reach
+(:func:`_cluster_folder`): a checkout or a ``TMPDIR`` under a folder closed to
+other users (mode 0700) must not keep it out. Without the binaries it raises
 :class:`PostgresMissing`; ``tests/postgres.py`` turns that into a skip, or a
 failure where PostgreSQL is required.
 """
@@ -45,6 +47,23 @@ def _as_owner(command: list[str]) -> list[str]:
     return ["runuser", "-u", "postgres", "--", *command]
 
 
+def _cluster_folder() -> Path:
+    """A new empty folder for the cluster's data, log and socket, owned by its user.
+
+    As root the cluster runs as ``postgres``, which must reach the folder: the
+    default temporary folder may lie in a folder closed to other users (nox
+    points ``TMPDIR`` into the checkout, which may be under ``/root`` or a
+    ``mktemp -d`` folder), so the folder is made in ``/tmp`` then, and given to
+    ``postgres``. Otherwise the cluster runs as this user, in the default
+    temporary folder.
+    """
+    if os.geteuid() != 0:
+        return Path(tempfile.mkdtemp(prefix="fivehundred-pg-"))
+    folder = Path(tempfile.mkdtemp(prefix="fivehundred-pg-", dir="/tmp"))
+    shutil.chown(folder, "postgres", "postgres")
+    return folder
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -64,14 +83,13 @@ def postgres_server() -> Iterator[str]:
         raise PostgresMissing(
             "no PostgreSQL binaries under /usr/lib/postgresql (apt install postgresql)"
         )
-    folder = Path(tempfile.mkdtemp(prefix="fivehundred-pg-"))
-    if os.geteuid() == 0:
-        shutil.chown(folder, "postgres", "postgres")
+    folder = _cluster_folder()
     data = folder / "data"
     port = _free_port()
     initdb = [str(binaries / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust"]
     subprocess.run(
         _as_owner([*initdb, "-E", "UTF8"]),
+        cwd=folder,  # the postgres user may not enter this process's working folder
         check=True,
         capture_output=True,
         timeout=START_TIMEOUT,
@@ -82,6 +100,7 @@ def postgres_server() -> Iterator[str]:
     try:
         subprocess.run(
             _as_owner([*pg_ctl, *start]),
+            cwd=folder,
             check=True,
             capture_output=True,
             timeout=START_TIMEOUT + 5,
@@ -90,6 +109,7 @@ def postgres_server() -> Iterator[str]:
     finally:
         subprocess.run(
             _as_owner([*pg_ctl, "-m", "immediate", "-w", "stop"]),
+            cwd=folder,
             check=False,
             capture_output=True,
             timeout=START_TIMEOUT,

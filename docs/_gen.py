@@ -257,8 +257,8 @@ def outcomes() -> str:
     return NOTICE + "\n" + _table(header, rows) + note
 
 
-def _field_comments(cls: type) -> dict[str, str]:
-    """The ``#:`` comment above each field of a class, from its source."""
+def _field_comments(cls: type, field_pattern: str = r"^(\w+): ") -> dict[str, str]:
+    """The ``#:`` comment above each field (or enum member) of a class, from its source."""
     comments: dict[str, str] = {}
     pending: list[str] = []
     for line in inspect.getsource(cls).splitlines():
@@ -266,7 +266,7 @@ def _field_comments(cls: type) -> dict[str, str]:
         if text.startswith("#:"):
             pending.append(text[2:].strip())
             continue
-        field = re.match(r"^(\w+): ", text)
+        field = re.match(field_pattern, text)
         if field and pending:
             comments[field.group(1)] = " ".join(pending)
         pending = []
@@ -282,6 +282,27 @@ def options() -> str:
         meaning = comments.get(field.name, "").replace("|", "\\|")
         rows.append((f"`{field.name}`", f"`{default!r}`", meaning))
     return NOTICE + "\n" + _table(("option", "default", "meaning (rule ID)"), rows)
+
+
+def reasons() -> str:
+    """Every :class:`~fivehundred.Reason`: the errors that give it, why, and who typically
+    (from the ``#:`` comment above each member in ``fivehundred/errors.py``)."""
+    from fivehundred.errors import NOTATION_REASONS
+
+    comments = _field_comments(fh.Reason, r"^([A-Z_]+) = ")
+    both = {fh.Reason.NOT_AN_ACTION, fh.Reason.WRONG_PHASE}
+    rows = []
+    for reason in fh.Reason:
+        why, _, typically = comments[reason.name].partition(". Typically: ")
+        if reason in both:
+            raised = "both"
+        elif reason in NOTATION_REASONS:
+            raised = "`NotationError`"
+        else:
+            raised = "`IllegalActionError`"
+        rows.append((f"`{reason.name}`", raised, why.replace("|", "\\|"), typically.rstrip(".")))
+    header = ("code", "raised as", "the move is refused because …", "typically")
+    return NOTICE + "\n" + _table(header, rows)
 
 
 def card_order() -> str:
@@ -321,6 +342,7 @@ FILES: dict[str, Callable[[], str]] = {
     "scores.md": scores,
     "outcomes.md": outcomes,
     "options.md": options,
+    "reasons.md": reasons,
 }
 
 

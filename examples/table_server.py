@@ -108,12 +108,12 @@ async def move(request: Request) -> JSONResponse:
         return refuse(401, "UNAUTHORIZED", "unknown game or token")
     try:
         text = json.loads(await request.body())["action"]
-        playing = game.state.to_act is not None  # "7H" is a bid or a card: read it in the phase
-        action = fh.parse_action(text, phase=game.state.phase if playing else None)
-    except (ValueError, KeyError, TypeError, fh.NotationError) as err:
+    except (ValueError, KeyError, TypeError) as err:
         return refuse(400, "BAD_NOTATION", f'send {{"action": NOTATION}}: {err}'[:200])
-    try:
-        state = fh.apply(game.state, action, seat=YOU)
+    try:  # read in the game's phase ("7H" is a bid or a card), checked for YOU, applied
+        state = fh.play(game.state, YOU, text)
+    except fh.NotationError as err:
+        return refuse(400, "BAD_NOTATION", str(err)[:200])
     except fh.IllegalActionError as err:
         if err.reason in {fh.Reason.NOT_YOUR_TURN, fh.Reason.GAME_OVER}:
             return refuse(409, err.reason.value, str(err))

@@ -81,8 +81,11 @@ def check_legality_agrees(
     legal_set = set(legal)
     assert len(legal_set) == len(legal), "duplicate legal actions"
     sample = legal if most is None or len(legal) <= most else rng.sample(legal, most)
+    actor = state.to_act
+    assert actor is not None or not legal, "legal actions with no seat to act"
     for action in sample:
-        assert fh.is_legal(state, action) and fh.is_legal(state, action, seat=state.to_act)
+        assert actor is not None
+        assert fh.is_legal(state, action) and fh.is_legal(state, action, seat=actor)
         fh.check_action(state, action)
         assert isinstance(fh.apply(state, action), fh.GameState)
     if legal:

@@ -19,6 +19,7 @@ from typing import NamedTuple
 import pytest
 
 import fivehundred as fh
+from fivehundred.engine import AnySeat
 
 #: The default 43-card deck (R1.1), in card order.
 FULL_DECK: tuple[fh.Card, ...] = fh.Rules().deck
@@ -291,7 +292,7 @@ def assert_refused(
     *,
     seat: int,
     rule: str,
-    as_seat: int | None = None,
+    as_seat: int | AnySeat = fh.ANY_SEAT,
 ) -> fh.IllegalActionError:
     """Check that ``act`` is illegal for the reason given, by every public route.
 
@@ -309,7 +310,7 @@ def assert_refused(
     assert f"seat {seat}" in message, f"the message does not name seat {seat}: {message}"
     assert rule in message, f"the message does not cite {rule}: {message}"
     assert not fh.is_legal(state, the_action, seat=as_seat)
-    assert the_action not in fh.legal_actions(state) or as_seat is not None
+    assert the_action not in fh.legal_actions(state) or as_seat is not fh.ANY_SEAT
     with pytest.raises(fh.IllegalActionError) as applied:
         fh.apply(state, the_action, seat=as_seat)
     assert applied.value.reason is reason

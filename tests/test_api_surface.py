@@ -14,7 +14,10 @@ read in a child process.
 
 from __future__ import annotations
 
+import ast
 import enum
+import functools
+import importlib
 import inspect
 import json
 import math
@@ -85,7 +88,7 @@ def test_the_surface_holds_every_public_module_and_name() -> None:
 @pytest.mark.parametrize(
     ("name", "words", "annotated"),
     [
-        ("apply", "The state after ``action``", "action: 'object'"),
+        ("apply", "The state after ``action``", "action: 'Action'"),
         ("legal_actions", "Every legal action", "-> 'tuple[Action, ...]'"),
         ("GameState", "One moment of a game", "to_act: 'int' = -1"),
     ],
@@ -244,3 +247,102 @@ def test_a_class_with_a_docstring_is_left_as_it_is() -> None:
     _docs.document_class(Documented)
     assert Documented.__doc__ == "Its own."
     assert "__signature__" not in vars(Documented)
+
+
+# -- the runtime signatures against the annotations in the source ------------------------------
+
+
+def _source_defs(module: types.ModuleType) -> dict[str, ast.FunctionDef]:
+    """The ``def`` of each name in a module's source: a typed stub under ``if TYPE_CHECKING:``
+    wins (it is what type checkers read), else the last top-level ``def`` (an overloaded
+    function's implementation)."""
+    path = Path(module.__file__ or "")
+    tree = ast.parse(path.with_suffix(".py").read_text(encoding="utf-8"))
+    found: dict[str, ast.FunctionDef] = {}
+    stubs: dict[str, ast.FunctionDef] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            found[node.name] = node
+        elif isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
+            stubs.update((n.name, n) for n in node.body if isinstance(n, ast.FunctionDef))
+    return {**found, **stubs}
+
+
+def _written(node: ast.FunctionDef) -> list[tuple[str, str]]:
+    """Each parameter's name and annotation as written, in order, then the return annotation."""
+    args = node.args
+    every = [*args.posonlyargs, *args.args, *([args.vararg] if args.vararg else [])]
+    every += [*args.kwonlyargs, *([args.kwarg] if args.kwarg else [])]
+    pairs = [(arg.arg, ast.unparse(arg.annotation) if arg.annotation else "") for arg in every]
+    return [*pairs, ("return", ast.unparse(node.returns) if node.returns else "")]
+
+
+def _text(annotation: object) -> str:
+    if annotation is inspect.Parameter.empty:
+        return ""
+    return annotation if isinstance(annotation, str) else f"evaluated {annotation!r}"
+
+
+def _shown(obj: Any) -> list[tuple[str, str]]:
+    """Each parameter's name and annotation as ``inspect.signature`` shows them, then the return."""
+    sig = inspect.signature(obj)
+    pairs = [(name, _text(param.annotation)) for name, param in sig.parameters.items()]
+    return [*pairs, ("return", _text(sig.return_annotation))]
+
+
+def _public_functions() -> list[tuple[str, str]]:
+    """``(module, name)`` of every public function (compiled stand-ins included)."""
+    found = []
+    for name in public_modules():
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue  # a module of a missing optional extra
+        for attr in getattr(module, "__all__", ()):
+            obj = getattr(module, attr)
+            if inspect.isfunction(obj) or isinstance(
+                obj, (functools.partial, types.BuiltinFunctionType)
+            ):
+                found.append((name, attr))
+    return found
+
+
+PUBLIC_FUNCTIONS: Final = _public_functions()
+
+
+def _stub(name: str, obj: object) -> ast.FunctionDef | None:
+    """The typed stub of ``name`` in a public module that exports this very object, if any."""
+    for module, attr in PUBLIC_FUNCTIONS:
+        home = sys.modules[module]
+        if attr == name and getattr(home, attr) is obj:
+            path = Path(home.__file__ or "").with_suffix(".py")
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
+                    for item in node.body:
+                        if isinstance(item, ast.FunctionDef) and item.name == name:
+                            return item
+    return None
+
+
+@pytest.mark.parametrize(
+    ("module", "name"), PUBLIC_FUNCTIONS, ids=[f"{m}.{n}" for m, n in PUBLIC_FUNCTIONS]
+)
+def test_each_public_function_shows_the_annotations_of_its_source(module: str, name: str) -> None:
+    """``inspect.signature`` (``help()``) shows the types written in the source, on both builds:
+    the typed stub where a public module has one (``apply``: not the core's ``object``)."""
+    obj = getattr(sys.modules[module], name)
+    node = _stub(name, obj)
+    if node is None:  # the def in the module that defines it
+        target = obj.func if isinstance(obj, functools.partial) else obj
+        node = _source_defs(sys.modules[target.__module__]).get(name)
+    assert node is not None, f"no def {name} in the source"
+    assert _shown(obj) == _written(node)
+
+
+def test_apply_shows_the_types_mypy_sees() -> None:
+    sig = inspect.signature(fh.apply)
+    assert str(sig) == (
+        "(state: 'GameState', action: 'Action', *, seat: 'int | AnySeat' = fivehundred.ANY_SEAT)"
+        " -> 'GameState'"
+    )
+    assert "'object'" not in str(inspect.signature(fh.legal_actions))

@@ -43,7 +43,7 @@ def test_a_record_with_a_null_first_dealer_and_dealt_hands_is_refused_R2_1() -> 
         fh.from_dict(doc)
 
 
-SEATS: Final = [True, False, 1.0, 1 + 0j, -1, 99, "1", None, 1, 2]
+SEATS: Final = [True, False, 1.0, 1 + 0j, -1, 99, "1", None, fh.ANY_SEAT, 1, 2]
 
 
 @pytest.mark.parametrize("seat", SEATS, ids=repr)
@@ -64,7 +64,7 @@ def test_apply_is_legal_and_check_action_agree_on_every_seat_R3_1(seat: object) 
         assert err.reason is fh.Reason.NOT_YOUR_TURN
         applied = False
     assert legal == checked == applied
-    assert legal == (seat is None or (type(seat) is int and seat == 1))
+    assert legal == (seat is fh.ANY_SEAT or (type(seat) is int and seat == 1))  # None: no seat
 
 
 @settings(max_examples=60, deadline=None)

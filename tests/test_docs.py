@@ -395,6 +395,11 @@ def test_every_rule_id_is_on_the_rules_page() -> None:
 
 
 def test_every_reason_code_is_explained() -> None:
+    """The page includes the table generated from the enum (fresh: see the _gen test)."""
     text = (DOCS / "howto" / "validate-moves.md").read_text(encoding="utf-8")
-    missing = [reason.name for reason in fh.Reason if f"`{reason.name}`" not in text]
+    assert "```{include} ../_generated/reasons.md" in text
+    table = (DOCS / "_generated" / "reasons.md").read_text(encoding="utf-8")
+    missing = [reason.name for reason in fh.Reason if f"| `{reason.name}` |" not in table]
     assert not missing, missing
+    assert "| `NOT_A_CARD` | `NotationError` |" in table
+    assert "| `BID_TOO_LOW` | `IllegalActionError` |" in table

@@ -411,3 +411,40 @@ def test_split_hands_starts_a_hand_at_each_contract() -> None:
     assert split_hands("7H by 0 took 8 pass 6NT 2,3,5") == ["7H by 0 took 8", "pass", "6NT 2,3,5"]
     assert split_hands("8 7H 8") == ["8", "7H 8"]  # a stray number stays a (bad) hand
     assert split_hands("") == []
+
+
+#: One action of every type, every field form: a suit or None, a card or a seat, a Joker lead.
+EVERY_ACTION: list[fh.Action] = [
+    fh.PASS,
+    fh.parse_call("7NT"),
+    fh.Call.bid(8, fh.Strain.HEARTS, sans_kitty=True),
+    fh.MISERE,
+    fh.OPEN_MISERE,
+    fh.BLIND_MISERE,
+    fh.Discard(fh.parse_cards("4D 5D 6D")),
+    fh.Nominate(fh.Suit.HEARTS),
+    fh.Nominate(fh.Suit.SPADES),
+    fh.DECLINE,
+    fh.CallPartner(fh.parse_card("AH")),
+    fh.CallPartner(seat=2),
+    fh.Play(fh.parse_card("10H")),
+    fh.Play(fh.JOKER, fh.Suit.CLUBS),
+]
+
+
+@pytest.mark.parametrize("action", EVERY_ACTION, ids=repr)
+def test_every_action_repr_pastes_back(action: fh.Action) -> None:
+    """``repr`` is Python that makes the action again, in the names ``fivehundred`` exports."""
+    namespace = {name: getattr(fh, name) for name in fh.__all__}
+    assert eval(repr(action), namespace) == action  # the library's own repr, pasted back
+    assert "<" not in repr(action)
+
+
+def test_every_action_type_has_a_repr_case() -> None:
+    assert {type(action) for action in EVERY_ACTION} == {
+        fh.Call,
+        fh.Discard,
+        fh.Nominate,
+        fh.CallPartner,
+        fh.Play,
+    }

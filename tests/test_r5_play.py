@@ -254,3 +254,40 @@ def test_no_play_after_the_hand_ends_R5_5() -> None:
     with pytest.raises(fh.IllegalActionError) as info:
         fh.apply(state, play("5S"))
     assert info.value.reason is R.WRONG_PHASE
+
+
+def test_winning_play_is_the_seat_that_takes_the_trick_so_far_R5_4() -> None:
+    """In seeded random games: before each trick's last card, the seat shown winning takes the
+    trick unless the last card beats it; a seat's view shows the same; none before a lead."""
+    import random
+
+    rng = random.Random(11)
+    checked = beaten = 0
+    for _ in range(6):
+        state = fh.deal(fh.new_game(dealer=0), rng=rng)
+        while state.phase is not fh.Phase.DEAL and state.phase is not fh.Phase.GAME_OVER:
+            action = rng.choice(fh.legal_actions(state))
+            if state.phase is fh.Phase.PLAY:
+                shown = fh.winning_play(state)
+                assert (shown is None) == (not state.trick)
+                for seat in range(state.rules.players):
+                    assert fh.winning_play(fh.observe(state, seat)) == shown
+                last = len(state.trick) == state.rules.players - len(state.sitting_out) - 1
+                after = fh.apply(state, action)
+                if last and shown is not None and after.tricks:  # a trick, not the hand, ended
+                    done = after.tricks[-1]
+                    if done.winner != state.to_act:
+                        assert shown[0] == done.winner
+                        assert shown in done.plays
+                        checked += 1
+                    else:
+                        beaten += 1
+                state = after
+            else:
+                state = fh.apply(state, action)
+    assert checked > 20 and beaten > 5  # both outcomes of the last card were seen
+
+
+def test_winning_play_refuses_what_is_not_a_state() -> None:
+    with pytest.raises(fh.FiveHundredTypeError):
+        fh.winning_play(None)  # type: ignore[arg-type]

@@ -146,7 +146,7 @@ def test_defenders_score_ten_a_trick_made_or_not_R8_4(
 
 
 @pytest.mark.parametrize("text", ["M", "OM", "BM"])
-@pytest.mark.parametrize("tricks", [(0, 10), (0, 4), (1, 7), (2, 2)])
+@pytest.mark.parametrize("tricks", [(0, 10), (1, 3), (1, 7), (1, 0)])
 def test_misere_defenders_score_nothing_R8_4(text: str, tricks: tuple[int, int]) -> None:
     changes = fh.score_hand(fh.parse_call(text), 0, tricks)
     assert changes[1] == 0
@@ -195,3 +195,68 @@ def test_scores_accumulate_and_a_throw_in_changes_nothing_R8_5() -> None:
 def test_thrown_in_hand_scores_nothing_R8_5() -> None:
     with pytest.raises(fh.FiveHundredError):
         fh.score_hand(fh.PASS, 0, (0, 0))
+
+
+# -- hands that cannot happen are refused (R3.9, R5.5) ----------------------------------------
+
+
+def test_a_hand_without_a_contract_is_thrown_in_by_default_R3_9() -> None:
+    with pytest.raises(fh.FiveHundredError, match=r"thrown in .*\(R3\.9\)"):
+        fh.score_hand(None, None, (5, 5))
+    all_pass = fh.Rules(all_pass_no_trumps=True)
+    assert fh.score_hand(None, None, (5, 5), rules=all_pass) == (50, 50)
+    with pytest.raises(fh.FiveHundredError, match=r"add up to 9: a hand has ten tricks \(R5\.5\)"):
+        fh.score_hand(None, None, (5, 4), rules=all_pass)
+
+
+@pytest.mark.parametrize(
+    ("contract", "tricks"),
+    [
+        ("7H", (7, 2)),
+        ("6NT", (0, 0)),
+        ("10S", (10, 1)),
+        ("M", (0, 4)),
+        ("M", (2, 2)),
+        ("OM", (0, 3)),
+    ],
+)
+def test_tricks_that_do_not_add_up_to_a_hand_are_refused_R5_5(
+    contract: str, tricks: tuple[int, int]
+) -> None:
+    with pytest.raises(fh.FiveHundredError, match=r"\(R5\.5\)"):
+        fh.score_hand(fh.parse_call(contract), 0, tricks)
+
+
+@pytest.mark.parametrize("tricks", [(1, 0), (1, 4), (1, 9), (0, 10)])
+def test_a_misere_hand_ends_at_the_contractors_first_trick_R5_5(tricks: tuple[int, int]) -> None:
+    """Fewer than ten tricks only when the contractor's side took exactly one: the last."""
+    assert fh.score_hand(fh.MISERE, 0, tricks) == ((-250 if tricks[0] else 250), 0)
+
+
+def test_a_misere_hand_played_out_has_ten_tricks_V_MISERE_PLAYOUT() -> None:
+    rules = fh.Rules(misere_playout=True)
+    assert fh.score_hand(fh.MISERE, 0, (3, 7), rules=rules) == (-250, 0)
+    with pytest.raises(fh.FiveHundredError, match=r"\(R5\.5\)"):
+        fh.score_hand(fh.MISERE, 0, (1, 3), rules=rules)
+
+
+def test_every_hand_the_engine_plays_scores_as_score_hand_says() -> None:
+    """The refusals never refuse a real hand: seeded hands of random play, misère included."""
+    import random
+
+    from fivehundred.ai.playout import playout
+
+    rng = random.Random(5)
+    seen: set[bool] = set()
+    for _ in range(120):
+        state = playout(fh.deal(fh.new_game(dealer=0), rng=rng), rng=rng, until="hand")
+        hand = state.last_hand
+        assert hand is not None
+        if hand.contract is None:
+            continue
+        seen.add(hand.contract.is_misere)
+        changes = fh.score_hand(
+            hand.contract, hand.contractor, hand.tricks, rules=state.rules, partner=hand.partner
+        )
+        assert changes == hand.changes, hand
+    assert seen == {True, False}  # both kinds of contract were scored

@@ -22,6 +22,9 @@ import pytest
 import fivehundred as fh
 import variant_helpers
 from fivehundred.ai.playout import playout
+from fivehundred.engine import AnySeat
+from fivehundred.errors import NOTATION_REASONS
+from fivehundred.records import record_from_text
 from helpers import JOKER_LEAD, JOKER_VOID, after_auction, dealt, in_play, run
 
 R = fh.Reason
@@ -37,7 +40,7 @@ class Case:
     action: object
     #: The rule ID the sentence must name.
     rule: str
-    seat: int | None = None
+    seat: int | AnySeat = fh.ANY_SEAT
 
 
 def malformed_nomination() -> fh.Nominate:
@@ -143,7 +146,11 @@ def refuse_deck() -> fh.IllegalActionError:
     return refused.value
 
 
-@pytest.mark.parametrize("reason", list(fh.Reason), ids=lambda reason: reason.name)
+#: The rules' codes: every code but those only the notation gives.
+RULE_REASONS: Final = [reason for reason in fh.Reason if reason not in NOTATION_REASONS]
+
+
+@pytest.mark.parametrize("reason", RULE_REASONS, ids=lambda reason: reason.name)
 def test_every_reason_is_reachable_and_its_sentence_names_the_rule(reason: fh.Reason) -> None:
     if reason is R.BAD_DECK:
         err = refuse_deck()
@@ -163,7 +170,7 @@ def test_every_reason_is_reachable_and_its_sentence_names_the_rule(reason: fh.Re
     assert applied.value.reason is reason
     assert str(applied.value) == str(err)
     assert not fh.is_legal(state, action, seat=seat)
-    if seat is None or seat == state.to_act:
+    if seat is fh.ANY_SEAT or seat == state.to_act:
         assert action not in fh.legal_actions(state)
     else:  # not this seat's turn: it has nothing legal to do
         assert fh.observe(state, seat).legal_actions == ()
@@ -188,3 +195,137 @@ def test_no_nomination_is_the_only_choice_without_the_joker_R7_1() -> None:
         )
     assert fh.is_legal(state, fh.DECLINE, seat=0)
     assert fh.legal_actions(state) == (fh.DECLINE,)
+
+
+# -- the notation's codes, and play(): one error type for text and rules alike ----------------
+
+
+def play_phase() -> fh.GameState:
+    """7NT by seat 0 (JOKER_VOID), seat 0 to lead trick 1: phase PLAY."""
+    return in_play("7NT", 0, *JOKER_VOID)
+
+
+#: For each code of NOTATION_REASONS and the two codes both classes give: a reader and
+#: a text it refuses with that code.
+TEXT_CASES: Final[dict[fh.Reason, Callable[[], object]]] = {
+    R.NOT_TEXT: lambda: fh.parse_card(7),  # type: ignore[arg-type]  # not text on purpose
+    R.TOO_LONG: lambda: fh.parse_cards("AS " * 400),
+    R.AMBIGUOUS_TEXT: lambda: fh.parse_action("7H"),
+    R.NOT_A_CARD: lambda: fh.parse_card("1Z"),
+    R.NOT_A_SUIT: lambda: fh.parse_action("nominate X", phase=fh.Phase.NOMINATE),
+    R.NOT_A_CALL: lambda: fh.parse_call("seven hearts"),
+    R.NOT_A_SEAT: lambda: fh.parse_action("partner seat 123"),
+    R.SUIT_ON_NON_JOKER: lambda: fh.parse_action("KS:H"),
+    R.NOT_A_HAND: lambda: fh.notation.parse_hand_score("7H", fh.Rules()),
+    R.NOT_A_RECORD: lambda: record_from_text(""),
+    R.NOT_AN_ACTION: lambda: fh.parse_action("banana"),
+    R.WRONG_PHASE: lambda: fh.parse_action("nominate H", phase=fh.Phase.DISCARD),
+}
+
+
+@pytest.mark.parametrize("reason", sorted(TEXT_CASES, key=str), ids=str)
+def test_every_notation_code_is_reachable(reason: fh.Reason) -> None:
+    assert set(NOTATION_REASONS) <= set(TEXT_CASES), "a notation code has no case"
+    with pytest.raises(fh.NotationError) as refused:
+        TEXT_CASES[reason]()
+    assert refused.value.reason is reason, str(refused.value)
+    assert isinstance(refused.value, fh.MoveError)
+
+
+#: Moves play() refuses: (state, seat, text, the reason, the class, the rule to name).
+PLAY_CASES: Final[list[tuple[Callable[[], fh.GameState], object, object, fh.Reason, str]]] = [
+    (bidding, 0, None, R.NOT_TEXT, "R3.2"),
+    (bidding, 0, "7H " * 400, R.TOO_LONG, "R3.2"),
+    (bidding, 0, "seven hearts", R.NOT_A_CALL, "R3.3"),
+    (bidding, 0, "AS", R.WRONG_PHASE, "R4.3"),
+    (bidding, 0, "discard 4D 5D 6D", R.WRONG_PHASE, "R4.3"),
+    (bidding, 2, "pass", R.NOT_YOUR_TURN, "R3.1"),
+    (bidding, None, "pass", R.NOT_YOUR_TURN, "R3.1"),
+    (bidding, fh.ANY_SEAT, "pass", R.NOT_YOUR_TURN, "R3.1"),
+    (bidding, 4, "pass", R.NOT_YOUR_TURN, "R3.1"),
+    (bidding, True, "pass", R.NOT_YOUR_TURN, "R3.1"),
+    (bidding, 0, "M", R.MISERE_NEEDS_SEVEN, "R3.4"),
+    (lambda: after_auction("7NT", 0, *JOKER_VOID), 0, "8S 4D 9D", R.NOT_AN_ACTION, "R4.1"),
+    (lambda: after_auction("7NT", 0, *JOKER_VOID), 0, "nominate H", R.WRONG_PHASE, "R4.1"),
+    (lambda: after_auction("7NT", 0, *JOKER_VOID), 0, "discard 7H", R.WRONG_DISCARD_COUNT, "R4.1"),
+    (nomination_without_the_joker, 0, "nominate X", R.NOT_A_SUIT, "R7.1"),
+    (nomination_without_the_joker, 0, "nominate H", R.NOMINATION_NOT_ALLOWED, "R7.1"),
+    (nomination_without_the_joker, 0, "KS", R.WRONG_PHASE, "R7.1"),
+    (partner_call, 1, "partner seat 123", R.NOT_A_SEAT, "P5"),
+    (partner_call, 1, "partner Jo", R.PARTNER_NOT_ALLOWED, "P5"),
+    (play_phase, 0, "ZZ", R.NOT_A_CARD, "R5.1"),
+    (play_phase, 0, "KS:H", R.SUIT_ON_NON_JOKER, "R7.4"),
+    (play_phase, 0, "KS QS", R.NOT_AN_ACTION, "R5.1"),
+    (play_phase, 0, "7NT", R.WRONG_PHASE, "R4.3"),
+    (play_phase, 0, "Jo", R.CARD_NOT_IN_HAND, "R5.1"),
+    (game_over, 0, "pass", R.GAME_OVER, "R9"),
+    (lambda: fh.new_game(dealer=0), 0, "pass", R.WRONG_PHASE, "R2.1"),
+]
+
+
+@pytest.mark.parametrize(
+    ("make", "seat", "text", "reason", "rule"),
+    PLAY_CASES,
+    ids=[f"{case[3].name}-{str(case[2])[:12]}" for case in PLAY_CASES],
+)
+def test_play_refuses_with_one_error_type_a_code_and_the_rule(
+    make: Callable[[], fh.GameState], seat: object, text: object, reason: fh.Reason, rule: str
+) -> None:
+    """Every refusal of play() is a MoveError with its code, naming the rule (and the seat)."""
+    state = make()
+    with pytest.raises(fh.MoveError) as refused:
+        fh.play(state, seat, text)  # type: ignore[arg-type]  # untrusted input on purpose
+    err = refused.value
+    assert err.reason is reason, f"{err.reason} (expected {reason}): {err}"
+    if reason in NOTATION_REASONS:
+        assert isinstance(err, fh.NotationError), type(err)
+    elif reason not in (R.NOT_AN_ACTION, R.WRONG_PHASE):  # text or an action: either class
+        assert isinstance(err, fh.IllegalActionError), type(err)
+    assert_names_rule(str(err), rule)
+
+
+def test_play_applies_a_legal_move_as_apply_does() -> None:
+    state = bidding()
+    assert fh.play(state, 0, "7H") == fh.apply(state, fh.parse_call("7H"), seat=0)
+    state = play_phase()
+    card = fh.legal_plays(state)[0]
+    assert fh.play(state, 0, str(card.card)) == fh.apply(state, card)
+
+
+def test_a_null_seat_never_skips_the_turn_check() -> None:
+    """seat=None is no seat, for apply, check_action and is_legal; leaving it out is any seat."""
+    state = bidding()
+    assert fh.is_legal(state, fh.PASS) and fh.is_legal(state, fh.PASS, seat=fh.ANY_SEAT)
+    assert not fh.is_legal(state, fh.PASS, seat=None)  # type: ignore[arg-type]  # a client null
+    for route in (fh.apply, fh.check_action):
+        with pytest.raises(fh.IllegalActionError) as refused:
+            route(state, fh.PASS, seat=None)  # type: ignore[arg-type]  # a client null
+        assert refused.value.reason is R.NOT_YOUR_TURN
+        assert str(refused.value) == (
+            "seat None is not a seat at this table: seats are 0 to 3, and it is seat 0's turn "
+            "(R3.1: the auction goes clockwise, skipping players who passed)"
+        )
+
+
+@pytest.mark.parametrize(
+    ("phase", "text", "refused", "offered"),
+    [
+        (fh.Phase.DISCARD, "nominate H", "nominate H", "'discard 4D 5D 6D'"),
+        (fh.Phase.DISCARD, "8S 4D 9D", None, "'discard 8S 4D 9D'"),
+        (fh.Phase.NOMINATE, "discard 4D 5D 6D", "'discard", "'nominate H'"),
+        (fh.Phase.BIDDING, "nominate H", "nominate", "7H"),
+        (fh.Phase.PLAY, "pass", "pass", "KS"),
+        (fh.Phase.PARTNER, "decline", "decline", "'partner AH'"),
+    ],
+)
+def test_notation_messages_name_the_move_the_phase_takes(
+    phase: fh.Phase, text: str, refused: str | None, offered: str
+) -> None:
+    """The message names the phase's move in its notation, and never offers the move refused."""
+    with pytest.raises(fh.NotationError) as caught:
+        fh.parse_action(text, phase=phase)
+    message = str(caught.value)
+    assert offered in message
+    if refused is not None:
+        assert message.count(refused) == 1, message  # only in the quotation of the text
+    assert RULE_ID.search(message), message

@@ -163,25 +163,28 @@ def test_parse_action_reads_every_form() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "phase", "message"),
+    ("text", "phase", "message", "reason"),
     [
-        ("7H", None, "a bid or a card play"),
-        ("", None, "is not an action"),
-        ("banana", None, "is not an action"),
-        ("KS:H", None, "only a Joker lead names a suit"),
-        ("Jo:X", fh.Phase.PLAY, "is not a suit"),
-        ("KS QS", fh.Phase.PLAY, "is not a card play"),
-        ("nominate", fh.Phase.NOMINATE, "write 'nominate H' or 'decline'"),
-        ("decline H", fh.Phase.NOMINATE, "write 'nominate H' or 'decline'"),
-        ("partner", fh.Phase.PARTNER, "write 'partner AH'"),
-        ("partner seat 999", fh.Phase.PARTNER, "is not a seat"),
-        ("discard 4D", fh.Phase.PLAY, "is not a card play"),
-        ("7H", fh.Phase.DISCARD, "is not an action of the discard phase"),
+        ("7H", None, "a bid or a card play", "AMBIGUOUS_TEXT"),
+        ("", None, "is not an action", "NOT_AN_ACTION"),
+        ("banana", None, "is not an action", "NOT_AN_ACTION"),
+        ("KS:H", None, "only a Joker lead names a suit", "SUIT_ON_NON_JOKER"),
+        ("Jo:X", fh.Phase.PLAY, "is not a suit", "NOT_A_SUIT"),
+        ("KS QS", fh.Phase.PLAY, "is not a card play", "NOT_AN_ACTION"),
+        ("nominate", fh.Phase.NOMINATE, "such as 'nominate H', or 'decline'", "NOT_AN_ACTION"),
+        ("decline H", fh.Phase.NOMINATE, "such as 'nominate H', or 'decline'", "NOT_AN_ACTION"),
+        ("partner", fh.Phase.PARTNER, "write 'partner AH'", "NOT_AN_ACTION"),
+        ("partner seat 999", fh.Phase.PARTNER, "is not a seat", "NOT_A_SEAT"),
+        ("discard 4D", fh.Phase.PLAY, "is a discard, which is not taken now", "WRONG_PHASE"),
+        ("7H", fh.Phase.DISCARD, "write 'discard 7H'", "NOT_AN_ACTION"),
     ],
 )
-def test_parse_action_refuses_bad_text(text: str, phase: fh.Phase | None, message: str) -> None:
-    with pytest.raises(fh.NotationError, match=message):
+def test_parse_action_refuses_bad_text(
+    text: str, phase: fh.Phase | None, message: str, reason: str
+) -> None:
+    with pytest.raises(fh.NotationError, match=message) as refused:
         fh.parse_action(text, phase=phase)
+    assert refused.value.reason is fh.Reason(reason)
 
 
 def test_parse_and_format_refuse_non_text_and_non_actions() -> None:

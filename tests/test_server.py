@@ -270,6 +270,7 @@ def test_bad_notation_is_400(client: TestClient) -> None:
     answer = act(client, table, token, "seven hearts", look(client, table, token)["version"])
     assert answer.status_code == 400
     assert answer.json()["error"] == "BAD_NOTATION"
+    assert answer.json()["message"].endswith("(R3.2, R3.3)")  # the phase's rule (fh.play)
 
 
 def test_r9_a_whole_game_against_computer_players_ends_and_then_refuses(

@@ -517,7 +517,7 @@ def test_trick_points_score_hand_V_TRICK_POINTS(points: int) -> None:
     rules = fh.Rules(trick_points=points)
     assert fh.score_hand(fh.parse_call("7H"), 0, (7, 3), rules=rules) == (200, 3 * points)
     assert fh.score_hand(fh.parse_call("7H"), 0, (6, 4), rules=rules) == (-200, 4 * points)
-    assert fh.score_hand(fh.MISERE, 0, (0, 9), rules=rules) == (250, 0)  # misère: none (R8.4)
+    assert fh.score_hand(fh.MISERE, 0, (0, 10), rules=rules) == (250, 0)  # misère: none (R8.4)
 
 
 @pytest.mark.parametrize(("points", "defence"), [(10, 100), (0, 0), (7, 70)])

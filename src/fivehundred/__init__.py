@@ -28,6 +28,7 @@ from fivehundred.calls import (
 )
 from fivehundred.cards import JOKER, Card, Rank, Suit
 from fivehundred.engine import (
+    ANY_SEAT,
     GameState,
     Phase,
     Trick,
@@ -39,12 +40,14 @@ from fivehundred.engine import (
     legal_bids,
     legal_plays,
     new_game,
+    play,
 )
 from fivehundred.errors import (
     FiveHundredError,
     FiveHundredTypeError,
     IllegalActionError,
     InvalidStateError,
+    MoveError,
     NotationError,
     Reason,
 )
@@ -58,7 +61,7 @@ from fivehundred.scoring import (
     game_result,
     score_hand,
 )
-from fivehundred.tricks import effective_suit, trick_winner
+from fivehundred.tricks import effective_suit, trick_winner, winning_play
 from fivehundred.views import PlayerView, observe
 
 if TYPE_CHECKING:  # resolved on first use by __getattr__ below (PEP 562)
@@ -73,6 +76,7 @@ __version__ = "1.0.0"
 #: ``.bots``, ``.records``, ``.serialize``). ``__version__`` is an attribute, not a name
 #: to import.
 __all__ = [
+    "ANY_SEAT",
     "Action",
     "BLIND_MISERE",
     "COMPILED",
@@ -93,6 +97,7 @@ __all__ = [
     "InvalidStateError",
     "JOKER",
     "MISERE",
+    "MoveError",
     "Nominate",
     "NotationError",
     "OPEN_MISERE",
@@ -126,12 +131,14 @@ __all__ = [
     "parse_call",
     "parse_card",
     "parse_cards",
+    "play",
     "record",
     "replay",
     "score_hand",
     "to_dict",
     "to_json",
     "trick_winner",
+    "winning_play",
 ]
 
 #: The public names that load their module (and, for JSON, cattrs) only when first used,

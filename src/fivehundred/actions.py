@@ -94,7 +94,7 @@ class Discard:
         return "discard " + " ".join(str(c) for c in self.cards)
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Nominate:
     """The contractor's Joker nomination (R7.1): a suit, or ``None`` for no nomination.
 
@@ -103,6 +103,9 @@ class Nominate:
     """
 
     suit: Suit | None = attrs.field(validator=_optional_suit)
+
+    def __repr__(self) -> str:
+        return f"Nominate(suit={None if self.suit is None else f'Suit.{self.suit.name}'})"
 
     def __str__(self) -> str:
         return "decline" if self.suit is None else f"nominate {self.suit.letter}"

@@ -31,6 +31,7 @@ from fivehundred.errors import (
     FiveHundredError,
     FiveHundredTypeError,
     NotationError,
+    Reason,
 )
 
 __all__ = [
@@ -310,6 +311,7 @@ def parse_call(text: str) -> Call:
         raise NotationError(
             f"a call is written as text, not {type(text).__name__} {quote(text)}",
             text=quote(text),
+            reason=Reason.NOT_TEXT,
         )
     too_long(text, "a call")
     cleaned = " ".join(text.strip().upper().split())
@@ -323,7 +325,9 @@ def parse_call(text: str) -> Call:
         kind = CallKind(word)
         if kind is CallKind.PASS and sans:
             raise NotationError(
-                f"{quote(text)} is not a call: a pass cannot be sans kitty", text=text
+                f"{quote(text)} is not a call: a pass cannot be sans kitty",
+                text=text,
+                reason=Reason.NOT_A_CALL,
             )
         return Call(kind, sans_kitty=sans)
     bid = BID_PATTERN.match(cleaned)
@@ -331,7 +335,9 @@ def parse_call(text: str) -> Call:
         strain = STRAIN_NUMBERS.get(bid.group(2).replace(" ", ""))
         if strain is not None:
             return Call.bid(int(bid.group(1)), Strain(strain), sans_kitty=sans)
-    raise NotationError(f"{quote(text)} is not a call: write {CALL_FORMS}", text=text)
+    raise NotationError(
+        f"{quote(text)} is not a call: write {CALL_FORMS}", text=text, reason=Reason.NOT_A_CALL
+    )
 
 
 # -- the bid ladder (R3.3) -----------------------------------------------------------------

@@ -35,6 +35,7 @@ from fivehundred.errors import (
     FiveHundredError,
     FiveHundredTypeError,
     NotationError,
+    Reason,
 )
 
 __all__ = [
@@ -355,6 +356,7 @@ def parse_card(text: str) -> Card:
         raise NotationError(
             f"a card is written as text, not {type(text).__name__} {quote(text)}",
             text=quote(text),
+            reason=Reason.NOT_TEXT,
         )
     too_long(text, "a card")
     cleaned = text.strip().upper()
@@ -365,7 +367,9 @@ def parse_card(text: str) -> Card:
         rank = _RANK_TEXT.get(cleaned[:-1].strip())
         if suit is not None and rank is not None:
             return _BY_PARTS[rank, suit]
-    raise NotationError(f"{quote(text)} is not a card: write {CARD_FORMS}", text=text)
+    raise NotationError(
+        f"{quote(text)} is not a card: write {CARD_FORMS}", text=text, reason=Reason.NOT_A_CARD
+    )
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
@@ -384,6 +388,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
         raise NotationError(
             f"cards are written as text, not {type(text).__name__} {quote(text)}",
             text=quote(text),
+            reason=Reason.NOT_TEXT,
         )
     too_long(text, "a list of cards")
     return tuple(parse_card(part) for part in CARD_SEPARATORS.split(text.strip()) if part)

@@ -38,14 +38,18 @@ from fivehundred._engine.explain import explain
 from fivehundred._engine.hand import BIDDING, PLAY
 from fivehundred._engine.state import GameState, hand_block
 from fivehundred._engine.table import Table, table
-from fivehundred._engine.values import Phase, Trick
+from fivehundred._engine.values import ANY_SEAT, AnySeat, Phase, Trick
+from fivehundred._engine.verdict import Verdict
 from fivehundred.actions import Action, Play
-from fivehundred.calls import Call
+from fivehundred.calls import PASS, Call
 from fivehundred.cards import Card
 from fivehundred.errors import FiveHundredTypeError, IllegalActionError, InvalidStateError, Reason
+from fivehundred.notation import read_move
 from fivehundred.rules import Rules
 
 __all__ = [
+    "ANY_SEAT",
+    "AnySeat",
     "GameState",
     "Phase",
     "Trick",
@@ -57,6 +61,7 @@ __all__ = [
     "legal_bids",
     "legal_plays",
     "new_game",
+    "play",
 ]
 
 _DEFAULT_RULES: Final = Rules()
@@ -65,17 +70,20 @@ _docs.document_class(GameState)  # compiled, its docstring and signature come fr
 
 if TYPE_CHECKING:  # the signatures users type-check against
 
-    def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameState:
+    def apply(state: GameState, action: Action, *, seat: int | AnySeat = ANY_SEAT) -> GameState:
         """See :func:`fivehundred._engine.judge.apply`."""
 
     def legal_actions(state: GameState) -> tuple[Action, ...]:
         """See :func:`fivehundred._engine.judge.legal_actions`."""
 
 else:  # the engine core's functions themselves (compiled in the compiled build): they check
-    # their arguments at run time, so a wrong type gets the library's TypeError. Compiled,
-    # each comes with its docstring and signature from its source (see fivehundred._engine.docs).
-    apply = _docs.documented(judging.apply)
-    legal_actions = _docs.documented(judging.legal_actions)
+    # their arguments at run time, so a wrong type gets the library's TypeError, and are
+    # annotated ``object`` for it. Each public name shows the signature of the stub above
+    # (read from this file) and its docstring from its source (see fivehundred._engine.docs).
+    apply = _docs.documented(judging.apply, signature=_docs.stub_signature(__name__, "apply"))
+    legal_actions = _docs.documented(
+        judging.legal_actions, signature=_docs.stub_signature(__name__, "legal_actions")
+    )
 #: Starting scores lie strictly within ±MAX_START_SCORE.
 MAX_START_SCORE: Final = 10**6
 
@@ -284,8 +292,11 @@ def legal_plays(state: GameState) -> tuple[Play, ...]:
     return card_play.legal_plays(s)
 
 
-def is_legal(state: GameState, action: object, *, seat: int | None = None) -> bool:
-    """Whether ``action`` is legal now (for ``seat``, if given). Never raises."""
+def is_legal(state: GameState, action: object, *, seat: int | AnySeat = ANY_SEAT) -> bool:
+    """Whether ``action`` is legal now (for ``seat``, if given). Never raises.
+
+    ``seat=None`` is no seat: the answer is ``False`` (see :func:`apply`).
+    """
     if type(state) is not GameState:
         return False
     try:
@@ -294,7 +305,7 @@ def is_legal(state: GameState, action: object, *, seat: int | None = None) -> bo
         return False
 
 
-def check_action(state: GameState, action: object, *, seat: int | None = None) -> None:
+def check_action(state: GameState, action: object, *, seat: int | AnySeat = ANY_SEAT) -> None:
     """Raise the :class:`~fivehundred.IllegalActionError` that :func:`apply` would raise.
 
     Raises :class:`TypeError` for a non-state.
@@ -310,4 +321,55 @@ def check_action(state: GameState, action: object, *, seat: int | None = None) -
     s = _state(state)
     verdict = judging.judge(s, action, seat)
     if verdict.reason is not None:
-        raise explain(s, action, verdict)
+        raise explain(s, action, verdict, seat)
+
+
+def play(state: GameState, seat: int, text: str) -> GameState:
+    """The state after ``seat`` moves ``text``: an untrusted move, read, checked and applied.
+
+    In the spirit of python-chess's ``board.push_san``, for a server taking a
+    client's move: the text is read in the notation of the phase the game is in
+    (:func:`~fivehundred.parse_action`: ``7H`` is a bid in the auction and a card
+    in play), ``seat`` must be a seat of the table whose turn it is, and the move
+    must be legal. ``seat`` is required: ``None`` (a client's ``null``) and
+    :data:`ANY_SEAT` are refused, as a seat that is not at the table.
+
+    Every refusal is a :class:`~fivehundred.MoveError` with a
+    :class:`~fivehundred.Reason` in ``err.reason`` and the rule in its message:
+    an :class:`~fivehundred.IllegalActionError` when the rules refuse the move
+    (``GAME_OVER``, ``NOT_YOUR_TURN``, ``BID_TOO_LOW``, ...; text that is an
+    action of another phase, such as a card in the auction, is ``WRONG_PHASE``,
+    as the action itself would be), a :class:`~fivehundred.NotationError` when
+    the text is no action (``NOT_A_CALL``, ``NOT_A_CARD``, ``TOO_LONG``, ...). The
+    checks come in that order: the game, the seat and its turn, the text, the
+    rules. The input is never changed.
+
+    >>> import fivehundred as fh
+    >>> state = fh.deal(fh.new_game(dealer=3), seed=7)
+    >>> state = fh.play(state, 0, "7H")
+    >>> state.high_bid, state.to_act
+    (Call.parse('7H'), 1)
+    >>> fh.play(state, 1, "6NT")
+    Traceback (most recent call last):
+    ...
+    fivehundred.errors.IllegalActionError: seat 1 called 6NT, which is not higher than the \
+standing bid 7H by seat 0; a bid must be higher on the ladder (R3.1, R3.3)
+    >>> try:
+    ...     fh.play(state, None, "pass")
+    ... except fh.MoveError as err:
+    ...     print(err.reason.name, err)
+    NOT_YOUR_TURN seat None is not a seat at this table: seats are 0 to 3, and it is \
+seat 1's turn (R3.1: the auction goes clockwise, skipping players who passed)
+
+    Raises :class:`TypeError` for a ``state`` that is not a :class:`~fivehundred.GameState`.
+    """
+    s = _state(state)
+    phase = s.phase
+    if phase is Phase.GAME_OVER or phase is Phase.DEAL:  # no move is taken: say why
+        raise explain(s, PASS, judging.judge(s, PASS, ANY_SEAT))
+    if type(seat) is not int or not 0 <= seat < s.rules.players:
+        raise explain(s, PASS, Verdict(Reason.NOT_YOUR_TURN, -1), seat)
+    wrong_seat = judging.check_seat(s, seat)
+    if wrong_seat is not None:
+        raise explain(s, PASS, wrong_seat)
+    return judging.apply(s, read_move(text, phase, seat=seat), seat=seat)

@@ -35,7 +35,7 @@ from fivehundred._engine.values import Phase
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call, parse_call
 from fivehundred.cards import Card, Suit, parse_card, parse_cards
-from fivehundred.errors import FiveHundredTypeError, NotationError
+from fivehundred.errors import FiveHundredTypeError, NotationError, Reason
 
 if TYPE_CHECKING:  # for annotations only
     from fivehundred.rules import Rules
@@ -46,6 +46,8 @@ __all__ = [
     "CARD_FORMS",
     "DECLINE_WORDS",
     "HAND_FORMS",
+    "PHASE_RULES",
+    "PHASE_WANTS",
     "PHASE_WORDS",
     "SUIT_NAMES",
     "SUIT_TEXT",
@@ -63,6 +65,7 @@ __all__ = [
     "parse_hand_score",
     "parse_move",
     "parse_suit",
+    "read_move",
     "split_hands",
 ]
 
@@ -83,11 +86,17 @@ def parse_suit(text: str) -> Suit:
     Raises :class:`~fivehundred.NotationError` for anything else.
     """
     if not isinstance(text, str):
-        raise NotationError(f"a suit is written as text, not {quote(text)}", text=quote(text))
+        raise NotationError(
+            f"a suit is written as text, not {quote(text)}",
+            text=quote(text),
+            reason=Reason.NOT_TEXT,
+        )
     too_long(text, "a suit")
     suit = SUIT_TEXT.get(text.strip().upper())
     if suit is None:
-        raise NotationError(f"{quote(text)} is not a suit: write {SUIT_FORMS}", text=text)
+        raise NotationError(
+            f"{quote(text)} is not a suit: write {SUIT_FORMS}", text=text, reason=Reason.NOT_A_SUIT
+        )
     return suit
 
 
@@ -164,7 +173,9 @@ def _suit_in(text: str, whole: str) -> Suit:
     suit = SUIT_TEXT.get(text.strip().upper())
     if suit is None:
         raise NotationError(
-            f"{quote(whole)}: {quote(text)} is not a suit (S, C, D or H)", text=whole
+            f"{quote(whole)}: {quote(text)} is not a suit (S, C, D or H)",
+            text=whole,
+            reason=Reason.NOT_A_SUIT,
         )
     return suit
 
@@ -176,8 +187,63 @@ def _parse_play(text: str) -> Play:
     if not colon:
         return Play(card)
     if not card.is_joker:
-        raise NotationError(f"{quote(text)}: only a Joker lead names a suit (Jo:H)", text=text)
+        raise NotationError(
+            f"{quote(text)}: only a Joker lead names a suit (Jo:H)",
+            text=text,
+            reason=Reason.SUIT_ON_NON_JOKER,
+        )
     return Play(card, _suit_in(suit_text, text))
+
+
+#: What each phase takes, in :func:`format_action` notation, with its rule: the end of a
+#: message refusing text in that phase. Each names only the moves of its own phase.
+PHASE_WANTS: Final = {
+    Phase.BIDDING: "the auction takes a call: a bid such as 7H or 6NT, pass, M, OM or BM",
+    Phase.DISCARD: (
+        "the kitty exchange takes 'discard' and the cards put down, such as 'discard 4D 5D 6D'"
+    ),
+    Phase.NOMINATE: (
+        "the nomination takes 'nominate' and a suit, such as 'nominate H', or 'decline'"
+    ),
+    Phase.PARTNER: (
+        "the partner call takes 'partner' and a card, such as 'partner AH', or 'partner seat 2'"
+    ),
+    Phase.PLAY: "card play takes a card, such as KS, or Jo:H to lead the Joker naming hearts",
+    Phase.DEAL: "no action is taken before the next deal",
+    Phase.GAME_OVER: "no action is taken once the game is over",
+}
+#: The rules of what each phase takes, cited by the messages that refuse its text.
+PHASE_RULES: Final = {
+    Phase.BIDDING: "R3.2, R3.3",
+    Phase.DISCARD: "R4.1",
+    Phase.NOMINATE: "R7.1",
+    Phase.PARTNER: "P5",
+    Phase.PLAY: "R5.1, R7.4",
+    Phase.DEAL: "R2.1",
+    Phase.GAME_OVER: "R9",
+}
+
+
+def _wants(phase: Phase) -> str:
+    return f"{PHASE_WANTS[phase]} ({PHASE_RULES[phase]})"
+
+
+#: The kind of action each phase takes.
+_PHASE_TYPES: Final[dict[Phase, type]] = {
+    Phase.BIDDING: Call,
+    Phase.DISCARD: Discard,
+    Phase.NOMINATE: Nominate,
+    Phase.PARTNER: CallPartner,
+    Phase.PLAY: Play,
+}
+#: What each kind of action is called in a message.
+_KIND_NAMES: Final[dict[type, str]] = {
+    Call: "a call",
+    Discard: "a discard",
+    Nominate: "a nomination",
+    CallPartner: "a partner call",
+    Play: "a card play",
+}
 
 
 def parse_action(text: str, *, phase: Phase | None = None) -> Action:
@@ -185,7 +251,10 @@ def parse_action(text: str, *, phase: Phase | None = None) -> Action:
 
     A trick bid and a card play can be written alike (``7H``): give the
     ``phase`` the action is taken in, or the text must be unambiguous. Bad text
-    raises :class:`~fivehundred.NotationError`.
+    raises :class:`~fivehundred.NotationError`, whose ``reason`` says why
+    (``NOT_A_CARD``, ``NOT_A_CALL``, ``AMBIGUOUS_TEXT``, ...). Given a ``phase``,
+    the message ends with what that phase takes and its rule, and text that is
+    an action of another phase is refused with ``WRONG_PHASE``.
 
     >>> parse_action("partner seat 2"), parse_action("Jo:H")
     (CallPartner(card=None, seat=2), Play(card=Card.parse('Jo'), suit=Suit.HEARTS))
@@ -193,35 +262,110 @@ def parse_action(text: str, *, phase: Phase | None = None) -> Action:
     Traceback (most recent call last):
     ...
     fivehundred.errors.NotationError: '7H' is a bid or a card play: give the phase
+    >>> parse_action("8S 4D 9D", phase=Phase.DISCARD)
+    Traceback (most recent call last):
+    ...
+    fivehundred.errors.NotationError: '8S 4D 9D' is not a discard: write 'discard 8S 4D 9D' (R4.1)
     """
+    if phase is not None and not isinstance(phase, Phase):
+        raise NotationError(
+            f"{quote(phase)} is not a Phase", text=quote(text), reason=Reason.WRONG_PHASE
+        )
+    if phase is None:
+        return _parse_action(text)
+    try:
+        return _parse_action(text, phase)
+    except NotationError as err:
+        if err.reason is Reason.NOT_AN_ACTION or err.reason is Reason.WRONG_PHASE:
+            raise  # worded for the phase already
+        other = _other_phase(text, phase) if isinstance(text, str) else None
+        if other is not None:
+            raise _wrong_phase(text, phase, other) from None
+        raise NotationError(
+            f"{err} ({PHASE_RULES[phase]})", text=err.text, reason=err.reason
+        ) from None
+
+
+def _parse_action(text: str, phase: Phase | None = None) -> Action:
+    """:func:`parse_action` of a checked ``phase``, without the phase's rule in messages."""
     if not isinstance(text, str):
         raise NotationError(
             f"an action is written as text, not {type(text).__name__} {quote(text)}",
             text=quote(text),
+            reason=Reason.NOT_TEXT,
         )
-    if phase is not None and not isinstance(phase, Phase):
-        raise NotationError(f"{quote(phase)} is not a Phase", text=text)
     too_long(text, "an action")
     words = text.split()
-    if not words:
-        raise NotationError(f"{quote(text)} is not an action: write {ACTION_FORMS}", text=text)
-    head = words[0].lower()
-    named = PHASE_WORDS.get(head)
     if phase is None:
-        phase = named
-    if phase is None:
-        return _guess(text)
+        if not words:
+            raise NotationError(
+                f"{quote(text)} is not an action: write {ACTION_FORMS}",
+                text=text,
+                reason=Reason.NOT_AN_ACTION,
+            )
+        named = PHASE_WORDS.get(words[0].lower())
+        return _guess(text) if named is None else _in_phase(text, words, named, aware=False)
+    return _in_phase(text, words, phase)
+
+
+def _refuse(text: str, phase: Phase, what: str, *, aware: bool) -> NotationError:
+    """Text that is no action of ``phase``: ``what`` it is not, then what the phase takes;
+    ``aware``: the text is read in a phase given, so an action of another phase says so."""
+    other = _other_phase(text, phase) if aware else None
+    if other is not None:
+        return _wrong_phase(text, phase, other)
+    return NotationError(
+        f"{quote(text)} is not {what}: {_wants(phase)}", text=text, reason=Reason.NOT_AN_ACTION
+    )
+
+
+def _wrong_phase(text: str, phase: Phase, other: Action) -> NotationError:
+    kind = _KIND_NAMES[type(other)]
+    return NotationError(
+        f"{quote(text)} is {kind}, which is not taken now: {_wants(phase)}",
+        text=text,
+        reason=Reason.WRONG_PHASE,
+    )
+
+
+def _other_phase(text: str, phase: Phase) -> Action | None:
+    """The action of another phase than ``phase`` that ``text`` is, if it is one."""
+    try:
+        action = parse_action(text)
+    except NotationError:
+        if phase is Phase.BIDDING:  # 7H is a card too
+            with contextlib.suppress(NotationError):
+                return _parse_play(text.strip())
+        elif phase is not Phase.PLAY:  # and a call
+            with contextlib.suppress(NotationError):
+                return parse_call(text)
+        return None
+    return None if type(action) is _PHASE_TYPES.get(phase) else action
+
+
+def _in_phase(text: str, words: list[str], phase: Phase, *, aware: bool = True) -> Action:
+    """``text`` (split into ``words``) read as an action of ``phase``; ``aware``: the phase
+    was given (not named by the text's keyword), see :func:`_refuse`."""
     if phase is Phase.BIDDING:
         return parse_call(text)
     if phase is Phase.PLAY:
         if len(words) != 1:
-            raise NotationError(f"{quote(text)} is not a card play: write KS, or Jo:H", text=text)
+            raise _refuse(text, phase, "a card play", aware=aware)
         return _parse_play(words[0])
-    if named is not phase:
-        raise NotationError(
-            f"{quote(text)} is not an action of the {phase.value} phase: write {ACTION_FORMS}",
-            text=text,
-        )
+    wanted = _PHASE_TYPES.get(phase)
+    if wanted is None:
+        raise _refuse(text, phase, "an action", aware=aware)
+    head = words[0].lower() if words else ""
+    if PHASE_WORDS.get(head) is not phase:
+        cards = _cards_or_none(text) if phase is Phase.DISCARD and words else None
+        if cards is not None:
+            written = " ".join(map(str, cards))
+            raise NotationError(
+                f"{quote(text)} is not a discard: write 'discard {written}' (R4.1)",
+                text=text,
+                reason=Reason.NOT_AN_ACTION,
+            )
+        raise _refuse(text, phase, _KIND_NAMES[wanted], aware=aware)
     rest = words[1:]
     if phase is Phase.DISCARD:
         return Discard(parse_cards(" ".join(rest)))
@@ -230,21 +374,59 @@ def parse_action(text: str, *, phase: Phase | None = None) -> Action:
             return DECLINE
         if head == "nominate" and len(rest) == 1:
             return Nominate(_suit_in(rest[0], text))
-        raise NotationError(f"{quote(text)}: write 'nominate H' or 'decline'", text=text)
+        raise _refuse(text, phase, "a nomination", aware=aware)
     return _parse_partner(rest, text)
+
+
+def _cards_or_none(text: str) -> tuple[Card, ...] | None:
+    try:
+        return parse_cards(text)
+    except NotationError:
+        return None
+
+
+def read_move(text: str, phase: Phase, *, seat: int | None = None) -> Action:
+    """The action ``text`` is in ``phase``, or the action of another phase it is.
+
+    The reader of :func:`~fivehundred.play`: an action of another phase is
+    handed back, so that the rules refuse it (``WRONG_PHASE``), as they refuse
+    the action itself. Any other text raises :func:`parse_action`'s
+    :class:`~fivehundred.NotationError`, naming ``seat``.
+
+    >>> read_move("7H", Phase.BIDDING), read_move("AS", Phase.BIDDING)
+    (Call.parse('7H'), Play(card=Card.parse('AS')))
+    >>> read_move("seven hearts", Phase.BIDDING, seat=1)
+    Traceback (most recent call last):
+    ...
+    fivehundred.errors.NotationError: 'seven hearts' is not a call: write a trick bid such as \
+6S, 7NT or 10♥ (6-10 tricks and S, C, D, H or NT), M/misere, OM (open misère), BM (blind \
+misère) or pass/P; add -SK for sans kitty (R3.2, R3.3)
+    """
+    try:
+        return parse_action(text, phase=phase)
+    except NotationError as err:
+        other = _other_phase(text, phase) if err.reason is Reason.WRONG_PHASE else None
+        if other is not None:
+            return other
+        err.seat = seat
+        raise
 
 
 def _parse_partner(rest: list[str], text: str) -> CallPartner:
     """The partner call (P5) after its keyword: a card, or ``seat N``."""
     if len(rest) == 2 and rest[0].lower() == "seat" and rest[1].isascii() and rest[1].isdigit():
         if len(rest[1]) > 2:
-            raise NotationError(f"{quote(text)}: {rest[1]} is not a seat", text=text)
+            raise NotationError(
+                f"{quote(text)}: {rest[1]} is not a seat", text=text, reason=Reason.NOT_A_SEAT
+            )
         return CallPartner(seat=int(rest[1]))
     if len(rest) == 1:
         return CallPartner(parse_card(rest[0]))
     raise NotationError(
-        f"{quote(text)}: write 'partner AH' (one card) or 'partner seat 2'",
+        f"{quote(text)} is not a partner call: "
+        "write 'partner AH' (one card) or 'partner seat 2' (P5)",
         text=text,
+        reason=Reason.NOT_AN_ACTION,
     )
 
 
@@ -259,8 +441,16 @@ def _guess(text: str) -> Action:
     if len(readings) == 1:
         return readings[0]
     if readings:
-        raise NotationError(f"{quote(text)} is a bid or a card play: give the phase", text=text)
-    raise NotationError(f"{quote(text)} is not an action: write {ACTION_FORMS}", text=text)
+        raise NotationError(
+            f"{quote(text)} is a bid or a card play: give the phase",
+            text=text,
+            reason=Reason.AMBIGUOUS_TEXT,
+        )
+    raise NotationError(
+        f"{quote(text)} is not an action: write {ACTION_FORMS}",
+        text=text,
+        reason=Reason.NOT_AN_ACTION,
+    )
 
 
 def parse_move(text: str, *, phase: Phase) -> Action:
@@ -280,9 +470,15 @@ def parse_move(text: str, *, phase: Phase) -> Action:
     Raises :class:`~fivehundred.NotationError` saying what a move of the phase looks like.
     """
     if not isinstance(phase, Phase):
-        raise NotationError(f"{quote(phase)} is not a Phase", text=quote(text))
+        raise NotationError(
+            f"{quote(phase)} is not a Phase", text=quote(text), reason=Reason.WRONG_PHASE
+        )
     if not isinstance(text, str):
-        raise NotationError(f"a move is written as text, not {quote(text)}", text=quote(text))
+        raise NotationError(
+            f"a move is written as text, not {quote(text)}",
+            text=quote(text),
+            reason=Reason.NOT_TEXT,
+        )
     too_long(text, "a move")
     words = text.replace(",", " ").split()
     keyword = {Phase.DISCARD: "discard", Phase.NOMINATE: "nominate", Phase.PARTNER: "partner"}
@@ -298,17 +494,23 @@ def parse_move(text: str, *, phase: Phase) -> Action:
             return DECLINE
         if SUIT_TEXT.get(said.upper()) is None:
             what = f"{quote(said)} is not a suit" if said else f"{quote(text)} names no suit"
-            raise NotationError(f"{what}: write {SUIT_FORMS}, or 'decline'", text=text)
+            raise NotationError(
+                f"{what}: write {SUIT_FORMS}, or 'decline'", text=text, reason=Reason.NOT_A_SUIT
+            )
         return Nominate(SUIT_TEXT[said.upper()])
     if phase is Phase.PARTNER:
         return _parse_partner(words, text)
     if phase is not Phase.PLAY:
-        raise NotationError(f"nothing is typed in the {phase.value} phase", text=text)
+        raise NotationError(
+            f"nothing is typed in the {phase.value} phase", text=text, reason=Reason.WRONG_PHASE
+        )
     if len(words) == 2:
         return _parse_play(f"{words[0]}:{words[1]}")
     if len(words) != 1:
         raise NotationError(
-            "play one card, such as 10H (or 'Jo H' to lead the Joker naming hearts)", text=text
+            "play one card, such as 10H (or 'Jo H' to lead the Joker naming hearts)",
+            text=text,
+            reason=Reason.NOT_AN_ACTION,
         )
     return _parse_play(words[0])
 
@@ -344,7 +546,7 @@ _HAND_WORDS: Final = frozenset({"by", "with", "took", "tricks"})
 
 def _number(text: str, whole: str, what: str) -> int:
     if not (text.isascii() and text.isdigit()) or len(text) > 3:
-        raise NotationError(f"{quote(text)} is not {what}", text=whole)
+        raise NotationError(f"{quote(text)} is not {what}", text=whole, reason=Reason.NOT_A_HAND)
     return int(text)
 
 
@@ -368,19 +570,24 @@ HandScore(contract=Call.parse('7H'), contractor=3, tricks=(4, 6), partner=None))
     Raises :class:`~fivehundred.NotationError` saying what is wrong and what a hand looks like.
     """
     if not isinstance(text, str):
-        raise NotationError(f"a hand is written as text, not {quote(text)}", text=quote(text))
+        raise NotationError(
+            f"a hand is written as text, not {quote(text)}",
+            text=quote(text),
+            reason=Reason.NOT_TEXT,
+        )
     too_long(text, "a hand")
     words = text.split()
     if " ".join(words).lower() in THROWN_IN:
         return None
     if len(words) < 2:
-        raise NotationError(f"{quote(text)}: {HAND_FORMS}", text=text)
+        raise NotationError(f"{quote(text)}: {HAND_FORMS}", text=text, reason=Reason.NOT_A_HAND)
     contract = parse_call(words[0])
     if contract.is_pass:
         raise NotationError(
             f"{quote(text)}: a pass is not a contract: a contract is a bid, not a pass, and a "
             "thrown-in hand is 'pass' alone, scoring nothing (R3.9)",
             text=text,
+            reason=Reason.NOT_A_HAND,
         )
     players, sides = rules.players, len(rules.sides)
     rest = [w.lower() for w in words[1:]]
@@ -388,11 +595,15 @@ HandScore(contract=Call.parse('7H'), contractor=3, tricks=(4, 6), partner=None))
     for keyword in ("by", "with"):
         if rest[:1] == [keyword]:
             if len(rest) < 2:
-                raise NotationError(f"{quote(text)}: {HAND_FORMS}", text=text)
+                raise NotationError(
+                    f"{quote(text)}: {HAND_FORMS}", text=text, reason=Reason.NOT_A_HAND
+                )
             who = _number(rest[1], text, "a seat")
             if who >= players:
                 raise NotationError(
-                    f"{quote(text)}: seat {who} is not at a {players}-seat table", text=text
+                    f"{quote(text)}: seat {who} is not at a {players}-seat table",
+                    text=text,
+                    reason=Reason.NOT_A_HAND,
                 )
             seat, partner = (who, partner) if keyword == "by" else (seat, who)
             rest = rest[2:]
@@ -404,7 +615,9 @@ HandScore(contract=Call.parse('7H'), contractor=3, tricks=(4, 6), partner=None))
         counts = tuple(_number(n, text, "a number of tricks") for n in rest[1:])
         if len(counts) not in (players, sides):
             raise NotationError(
-                f"{quote(text)}: give the tricks of each of the {players} seats", text=text
+                f"{quote(text)}: give the tricks of each of the {players} seats",
+                text=text,
+                reason=Reason.NOT_A_HAND,
             )
         tricks = counts if len(counts) == sides else _by_side(counts, rules)
         rest = []
@@ -415,33 +628,39 @@ HandScore(contract=Call.parse('7H'), contractor=3, tricks=(4, 6), partner=None))
             raise NotationError(
                 f"{quote(text)}: give the tricks of all {sides} sides, comma-separated, e.g. 6,2,2",
                 text=text,
+                reason=Reason.NOT_A_HAND,
             )
         rest = rest[1:]
     elif rest and rest[0] not in _HAND_WORDS:
         took = _number(rest[0], text, "a number of tricks: write 0 to 10, e.g. 8")
         rest = rest[1:]
     else:
-        raise NotationError(f"{quote(text)}: {HAND_FORMS}", text=text)
+        raise NotationError(f"{quote(text)}: {HAND_FORMS}", text=text, reason=Reason.NOT_A_HAND)
     if seat is None and len(rest) == 1:
         side = _number(rest[0], text, f"a side: sides are 0 to {sides - 1}")
         if side >= sides:
             raise NotationError(
-                f"{quote(rest[0])} is not a side: sides are 0 to {sides - 1}", text=text
+                f"{quote(rest[0])} is not a side: sides are 0 to {sides - 1}",
+                text=text,
+                reason=Reason.NOT_A_HAND,
             )
         rest = []
     if rest:
-        raise NotationError(f"{quote(text)}: {HAND_FORMS}", text=text)
+        raise NotationError(f"{quote(text)}: {HAND_FORMS}", text=text, reason=Reason.NOT_A_HAND)
     contractor = seat if seat is not None else side
     if took is not None:
         if took > 10:
             raise NotationError(
-                f"{quote(text)}: {took} tricks is not possible: a hand has ten tricks", text=text
+                f"{quote(text)}: {took} tricks is not possible: a hand has ten tricks",
+                text=text,
+                reason=Reason.NOT_A_HAND,
             )
         if sides != 2 or partner is not None:
             raise NotationError(
                 f"{quote(text)}: give the tricks of all {sides} sides, comma-separated (6,2,2), "
                 "or of every seat (CONTRACT by SEAT tricks N N N ...)",
                 text=text,
+                reason=Reason.NOT_A_HAND,
             )
         ours = rules.side_of(contractor)
         tricks = (took, 10 - took) if ours == 0 else (10 - took, took)
@@ -451,6 +670,7 @@ HandScore(contract=Call.parse('7H'), contractor=3, tricks=(4, 6), partner=None))
             f"{quote(text)}: tricks {' '.join(map(str, tricks))} are not possible: "
             "a hand has ten tricks",
             text=text,
+            reason=Reason.NOT_A_HAND,
         )
     return HandScore(contract, contractor, tricks, partner)
 

@@ -50,6 +50,7 @@ from fivehundred.errors import (
     FiveHundredTypeError,
     InvalidStateError,
     NotationError,
+    Reason,
 )
 from fivehundred.notation import PHASE_WORDS, parse_call, parse_cards
 
@@ -289,21 +290,30 @@ def record_from_text(text: str) -> GameRecord:
     :func:`replay` checks that its actions are legal.
     """
     if not isinstance(text, str):
-        raise NotationError(f"a record is text, not {type(text).__name__}", text=quote(text))
+        raise NotationError(
+            f"a record is text, not {type(text).__name__}", text=quote(text), reason=Reason.NOT_TEXT
+        )
     if len(text) > MAX_RECORD_TEXT:
         raise NotationError(
             f"the record is too long: {len(text)} characters, at most {MAX_RECORD_TEXT}",
             text=text,
+            reason=Reason.TOO_LONG,
         )
     lines = [
         (number, line.partition("#")[0].strip()) for number, line in enumerate(text.splitlines(), 1)
     ]
     lines = [(number, line) for number, line in lines if line]
     if not lines:
-        raise NotationError("an empty record: the first line is the header", text=text[:100])
+        raise NotationError(
+            "an empty record: the first line is the header",
+            text=text[:100],
+            reason=Reason.NOT_A_RECORD,
+        )
     if len(lines) > MAX_HANDS + 1:
         raise NotationError(
-            f"the record has {len(lines) - 1} hand lines: it holds at most {MAX_HANDS}", text=text
+            f"the record has {len(lines) - 1} hand lines: it holds at most {MAX_HANDS}",
+            text=text,
+            reason=Reason.NOT_A_RECORD,
         )
     header_number, header = lines[0]
     rules, dealer, scores = _read_header(header, header_number)
@@ -321,7 +331,9 @@ def record_from_text(text: str) -> GameRecord:
 
 
 def _line_error(number: int, line: str, why: str) -> NotationError:
-    return NotationError(f"line {number} ({quote(line)}): {why}", text=line)
+    return NotationError(
+        f"line {number} ({quote(line)}): {why}", text=line, reason=Reason.NOT_A_RECORD
+    )
 
 
 def _read_header(line: str, number: int) -> tuple[Rules, int | None, tuple[int, ...] | None]:

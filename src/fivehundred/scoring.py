@@ -130,13 +130,25 @@ def score_hand(
     value too. ``scores`` (the
     scores before the hand) matter only with a score cap (V-CAP). A
     ``contract`` of ``None`` is a hand played after everyone passed (V-ALL-PASS):
-    every side scores for its tricks.
+    every side scores for its tricks; under rules without V-ALL-PASS such a hand
+    is thrown in (R3.9) and is refused here.
+
+    The tricks must be those of a hand that can happen: ten in all (R5.5), or,
+    in misère without V-MISERE-PLAYOUT, fewer when the hand ended at the first
+    trick the contractor won (the contractor's side then took exactly one).
 
     >>> import fivehundred as fh
     >>> score_hand(fh.parse_call("8C"), 0, (10, 0))  # 260 is worth more than a slam
     (260, 0)
-    >>> score_hand(fh.MISERE, 1, (3, 0))  # misère made; defenders score nothing
+    >>> score_hand(fh.MISERE, 1, (10, 0))  # misère made; defenders score nothing
     (0, 250)
+    >>> score_hand(fh.MISERE, 1, (3, 1))  # misère lost at trick 4: the hand ends there (R5.5)
+    (0, -250)
+    >>> score_hand(None, None, (5, 5))
+    Traceback (most recent call last):
+    ...
+    fivehundred.errors.FiveHundredError: a hand without a contract is thrown in under these \
+rules and scores nothing (R3.9); only V-ALL-PASS plays it (Rules(all_pass_no_trumps=True))
     >>> score_hand(fh.parse_call("7H"), 2, (3, 2, 4, 1))  # seat 2 (side 0); tricks by seat
     (200, 30)
     >>> score_hand(fh.parse_call("6S"), 0, (4, 6), rules=fh.Rules(score_cap=490), scores=(0, 470))
@@ -162,7 +174,15 @@ def score_hand(
     if len(before) != sides:
         raise FiveHundredError(f"scores {before} and tricks {tuple(tricks)} differ in length")
     if any(t < 0 for t in tricks) or sum(tricks) > TRICKS_PER_HAND:
-        raise FiveHundredError(f"tricks {tuple(tricks)} are not possible in a ten-trick hand")
+        raise FiveHundredError(
+            f"tricks {tuple(tricks)} are not possible in a ten-trick hand (R5.5)"
+        )
+    if contract is None and not rules.all_pass_no_trumps:
+        raise FiveHundredError(
+            "a hand without a contract is thrown in under these rules and scores nothing "
+            "(R3.9); only V-ALL-PASS plays it (Rules(all_pass_no_trumps=True))"
+        )
+    _check_total(contract, contractor, partner, tuple(tricks), rules)
     from fivehundred._engine import outcome
 
     slam = SLAM_VALUE if rules.slam_bonus else 0
@@ -187,6 +207,33 @@ def score_hand(
         rules.score_cap,
         slam,
     )
+
+
+def _check_total(
+    contract: Call | None,
+    contractor: int | None,
+    partner: int | None,
+    tricks: tuple[int, ...],
+    rules: Rules,
+) -> None:
+    """Refuse trick counts that do not add up to a hand that can happen (R5.5)."""
+    total = sum(tricks)
+    if total == TRICKS_PER_HAND or contract is None or not contract.is_bid:
+        if total != TRICKS_PER_HAND:
+            raise FiveHundredError(
+                f"tricks {tricks} add up to {total}: a hand has ten tricks (R5.5)"
+            )
+        return
+    if contract.is_misere and not rules.misere_playout and contractor is not None:
+        ours = tricks[contractor] + (tricks[partner] if partner not in (None, contractor) else 0)
+        if ours == 1:
+            return  # the hand ended at the first trick the contractor won (R5.5)
+        raise FiveHundredError(
+            f"tricks {tricks} add up to {total}: a misère hand ends early only at the first "
+            "trick the contractor wins, so the contractor's side has one trick then; "
+            "otherwise a hand has ten tricks (R5.5)"
+        )
+    raise FiveHundredError(f"tricks {tricks} add up to {total}: a hand has ten tricks (R5.5)")
 
 
 class Outcome(enum.Enum):

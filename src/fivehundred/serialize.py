@@ -568,7 +568,7 @@ def from_dict(data: object, cls: object = GameState) -> object:
     True
     >>> fh.from_dict({"format_version": 1, "type": "action",
     ...               "action": {"kind": "nominate", "suit": "D"}}, cls=fh.Action)
-    Nominate(suit=<Suit.DIAMONDS: 2>)
+    Nominate(suit=Suit.DIAMONDS)
 
     Raises :class:`~fivehundred.InvalidStateError` listing every problem of the document
     (``err.problems``; any Python value is data here), and

@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from fivehundred._engine import order
 from fivehundred._engine.docs import document_class
@@ -25,6 +25,10 @@ from fivehundred._engine.quoting import expect
 from fivehundred.calls import Call, Strain
 from fivehundred.cards import Card, Suit
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
+
+if TYPE_CHECKING:  # for annotations only: the views and the state import this module
+    from fivehundred._engine.state import GameState
+    from fivehundred.views import PlayerView
 
 #: The most cards a trick can hold: one a player at the largest table (P6).
 MAX_TRICK = 6
@@ -38,6 +42,7 @@ __all__ = [
     "effective_suit",
     "is_trump",
     "trick_winner",
+    "winning_play",
 ]
 
 #: How cards behave under one contract (the rule data of R1.3, R1.4, R5.2 and R7).
@@ -148,6 +153,45 @@ def trick_winner(
     indices = [card.index for card in cards]
     led = int(led_suit) if led_suit is not None else ctx.suit_of(indices[0])
     return ctx.winner(indices, led)
+
+
+def winning_play(state: GameState | PlayerView) -> tuple[int, Card] | None:
+    """The ``(seat, card)`` winning the trick in progress so far; ``None`` before its first card.
+
+    The trick's cards go to :func:`trick_winner` under the hand's contract, the
+    Joker's nomination and the suit led (a Joker lead's named suit, R7.4), so the
+    seat shown winning is the seat that takes the trick if nobody beats it (R5.4).
+    A :class:`~fivehundred.PlayerView` answers alike: a client can show it.
+
+    >>> import fivehundred as fh
+    >>> state = fh.deal(fh.new_game(dealer=3), seed=7)
+    >>> for text in ("7H", "pass", "pass", "pass", "discard 5S 7S 4D"):
+    ...     state = fh.play(state, state.to_act, text)
+    >>> winning_play(state) is None
+    True
+    >>> for text in ("9C", "AC", "KC"):
+    ...     state = fh.play(state, state.to_act, text)
+    >>> winning_play(state)
+    (1, Card.parse('AC'))
+    >>> state = fh.play(state, 3, "JH")  # no club: seat 3 trumps with the right bower
+    >>> winning_play(state) is None, state.tricks[-1].winner  # the trick is complete
+    (True, 3)
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for anything but a state or a view.
+    """
+    from fivehundred._engine.state import GameState
+    from fivehundred.views import PlayerView
+
+    if not isinstance(state, (GameState, PlayerView)):
+        raise FiveHundredTypeError(f"a GameState or PlayerView is needed, not {state!r}")
+    trick = state.trick
+    if not trick:
+        return None
+    contract = state.contract
+    assert contract is not None  # a trick is played under a contract
+    cards = [card for _, card in trick]
+    at = trick_winner(cards, contract, joker_suit=state.joker_suit, led_suit=state.led_suit)
+    return trick[at]
 
 
 def is_trump(card: Card, contract: ContractLike, *, joker_suit: Suit | None = None) -> bool:

@@ -34,7 +34,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-__all__ = ["MYPYC_FILLER", "document_class", "document_module", "documented", "mypyc_attr"]
+__all__ = [
+    "MYPYC_FILLER",
+    "document_class",
+    "document_module",
+    "documented",
+    "mypyc_attr",
+    "stub_signature",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 C = TypeVar("C")
@@ -76,24 +83,33 @@ def _source_node(module: str, name: str) -> ast.FunctionDef | ast.ClassDef:
     return node
 
 
-def _signature(node: ast.FunctionDef, *, drop_first: bool = False) -> inspect.Signature:
+def _signature(
+    node: ast.FunctionDef, *, drop_first: bool = False, namespace: dict[str, Any] | None = None
+) -> inspect.Signature:
     """The signature a ``def`` has in the pure build: annotations as their source text.
 
     The compiled modules use ``from __future__ import annotations``, so the pure
-    build's annotations are these strings. Defaults are literals (``None``, ``-1``, ``()``).
+    build's annotations are these strings. Defaults are literals (``None``, ``-1``, ``()``),
+    or names looked up in ``namespace``.
     """
+
+    def value(default: ast.expr) -> object:
+        if namespace is not None and isinstance(default, ast.Name):
+            return namespace[default.id]
+        return ast.literal_eval(default)
+
     args = node.args
     positional = [*args.posonlyargs, *args.args]
     defaults: list[object] = [inspect.Parameter.empty] * (len(positional) - len(args.defaults))
-    defaults += [ast.literal_eval(default) for default in args.defaults]
+    defaults += [value(default) for default in args.defaults]
     kinds: list[Any] = [inspect.Parameter.POSITIONAL_ONLY] * len(args.posonlyargs)
     kinds += [inspect.Parameter.POSITIONAL_OR_KEYWORD] * len(args.args)
     params: list[tuple[ast.arg, Any, object]] = list(zip(positional, kinds, defaults, strict=True))
     if args.vararg is not None:
         params.append((args.vararg, inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.empty))
     for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
-        value = inspect.Parameter.empty if default is None else ast.literal_eval(default)
-        params.append((arg, inspect.Parameter.KEYWORD_ONLY, value))
+        given = inspect.Parameter.empty if default is None else value(default)
+        params.append((arg, inspect.Parameter.KEYWORD_ONLY, given))
     if args.kwarg is not None:
         params.append((args.kwarg, inspect.Parameter.VAR_KEYWORD, inspect.Parameter.empty))
 
@@ -109,14 +125,21 @@ def _signature(node: ast.FunctionDef, *, drop_first: bool = False) -> inspect.Si
     )
 
 
-def documented(function: F) -> F:
+def documented(function: F, *, signature: inspect.Signature | None = None) -> F:
     """``function`` as the public name, with its docstring and annotated signature.
 
-    A Python function (the pure build) comes back as it is. A compiled one comes
-    back as a :class:`functools.partial` of it carrying its ``__doc__``, name,
-    module and ``__signature__`` from its source (see the module docstring).
+    ``signature``, when given, is the signature to show instead of the
+    function's own: that of a typed stub (:func:`stub_signature`), for a core
+    function annotated ``object`` because it checks its arguments' types itself.
+
+    A Python function (the pure build) comes back as it is, given ``signature``
+    as its ``__signature__``. A compiled one comes back as a
+    :class:`functools.partial` of it carrying its ``__doc__``, name, module and
+    ``__signature__`` from its source (see the module docstring).
     """
     if not isinstance(function, types.BuiltinFunctionType):
+        if signature is not None:
+            function.__signature__ = signature  # type: ignore[attr-defined]  # read by inspect
         return function
     node = _source_node(function.__module__, function.__name__)
     assert isinstance(node, ast.FunctionDef), node
@@ -124,8 +147,33 @@ def documented(function: F) -> F:
     public.__doc__ = ast.get_docstring(node, clean=False)
     public.__name__ = public.__qualname__ = function.__name__
     public.__module__ = function.__module__
-    public.__signature__ = _signature(node)
+    public.__signature__ = _signature(node) if signature is None else signature
     return public  # type: ignore[no-any-return]  # a stand-in with F's call signature
+
+
+def stub_signature(module: str, name: str) -> inspect.Signature:
+    """The signature of the stub ``def name`` under ``if TYPE_CHECKING:`` in ``module``.
+
+    A public module types a core function for type checkers with such a stub;
+    this reads the stub from the module's source (the module is being imported:
+    only its ``if TYPE_CHECKING:`` block is parsed), so that ``inspect.signature``
+    and ``help()`` show the types mypy sees. Defaults are literals or names of
+    the module (``ANY_SEAT``).
+    """
+    lines = _source_lines(module)
+    start = next(at for at, line in enumerate(lines) if line.startswith("if TYPE_CHECKING:"))
+    end = next(
+        at
+        for at in range(start + 1, len(lines))
+        if lines[at].strip() and not lines[at][0].isspace()  # back at the top level
+    )
+    block = ast.parse("".join(lines[start:end]))
+    guard = block.body[0]
+    assert isinstance(guard, ast.If), guard
+    node = next(
+        item for item in guard.body if isinstance(item, ast.FunctionDef) and item.name == name
+    )
+    return _signature(node, namespace=vars(sys.modules[module]))
 
 
 #: The docstring mypyc gives a class it leaves a Python class (``attrs`` classes, enums).

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from typing import Final
 
-from fivehundred._engine.hand import BIDDING, DEAL, DISCARD, NOMINATE, PARTNER, PLAY
+from fivehundred._engine.hand import BIDDING, DEAL, DISCARD, NOMINATE, OVER, PARTNER, PLAY
+from fivehundred._engine.quoting import quote
 from fivehundred._engine.state import GameState, hand_block, hand_of, to_act
+from fivehundred._engine.values import ANY_SEAT, Phase
 from fivehundred._engine.verdict import LAST_TRICK, NOT_A_CARD, SAME_RUNG, SANS_KITTY_OFF, Verdict
 from fivehundred.actions import CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call
 from fivehundred.cards import Card, Rank, Suit
 from fivehundred.errors import IllegalActionError, Reason
-from fivehundred.notation import SUIT_NAMES
+from fivehundred.notation import PHASE_WANTS, SUIT_NAMES
 
 __all__ = ["explain"]
 
@@ -29,6 +31,24 @@ _TURN_RULES: Final = {
     NOMINATE: "R7.1: the contractor nominates the Joker's suit or makes no nomination",
     PLAY: "R5.1: the contractor leads, each trick's winner leads the next",
 }
+#: The rules of each phase's action, cited when an action is malformed.
+_PHASE_RULES: Final = {
+    DEAL: "R2.1",
+    BIDDING: "R3.2",
+    DISCARD: "R4.1",
+    NOMINATE: "R7.1",
+    PARTNER: "P5",
+    PLAY: "R5.1",
+    OVER: "R9",
+}
+#: The public phase of each of the core's phase numbers.
+_PHASES: Final = {
+    BIDDING: Phase.BIDDING,
+    DISCARD: Phase.DISCARD,
+    NOMINATE: Phase.NOMINATE,
+    PARTNER: Phase.PARTNER,
+    PLAY: Phase.PLAY,
+}
 _EXPECTED: Final = {
     BIDDING: "call (bid or pass)",
     DISCARD: "discard from the kitty",
@@ -38,16 +58,21 @@ _EXPECTED: Final = {
 }
 
 
-def explain(state: GameState, action: object, verdict: Verdict) -> IllegalActionError:
-    """The error for an action the core refused with ``verdict``."""
+def explain(
+    state: GameState, action: object, verdict: Verdict, seat_given: object = ANY_SEAT
+) -> IllegalActionError:
+    """The error for an action the core refused with ``verdict``; ``seat_given``: the seat
+    argument, named when it is not a seat."""
     reason = verdict.reason
     assert reason is not None
     seat = verdict.seat
-    message = _sentence(state, action, verdict, reason)
+    message = _sentence(state, action, verdict, reason, seat_given)
     return IllegalActionError(reason, message, seat=None if seat < 0 else seat)
 
 
-def _sentence(state: GameState, action: object, verdict: Verdict, reason: Reason) -> str:
+def _sentence(
+    state: GameState, action: object, verdict: Verdict, reason: Reason, seat_given: object
+) -> str:
     h = hand_block(state)
     phase = h.phase
     seat = verdict.seat
@@ -55,18 +80,22 @@ def _sentence(state: GameState, action: object, verdict: Verdict, reason: Reason
         action, (Call, Discard, Nominate, CallPartner, Play)
     ):
         return (
-            f"{action!r} is not an action: expected a Call, Discard, Nominate, CallPartner or Play"
+            f"{quote(action)} is not an action: expected a Call, Discard, Nominate, CallPartner "
+            f"or Play ({_PHASE_RULES[phase]})"
         )
     if reason is Reason.GAME_OVER:
         return "the game is over: no more actions (R9)"
     if phase == DEAL:
-        return "the next hand is not dealt yet: call fivehundred.deal()"
+        return "the next hand is not dealt yet: call fivehundred.deal() (R2.1)"
     turn_rule = _TURN_RULES[phase]
     actor = to_act(state)
     if reason is Reason.NOT_YOUR_TURN:
         if seat < 0:
             players = h.t.players
-            return f"that is not a seat at this table: seats are 0 to {players - 1}"
+            return (
+                f"seat {quote(seat_given)} is not a seat at this table: seats are 0 to "
+                f"{players - 1}, and it is seat {actor}'s turn ({turn_rule})"
+            )
         return f"it is seat {actor}'s turn, not seat {seat}'s ({turn_rule})"
     if reason is Reason.ALREADY_PASSED:
         return f"seat {seat} has passed and may not call again in this auction (R3.7)"
@@ -74,7 +103,7 @@ def _sentence(state: GameState, action: object, verdict: Verdict, reason: Reason
         over = "the auction is over (R3.8); " if isinstance(action, Call) else ""
         return (
             f"seat {actor} must {_EXPECTED[phase]} now, not {_describe(action)}: "
-            f"{over}{turn_rule}; the order of a hand is R4.3"
+            f"{over}{PHASE_WANTS[_PHASES[phase]]} ({turn_rule}; R4.3: the order of a hand)"
         )
     if isinstance(action, Call):
         return _call_sentence(state, action, verdict, reason)
@@ -83,7 +112,7 @@ def _sentence(state: GameState, action: object, verdict: Verdict, reason: Reason
     if isinstance(action, Nominate):
         if reason is Reason.NOMINATION_NOT_ALLOWED:
             return f"seat {seat} does not hold the Joker and can only make no nomination (R7.1)"
-        return f"{action.suit!r} is not a suit to nominate (R7.1)"
+        return f"{quote(action.suit)} is not a suit to nominate (R7.1)"
     if isinstance(action, CallPartner):
         return _partner_sentence(state, action, seat)
     assert isinstance(action, Play)
@@ -106,7 +135,7 @@ def _call_sentence(state: GameState, call: Call, verdict: Verdict, reason: Reaso
                 f"seat {seat} called {call}: sans-kitty bids are not allowed by these rules "
                 "(V-SANS-KITTY)"
             )
-        return f"seat {seat} called {call}, which these rules do not use"
+        return f"seat {seat} called {call}, which these rules do not use (R3.3)"
     if reason is Reason.BLIND_MISERE_NOT_FIRST_CALL:
         return (
             f"seat {seat} called BM: blind misère is only allowed as a player's first call "
@@ -128,7 +157,7 @@ def _call_sentence(state: GameState, call: Call, verdict: Verdict, reason: Reaso
 def _discard_sentence(state: GameState, action: Discard, seat: int, reason: Reason) -> str:
     cards = action.cards
     if reason is Reason.NOT_AN_ACTION:
-        return "a discard is made of Cards"
+        return "a discard is made of Cards (R4.1)"
     if reason is Reason.WRONG_DISCARD_COUNT:
         need = state.rules.kitty_size
         return (
@@ -163,10 +192,10 @@ def _play_sentence(state: GameState, action: Play, verdict: Verdict, reason: Rea
     card = action.card
     if reason is Reason.NOT_AN_ACTION:
         if verdict.detail == NOT_A_CARD:
-            return f"{card!r} is not a Card"
-        return f"{action.suit!r} is not a suit"
+            return f"{quote(card)} is not a Card: a card play plays a card (R5.1)"
+        return f"{quote(action.suit)} is not a suit: a Joker lead names a suit (R7.4)"
     if reason is Reason.CARD_NOT_IN_HAND:
-        return f"seat {seat} does not hold {card}"
+        return f"seat {seat} does not hold {card}: a card is played from the hand (R2.2, R5.1)"
     if reason is Reason.JOKER_SUIT_NOT_ALLOWED:
         if verdict.detail == LAST_TRICK:
             return f"seat {seat} leads the Joker to the last trick: no suit is named (R7.5)"

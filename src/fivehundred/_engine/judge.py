@@ -20,6 +20,7 @@ from fivehundred._engine.partner import apply_partner, legal_partners
 from fivehundred._engine.play import apply_play, legal_plays, play_mask, play_names
 from fivehundred._engine.state import GameState, find, hand_of
 from fivehundred._engine.table import K_BLIND, K_MISERE, SUITS
+from fivehundred._engine.values import ANY_SEAT
 from fivehundred._engine.verdict import (
     LAST_TRICK,
     NO_SUIT_TO_NAME,
@@ -36,14 +37,19 @@ from fivehundred.cards import Card, Suit
 from fivehundred.errors import FiveHundredTypeError, Reason
 
 _LEGAL: Final = Verdict(None, -1)
+#: The seat argument that skips the turn check (``None`` does not: it is no seat).
+_ANY: Final = ANY_SEAT
 
 
 _ACTION_TYPES: Final = (Call, Discard, Nominate, CallPartner, Play)
 
 
 def check_seat(s: GameState, seat: object) -> Verdict | None:
-    """Whether ``seat`` (``None``: any) may act now; a verdict when it may not (R3.1, R3.7)."""
-    if seat is None:
+    """Whether ``seat`` (``ANY_SEAT``: any) may act now; a verdict when it may not (R3.1, R3.7).
+
+    Anything but a seat number of the table or ``ANY_SEAT`` (``None`` too) is not a seat.
+    """
+    if seat is _ANY:
         return None
     t = s._h.t
     if type(seat) is not int or not 0 <= seat < t.players:
@@ -56,7 +62,7 @@ def check_seat(s: GameState, seat: object) -> Verdict | None:
 
 
 def judge(s: GameState, action: object, seat: object) -> Verdict:
-    """Whether ``action`` is legal now (for ``seat``, if given), and why not."""
+    """Whether ``action`` is legal now (for ``seat``, or any seat), and why not."""
     if not isinstance(action, _ACTION_TYPES):
         return Verdict(Reason.NOT_AN_ACTION, -1)
     h = s._h
@@ -232,11 +238,14 @@ def _not_a_state(state: object) -> FiveHundredTypeError:
     )
 
 
-def apply(state: object, action: object, *, seat: object = None) -> GameState:
+def apply(state: object, action: object, *, seat: object = ANY_SEAT) -> GameState:
     """The state after ``action`` by the seat to act. The input is never changed.
 
     Pass ``seat`` to check that the action comes from the seat whose turn it
-    is (a server validating a client's move). An illegal action raises
+    is (a server validating a client's move: :func:`~fivehundred.play` reads the
+    move's text too). Leaving ``seat`` out (:data:`~fivehundred.ANY_SEAT`) skips
+    that check, for a trusted caller; ``seat=None`` is no seat and is refused
+    (``NOT_YOUR_TURN``), so a client's ``null`` cannot skip it. An illegal action raises
     :class:`~fivehundred.IllegalActionError` with a :class:`~fivehundred.Reason`;
     a ``state`` that is not a :class:`~fivehundred.GameState` raises :class:`TypeError`.
 
@@ -252,7 +261,7 @@ def apply(state: object, action: object, *, seat: object = None) -> GameState:
     if type(state) is not GameState:
         raise _not_a_state(state)
     s = state
-    if seat is None or (type(seat) is int and seat == s._to_act):
+    if seat is _ANY or (type(seat) is int and seat == s._to_act):
         h = s._h
         phase = h.phase
         # 1. an action handed out by legal_actions: found by identity in the cache
@@ -294,7 +303,7 @@ def apply(state: object, action: object, *, seat: object = None) -> GameState:
     # 3. refused: the reason comes from the one evaluation behind is_legal and check_action
     from fivehundred._engine.explain import explain
 
-    raise explain(s, action, judge(s, action, seat))
+    raise explain(s, action, judge(s, action, seat), seat)
 
 
 def legal_actions(state: object) -> tuple[Action, ...]:

@@ -12,6 +12,7 @@ from fivehundred.errors import (
     MAX_NOTATION,
     FiveHundredTypeError,
     NotationError,
+    Reason,
     no_member,
     prefix,
     quote,
@@ -29,6 +30,7 @@ def too_long(text: str, what: str) -> None:
         raise NotationError(
             f"{quote(text)} is too long for {what}: {len(text)} characters, at most {MAX_NOTATION}",
             text=text,
+            reason=Reason.TOO_LONG,
         )
 
 

@@ -18,7 +18,7 @@ from fivehundred._engine.values import Phase
 from fivehundred.actions import Action
 from fivehundred.cards import Card
 from fivehundred.engine import apply, deal, new_game
-from fivehundred.errors import FiveHundredError, NotationError
+from fivehundred.errors import FiveHundredError, NotationError, Reason
 from fivehundred.notation import format_action, parse_action
 from fivehundred.rules import Rules
 
@@ -116,7 +116,11 @@ def replay_hands(
                     action = parse_action(item, phase=state.phase)
                     if strict and format_action(action) != item:
                         written = format_action(action)
-                        raise NotationError(f"write {quote(item)} as {written!r}", text=item)
+                        raise NotationError(
+                            f"write {quote(item)} as {written!r}",
+                            text=item,
+                            reason=Reason.NOT_AN_ACTION,
+                        )
                 else:
                     action = item
                 state = apply(state, action)

@@ -1,4 +1,5 @@
-"""Small public value types the rule engine returns: :class:`Phase` and :class:`Trick`.
+"""Small public value types the rule engine returns or takes: :class:`Phase`, :class:`Trick`
+and :data:`ANY_SEAT`.
 
 They live apart from the compiled engine (``fivehundred._engine``) because they are
 attrs and enum classes, which stay plain Python in both builds.
@@ -7,14 +8,14 @@ attrs and enum classes, which stay plain Python in both builds.
 from __future__ import annotations
 
 import enum
-from typing import NoReturn
+from typing import Final, Literal, NoReturn, TypeAlias
 
 import attrs
 
 from fivehundred._engine.quoting import no_member
 from fivehundred.cards import Card, Suit
 
-__all__ = ["Phase", "Trick"]
+__all__ = ["ANY_SEAT", "AnySeat", "Phase", "Trick"]
 
 
 class Phase(enum.Enum):
@@ -64,3 +65,22 @@ class Trick:
     def cards(self) -> tuple[Card, ...]:
         """The cards in play order."""
         return tuple(card for _, card in self.plays)
+
+
+class _AnySeat(enum.Enum):
+    """The type of :data:`ANY_SEAT`: one member, so that a type checker tells it from a seat."""
+
+    ANY_SEAT = "ANY_SEAT"
+
+    def __repr__(self) -> str:
+        return "fivehundred.ANY_SEAT"
+
+
+#: "Whichever seat is to act": the default ``seat`` of :func:`~fivehundred.apply`,
+#: :func:`~fivehundred.check_action` and :func:`~fivehundred.is_legal`, for a
+#: trusted caller (a bot, a replay, a test) that skips the turn check. It is a
+#: value of its own, not ``None``: ``seat=None`` (a client's JSON ``null``) is not
+#: a seat and is refused, so an app cannot skip the turn check by passing one through.
+ANY_SEAT: Final = _AnySeat.ANY_SEAT
+#: The type of :data:`ANY_SEAT`, for annotations: ``seat: int | AnySeat``.
+AnySeat: TypeAlias = Literal[_AnySeat.ANY_SEAT]

@@ -38,11 +38,11 @@ The package, one job per internal module:
 - ``pimc``: the PIMC player (public: :mod:`fivehundred.bots.pimc`);
 - ``tournament``: seeded matches between players (public: :mod:`fivehundred.bots.tournament`).
 
-**How the search player decides.** :class:`SearchPlayer` decides by
-*determinization* (perfect-information Monte Carlo): for each decision it deals
-the cards it cannot see in ``samples`` different ways, each consistent with everything its seat has seen, tries every
-candidate action in every sampled deal, plays the rest of the hand out with a
-fast rule-of-thumb policy, and takes the action with the best average score.
+**How the search player decides.** :class:`SearchPlayer` decides by *determinization*
+(perfect-information Monte Carlo): for each decision it deals the cards it cannot see in
+``samples`` different ways, each consistent with everything its seat has seen, tries
+every candidate action in every sampled deal, plays the rest of the hand out with a fast
+rule-of-thumb policy, and takes the action with the best average score.
 
 What a sampled deal respects (:func:`sample_hands`):
 

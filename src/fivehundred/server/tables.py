@@ -84,22 +84,6 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
-def _read_action(text: str, state: fh.GameState) -> fh.Action:
-    """An action in notation, read in the game's phase (``7H`` is a bid or a card).
-
-    Text that is an action of another phase is still read, so that the rules
-    refuse it (``WRONG_PHASE``) rather than the notation.
-    """
-    try:
-        return fh.parse_action(text, phase=state.phase)
-    except fh.NotationError:
-        try:
-            return fh.parse_action(text)
-        except fh.NotationError:
-            pass
-        raise
-
-
 def _display(view: fh.PlayerView) -> dict[str, Any]:
     """How the browser table shows a view's cards, sorted and marked by the library.
 
@@ -320,14 +304,14 @@ class Table:
             raise Refused(409, "GAME_OVER", "the game is over")
         if state.to_act != seat:
             raise Refused(409, "NOT_YOUR_TURN", f"it is not seat {seat}'s turn")
-        try:
-            action = _read_action(text, state)
+        try:  # read in the game's phase, checked and applied: an action of another phase
+            after = fh.play(state, seat, text)  # is the rules' WRONG_PHASE, not the notation's
         except fh.NotationError as err:
             raise Refused(400, "BAD_NOTATION", str(err)) from None
-        try:
-            state = fh.apply(state, action, seat=seat)
         except fh.IllegalActionError as err:
             raise Refused(422, err.reason.name, str(err)) from None
+        action = fh.parse_action(text, phase=state.phase)  # accepted: an action of the phase
+        state = after
         self.version += 1
         moves = [(seat, action)]
         decks: list[str] = []
