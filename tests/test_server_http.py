@@ -8,6 +8,7 @@ a child process and kills it with SIGKILL in the middle of a hand.
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import signal
@@ -294,29 +295,40 @@ def test_the_server_measurement_reports_its_figures_and_no_lost_action() -> None
     from benchmarks.server import measure_server
     from benchmarks.suite import BenchConfig
 
-    sqlite, postgres = measure_server(BenchConfig(), seconds=1.0, clients=2)
+    sqlite, postgres = measure_server(BenchConfig(), seconds=1.0, levels=(1, 4), rounds=60)
     assert (sqlite.name, postgres.name) == ("server", "server_postgresql")
     if postgres.skipped is not None:
         from postgres import unavailable
 
         unavailable(postgres.skipped)  # fails where PostgreSQL is required (CI)
+    each_level = {"rps", "p50", "p99", "generator_cpu", "server_cpu"}
     for result in (sqlite, postgres):
         figures = {figure.key: figure for figure in result.figures}
-        assert set(figures) == {
-            "moves_per_second",
-            "requests_per_second",
-            "p50_ms",
-            "p99_ms",
-            "max_ms",
-            "errors",
-            "lost_actions",
+        expected = {"cpu_read_ms", "cpu_move_ms", "cpu_poll_ms", "errors", "lost_actions"}
+        expected |= {
+            f"{name}_{clients}" + ("_ms" if name in {"p50", "p99"} else "")
+            for name in each_level
+            for clients in (1, 4)
         }
+        if result is postgres:
+            expected |= {"cpu_read_ms_ratio", "cpu_move_ms_ratio"}
+        assert set(figures) == expected
         assert result.skipped is None and result.count > 0
-        # the servers were killed with SIGKILL under load: every acknowledged action stored
+        # too few rounds here for the solve of read and move apart to be steady: finite
+        assert math.isfinite(figures["cpu_read_ms"].value + figures["cpu_move_ms"].value)
+        assert figures["cpu_poll_ms"].value > 0
+        assert (figures["cpu_read_ms"].target, figures["cpu_read_ms"].must) == (0.1, 0.2)
+        assert (figures["cpu_move_ms"].target, figures["cpu_move_ms"].must) == (0.3, 0.8)
+        # the load came from another process, whose share of a core is reported
+        assert 0 < figures["generator_cpu_4"].value < 200
+        assert figures["rps_4"].value > 0
+        # the servers were killed with SIGKILL under load: every acknowledged move stored
         assert figures["lost_actions"].value == 0
         assert figures["errors"].value == 0
-        assert figures["p99_ms"].target == 50.0
+        assert (figures["p99_4_ms"].target, figures["p99_4_ms"].must) == (50.0, 100.0)
+        assert figures["p99_1_ms"].target is None
         assert result.notes["errors"] == "0"
+        assert "load generator" in result.notes["4 clients"]
     assert "2 fivehundred serve" in postgres.notes["processes"]
     assert "1 fivehundred serve" in sqlite.notes["processes"]
 
