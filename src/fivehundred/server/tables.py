@@ -12,6 +12,7 @@ rebuilds each table by dealing the stored decks and applying the stored actions.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -117,17 +118,21 @@ def _display(view: fh.PlayerView) -> dict[str, Any]:
             [str(c) for c in group] for group in display_groups(cards, contract, joker_suit=joker)
         ]
 
-    trumps: list[str] = []
-    if contract is not None:  # the trumps of the deck are its first group, if it has any
-        first = display_groups(view.rules.deck, contract, joker_suit=joker)[0]
-        trumps = [str(c) for c in first] if is_trump(first[0], contract, joker_suit=joker) else []
     kitty = view.kitty
     return {
         "hand": groups([*view.hand, *(kitty or ())]),
         "kitty": None if kitty is None else [card for group in groups(kitty) for card in group],
         "exposed_hand": None if view.exposed_hand is None else groups(view.exposed_hand),
-        "trumps": trumps,
+        "trumps": [] if contract is None else list(_trumps(view.rules, contract, joker)),
     }
+
+
+@functools.lru_cache(maxsize=256)  # the rules, contracts and nominations being played
+def _trumps(rules: fh.Rules, contract: fh.Call, joker: fh.Suit | None) -> tuple[str, ...]:
+    """Every trump of the deck under a contract, highest first: the same for every view of
+    the hand, so worked out once."""
+    first = display_groups(rules.deck, contract, joker_suit=joker)[0]
+    return tuple(str(c) for c in first) if is_trump(first[0], contract, joker_suit=joker) else ()
 
 
 @attrs.define(eq=False)
