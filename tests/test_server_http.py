@@ -27,16 +27,26 @@ pytest.importorskip("starlette", reason="the server extra is not installed")
 
 import uvicorn
 
-from fivehundred.server.serve import MAX_HEADER_BYTES, config, raw_response
+from fivehundred.server.serve import (
+    MAX_HEADER_BYTES,
+    JsonH11Protocol,
+    JsonHttpToolsProtocol,
+    config,
+    raw_response,
+)
 from server_helpers import JSON, Client, free_port, start_server
 
 
-@pytest.fixture(scope="module")
-def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
-    """A server in a thread of this process, limited to 4 connections."""
+@pytest.fixture(scope="module", params=["httptools", "h11"])
+def port(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[int]:
+    """A server in a thread of this process, limited to 4 connections, speaking HTTP with
+    httptools (as ``fivehundred serve`` does where it is installed) or with h11."""
     number = free_port()
     db = tmp_path_factory.mktemp("server") / "tables.db"
-    server = uvicorn.Server(config(db, port=number, max_connections=4, deadline=1.0))
+    settings = config(db, port=number, max_connections=4, deadline=1.0)
+    if request.param == "h11":
+        settings.http = JsonH11Protocol
+    server = uvicorn.Server(settings)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
@@ -67,6 +77,15 @@ def parse(answer: bytes) -> tuple[int, dict[str, str], dict[str, object]]:
     lines = head.decode("latin-1").split("\r\n")
     headers = dict(line.lower().split(": ", 1) for line in lines[1:])
     return int(lines[0].split()[1]), headers, json.loads(body)
+
+
+def test_the_server_speaks_http_with_httptools_and_uvloop_where_installed(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("httptools", reason="the server extra brings httptools")
+    settings = config(tmp_path / "tables.db")
+    assert settings.http is JsonHttpToolsProtocol
+    assert settings.loop == "auto"  # uvicorn takes uvloop where it is installed
 
 
 def test_answers_carry_no_version_banner(port: int) -> None:
