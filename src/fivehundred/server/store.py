@@ -119,6 +119,14 @@ _SCHEMA: Final = (
     reason TEXT NOT NULL
 )""",
 )
+#: A game's number of actions, whether it is closed, and its seats, in one statement. The
+#: actions are numbered from 0 with no gap, so the last number (the end of the primary
+#: key's index) gives their count without counting them.
+_STATUS: Final = (
+    "SELECT (SELECT COALESCE(MAX(n) + 1, 0) FROM action WHERE game = ?), "
+    "(SELECT COUNT(*) FROM closed WHERE game = ?), "
+    "(SELECT seats FROM game WHERE id = ?)"
+)
 #: The relations a game's rows are in, the game's own last (foreign keys point at it).
 _RELATIONS: Final = ("action", "deal", "token", "name", "closed", "game")
 
@@ -445,12 +453,7 @@ class _Relations:
 
     def status(self, game: str) -> tuple[int, bool, str]:
         with self._read():
-            (row,) = self._rows(
-                "SELECT (SELECT COUNT(*) FROM action WHERE game = ?), "
-                "(SELECT COUNT(*) FROM closed WHERE game = ?), "
-                "(SELECT seats FROM game WHERE id = ?)",
-                (game, game, game),
-            )
+            (row,) = self._rows(_STATUS, (game, game, game))
         return int(row[0]), bool(row[1]), str(row[2] or "[]")
 
     def archive(self, game: str, at: float, reason: str) -> bool:
@@ -685,6 +688,23 @@ class PostgresStore(_Relations):
 
     def _write(self) -> contextlib.AbstractContextManager[object]:
         return self._transaction(snapshot=False)
+
+    def status(self, game: str) -> tuple[int, bool, str]:
+        # asked before every answer of a process sharing the database: one statement
+        # (one snapshot by itself) on a connection of the pool, with no BEGIN or COMMIT
+        # around it, is one round trip instead of four
+        if self._closed.is_set():
+            raise Unavailable("the store is closed")
+        try:
+            with self._pool.connection() as db:
+                row = db.execute(_STATUS.replace("?", "%s"), (game, game, game)).fetchone()
+        except self._psycopg.OperationalError as err:
+            raise Unavailable(f"the PostgreSQL connection failed: {err}".strip()) from None
+        except self._pool_timeout:
+            raise Unavailable(
+                f"no PostgreSQL connection within {POOL_WAIT:g} s: is it running?"
+            ) from None
+        return int(row[0]), bool(row[1]), str(row[2] or "[]")
 
     def _read(self) -> contextlib.AbstractContextManager[object]:
         return self._transaction(snapshot=True)
