@@ -69,6 +69,31 @@ TOKEN_BYTES: Final = 32
 SEARCH_BUDGET: Final = min(DEFAULT_BUDGET, 8)
 
 
+#: orjson's encoder (in Rust: a view is encoded several times faster), where the server
+#: extra installed it.
+_fast_json: Callable[[object], bytes] | None
+try:
+    import orjson
+
+    _fast_json = functools.partial(orjson.dumps, option=orjson.OPT_NON_STR_KEYS)
+except ImportError:  # pragma: no cover - orjson is not installed
+    _fast_json = None
+
+
+def json_bytes(value: object) -> bytes:
+    """``value`` as compact JSON in UTF-8: with orjson where it is installed, else ``json``.
+
+    The two give the same JSON value; orjson writes non-ASCII characters as they are,
+    where ``json`` escapes them.
+
+    >>> json.loads(json_bytes({"suit": "♠", "seats": [0, 1]}))
+    {'suit': '♠', 'seats': [0, 1]}
+    """
+    if _fast_json is not None:
+        return _fast_json(value)
+    return json.dumps(value, separators=(",", ":")).encode()
+
+
 class Refused(Exception):
     """A request the tables refuse: an HTTP status, a stable code and a sentence."""
 
@@ -229,7 +254,7 @@ class Table:
         shown = self._shown
         made, cached = self._answers.get(key, (None, b""))
         if made is not shown:
-            cached = json.dumps(make(), separators=(",", ":")).encode()
+            cached = json_bytes(make())
             self._answers[key] = (shown, cached)
         return cached
 
