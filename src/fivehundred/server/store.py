@@ -649,6 +649,19 @@ class PostgresStore(_Relations):
             open=False,
         )
         self._pool.open()
+        # the status asked before every answer: a pool with no check on the way out (a
+        # round trip), because a status read on a lost connection is simply asked again
+        self._status_pool: Any = psycopg_pool.ConnectionPool(
+            url,
+            min_size=1,
+            max_size=POOL_SIZE,
+            kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
+            timeout=POOL_WAIT,
+            reconnect_timeout=CONNECT_TIMEOUT,
+            name="fivehundred-status",
+            open=False,
+        )
+        self._status_pool.open()
 
     def _connect(self) -> Any:
         """A new autocommit connection; :class:`Unavailable` if PostgreSQL refuses it."""
@@ -691,20 +704,25 @@ class PostgresStore(_Relations):
 
     def status(self, game: str) -> tuple[int, bool, str]:
         # asked before every answer of a process sharing the database: one statement
-        # (one snapshot by itself) on a connection of the pool, with no BEGIN or COMMIT
-        # around it, is one round trip instead of four
+        # (one snapshot by itself), with no BEGIN or COMMIT around it, on a connection
+        # of a pool that does not check it first. A connection lost while it waited in
+        # the pool (PostgreSQL restarted) fails at once; the pool drops it, and the
+        # read is asked again on the next, at most once for each connection it holds.
         if self._closed.is_set():
             raise Unavailable("the store is closed")
-        try:
-            with self._pool.connection() as db:
-                row = db.execute(_STATUS.replace("?", "%s"), (game, game, game)).fetchone()
-        except self._psycopg.OperationalError as err:
-            raise Unavailable(f"the PostgreSQL connection failed: {err}".strip()) from None
-        except self._pool_timeout:
-            raise Unavailable(
-                f"no PostgreSQL connection within {POOL_WAIT:g} s: is it running?"
-            ) from None
-        return int(row[0]), bool(row[1]), str(row[2] or "[]")
+        for attempt in range(POOL_SIZE + 1):
+            try:
+                with self._status_pool.connection() as db:
+                    row = db.execute(_STATUS.replace("?", "%s"), (game, game, game)).fetchone()
+                return int(row[0]), bool(row[1]), str(row[2] or "[]")
+            except self._psycopg.OperationalError as err:
+                if attempt == POOL_SIZE:
+                    raise Unavailable(f"the PostgreSQL connection failed: {err}".strip()) from None
+            except self._pool_timeout:
+                raise Unavailable(
+                    f"no PostgreSQL connection within {POOL_WAIT:g} s: is it running?"
+                ) from None
+        raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
 
     def _read(self) -> contextlib.AbstractContextManager[object]:
         return self._transaction(snapshot=True)
@@ -770,3 +788,4 @@ class PostgresStore(_Relations):
         if self._listener is not None:
             self._listener.join(timeout=2.0)
         self._pool.close()
+        self._status_pool.close()
