@@ -1,11 +1,13 @@
 """``fivehundred serve``: the game server under uvicorn, with its connection limits.
 
 uvicorn's own refusals (a malformed request, headers over the limit, a
-connection over the limit, a crash) are plain text; :class:`JsonH11Protocol`
-answers them as JSON with a stable code, as the application does. It also
-refuses a complete request head over :data:`MAX_HEADER_BYTES` (h11 limits only
-a head still incomplete). :class:`Server` exits 0 on SIGTERM once the requests
-in flight are answered (within the settings' ``shutdown_grace``).
+connection over the limit, a crash) are plain text; :class:`JsonHttpToolsProtocol`
+(httptools, the parser in C that ``fivehundred serve`` speaks where it is
+installed, on uvloop) and :class:`JsonH11Protocol` (the fallback) answer them as
+JSON with a stable code, as the application does. Both also refuse a complete
+request head over :data:`MAX_HEADER_BYTES` (h11 limits only a head still
+incomplete). :class:`Server` exits 0 on SIGTERM once the requests in flight are
+answered (within the settings' ``shutdown_grace``).
 """
 
 from __future__ import annotations
