@@ -346,13 +346,13 @@ def bench(session: nox.Session) -> None:
 def bench_server(session: nox.Session) -> None:
     """The game server under load (opt-in): python -m benchmarks --server.
 
-    Loopback only: 64 concurrent clients for at most 30 s against one
-    ``fivehundred serve`` on a fresh SQLite file, then against two sharing a
-    fresh PostgreSQL database (a throwaway cluster from Debian's ``postgresql``,
-    as the tests start; skipped without it). Prints moves/s, latency
-    percentiles (p99 target 50 ms) and errors, then kills the servers with
-    SIGKILL under load and counts the acknowledged actions missing from the
-    database (target 0).
+    Loopback only: one ``fivehundred serve`` on a fresh SQLite file, then two
+    sharing a fresh PostgreSQL database (a throwaway cluster from Debian's
+    ``postgresql``, as the tests start; skipped without it), loaded from a
+    separate process (benchmarks/load.py). Prints the servers' CPU per view
+    read and per move, req/s and p50/p99 at 1, 4, 16 and 64 clients with the
+    load generator's CPU share, then kills the servers with SIGKILL under load
+    and counts the acknowledged moves missing from the database (target 0).
     """
     session.install("-e", ".[server]")
     session.run("python", "-m", "benchmarks", "--server", *session.posargs)

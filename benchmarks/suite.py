@@ -1279,11 +1279,12 @@ def _parser() -> argparse.ArgumentParser:
         "--server",
         type=float,
         nargs="?",
-        const=20.0,
+        const=5.0,
         default=None,
         metavar="SECONDS",
-        help="measure only the game server under 64 clients, on SQLite then on two "
-        "processes sharing PostgreSQL (default 20 s each, at most 30; "
+        help="measure only the game server: its CPU per request, then 1, 4, 16 and 64 "
+        "clients, on SQLite then on two processes sharing PostgreSQL (default 5 s a "
+        "level, at most 30; "
         'needs pip install "fivehundred[server]")',
     )
     return parser

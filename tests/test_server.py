@@ -530,3 +530,25 @@ def test_a_table_reopened_before_any_action_has_its_deal(tmp_path: Path) -> None
     again = Tables(db).get(table.id)
     assert (again.state, again.version) == (table.state, 0)
     assert again.seat_of(tokens[0]) == 0
+
+
+def test_an_answer_is_the_same_json_with_orjson_or_without(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A seat's answer is encoded with orjson where it is installed, else with ``json``:
+    the same JSON value either way, non-ASCII text (suit symbols, misère) included."""
+    import json
+
+    from fivehundred.server import tables as module
+
+    pytest.importorskip("orjson", reason="the server extra brings orjson")
+    server = Tables(":memory:", seed="orjson")
+    table, _ = server.create({}, [HUMAN, "random", "random", "random"])
+    view = table.view(0)
+    fast = module.json_bytes(view)
+    monkeypatch.setattr(module, "_fast_json", None)
+    plain = module.json_bytes(view)
+    assert fast != plain  # orjson writes ♠ as it is, json escapes it
+    assert json.loads(fast) == json.loads(plain) == json.loads(json.dumps(view))
+    assert "♠" in fast.decode("utf-8") and b"\\u2660" in plain
+    assert json.loads(table.answer(0)) == json.loads(plain)

@@ -114,6 +114,42 @@ def test_both_stores_hand_a_seat_over_archive_and_purge(store: Store) -> None:
     store.ping()
 
 
+def test_writes_from_many_threads_are_each_stored_and_a_taken_number_fails_alone(
+    store: Store,
+) -> None:
+    """SQLite commits the writes of many threads in one transaction (a group commit):
+    every write that returned is stored, and a write that takes a number already
+    stored fails alone, with the others of its group kept."""
+    games = [f"g{n}" for n in range(24)]
+    for game in games:
+        store.create(attrs.evolve(ROW, id=game), {0: "h"}, {}, [], ["deck"])
+    done: dict[str, int] = {}
+    refused: list[str] = []
+    start = threading.Barrier(len(games))
+
+    def play(game: str) -> None:
+        start.wait(10)
+        for n in range(8):
+            store.append(game, n, [(n % 4, "P")], 2, [])
+            done[game] = n + 1
+        try:
+            store.append(game, 3, [(0, "P")], 2, [])  # number 3 is taken: refused alone
+        except Conflict:
+            refused.append(game)
+
+    threads = [threading.Thread(target=play, args=(game,)) for game in games]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(refused) == sorted(games)
+    assert done == dict.fromkeys(games, 8)
+    for game in games:
+        assert store.status(game)[0] == 8
+        stored = store.load(game)
+        assert stored is not None and [seat for seat, _ in stored.actions] == [0, 1, 2, 3] * 2
+
+
 def test_open_store_reads_the_db_setting(tmp_path: Path, db: str) -> None:
     sqlite = open_store(tmp_path / "x.db")
     postgres = open_store(db)

@@ -7,6 +7,7 @@ Internal: the public names are :func:`fivehundred.records.rules_options` and
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Final
 
@@ -29,6 +30,12 @@ def _option_names() -> tuple[str, ...]:
     return tuple(field.name for field in attrs.fields(Rules))
 
 
+@functools.lru_cache(maxsize=16)
+def _default_rules(players: int) -> Rules:
+    """The default game for ``players`` (made once: a view's record names its options)."""
+    return Rules(players=players)
+
+
 def rules_options(rules: Rules) -> dict[str, int | bool | str | None]:
     """The options of ``rules`` that differ from the default game for its number of players.
 
@@ -44,7 +51,7 @@ def rules_options(rules: Rules) -> dict[str, int | bool | str | None]:
     """
     if not isinstance(rules, Rules):
         raise FiveHundredTypeError(f"a fivehundred Rules is needed, not {quote(rules)}")
-    base = Rules(players=rules.players)
+    base = _default_rules(rules.players)
     options: dict[str, int | bool | str | None] = {}
     for name in _option_names():
         value = getattr(rules, name)

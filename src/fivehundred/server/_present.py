@@ -15,6 +15,7 @@ no card the seat may not see.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
@@ -97,9 +98,14 @@ def kept_from_kitty(state: fh.GameState, seat: int) -> tuple[fh.Card, ...]:
     """
     if state.contractor != seat or not state.deck or state.phase is fh.Phase.DISCARD:
         return ()
-    dealt = fh.deal(fh.new_game(state.rules, dealer=state.dealer), cards=state.deck)
     held = set(state.hand(seat))
-    return tuple(card for card in dealt.kitty if card in held)
+    return tuple(card for card in _kitty(state.rules, state.dealer, state.deck) if card in held)
+
+
+@functools.lru_cache(maxsize=1024)  # the hands being played now, one deal each
+def _kitty(rules: fh.Rules, dealer: int, deck: tuple[fh.Card, ...]) -> tuple[fh.Card, ...]:
+    """The kitty of a hand dealt from ``deck``: dealt once, not for every view of the hand."""
+    return fh.deal(fh.new_game(rules, dealer=dealer), cards=deck).kitty
 
 
 def card_name(card: fh.Card) -> str:
@@ -107,6 +113,11 @@ def card_name(card: fh.Card) -> str:
 
     Raises nothing for a card.
     """
+    return _card_name(card)
+
+
+@functools.lru_cache(maxsize=256)  # a deck has at most 63 cards
+def _card_name(card: fh.Card) -> str:
     if card.is_joker:
         return "Joker"
     rank = str(card.rank)
@@ -294,24 +305,35 @@ def _cards(
         shown |= {card for _, card in trick.plays}
     out = {}
     for card in shown:
-        trump = contract is not None and is_trump(card, contract, joker_suit=joker)
-        bower = None
-        if trump and trump_suit is not None and str(card.rank) == "J" and card.suit is not None:
-            if card.suit == trump_suit:
-                bower = "right"
-            elif card.suit == trump_suit.partner:
-                bower = "left"
-        marks = [card_name(card)]
-        marks += [f"{bower} bower"] if bower else (["trump"] if trump else [])
-        marks += ["from the kitty"] if card in kitty else []
+        label, trump, bower, red = _marks(card, contract, joker, trump_suit)
+        from_kitty = card in kitty
         out[str(card)] = {
-            "label": ", ".join(marks),
+            "label": f"{label}, from the kitty" if from_kitty else label,
             "trump": trump,
             "bower": bower,
-            "kitty": card in kitty,
-            "red": card.suit is not None and card.suit.is_red,
+            "kitty": from_kitty,
+            "red": red,
         }
     return out
+
+
+@functools.lru_cache(maxsize=4096)  # the cards, by the contracts and nominations met
+def _marks(
+    card: fh.Card, contract: fh.Call | None, joker: fh.Suit | None, trump_suit: fh.Suit | None
+) -> tuple[str, bool, str | None, bool]:
+    """A card's spoken label (its name, then "right bower", "left bower" or "trump"), whether
+    it is a trump, which bower it is, and whether it is red: the same for every view of
+    one contract, so worked out once."""
+    trump = contract is not None and is_trump(card, contract, joker_suit=joker)
+    bower = None
+    if trump and trump_suit is not None and str(card.rank) == "J" and card.suit is not None:
+        if card.suit == trump_suit:
+            bower = "right"
+        elif card.suit == trump_suit.partner:
+            bower = "left"
+    marks = [card_name(card)]
+    marks += [f"{bower} bower"] if bower else (["trump"] if trump else [])
+    return ", ".join(marks), trump, bower, card.suit is not None and card.suit.is_red
 
 
 def _turn(view: fh.PlayerView, name: list[str], sides: list[str], you: int | None) -> str:

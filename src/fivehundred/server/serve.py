@@ -1,11 +1,13 @@
 """``fivehundred serve``: the game server under uvicorn, with its connection limits.
 
 uvicorn's own refusals (a malformed request, headers over the limit, a
-connection over the limit, a crash) are plain text; :class:`JsonH11Protocol`
-answers them as JSON with a stable code, as the application does. It also
-refuses a complete request head over :data:`MAX_HEADER_BYTES` (h11 limits only
-a head still incomplete). :class:`Server` exits 0 on SIGTERM once the requests
-in flight are answered (within the settings' ``shutdown_grace``).
+connection over the limit, a crash) are plain text; :class:`JsonHttpToolsProtocol`
+(httptools, the parser in C that ``fivehundred serve`` speaks where it is
+installed, on uvloop) and :class:`JsonH11Protocol` (the fallback) answer them as
+JSON with a stable code, as the application does. Both also refuse a complete
+request head over :data:`MAX_HEADER_BYTES` (h11 limits only a head still
+incomplete). :class:`Server` exits 0 on SIGTERM once the requests in flight are
+answered (within the settings' ``shutdown_grace``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,14 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+try:  # the fast HTTP parser and event loop (the `server` extra brings both, where they build)
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    HTTPTOOLS = True
+except ImportError:  # pragma: no cover - httptools is not installed
+    HttpToolsProtocol = H11Protocol  # type: ignore[misc,assignment]  # the class is then unused
+    HTTPTOOLS = False
+
 from fivehundred._engine.quoting import expect
 from fivehundred.server._guard import head_size
 from fivehundred.server._live import MAX_MESSAGE
@@ -37,6 +47,7 @@ __all__ = [
     "MAX_CONNECTIONS",
     "MAX_HEADER_BYTES",
     "JsonH11Protocol",
+    "JsonHttpToolsProtocol",
     "Server",
     "serve",
 ]
@@ -123,6 +134,87 @@ class JsonH11Protocol(H11Protocol):
         self.transport.close()
 
 
+class JsonHttpToolsProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol (llhttp, a parser in C: the fast one), with the JSON
+    refusals, the head's limit and the connection limit of :class:`JsonH11Protocol`.
+
+    ``fivehundred serve`` uses it where httptools is installed (the ``server`` extra
+    brings it), and :class:`JsonH11Protocol` elsewhere.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.max_head = self.config.h11_max_incomplete_event_size or MAX_HEADER_BYTES
+        self.max_connections = self.limit_concurrency or MAX_CONNECTIONS
+        self.limit_concurrency = None  # the application limits requests in flight itself
+        #: The status of the next refusal of a request that cannot be read, and the
+        #: bytes of the request head read so far.
+        self.hint = 400
+        self.head = 0
+        #: Bytes received since the last complete head, while no head is complete (a head
+        #: never finished is refused 431 once it is over the limit, as h11 does).
+        self.waiting = 0
+        self.in_body = False
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > self.max_connections:
+            self.transport.write(raw_response(503, "too many connections: try again"))
+            self.transport.close()
+
+    def data_received(self, data: bytes) -> None:
+        if not self.in_body:
+            self.waiting += len(data)
+        super().data_received(data)
+        if not self.in_body and self.waiting > self.max_head and not self.transport.is_closing():
+            self.hint = 431
+            self.send_400_response("the request head is too large")
+
+    def _count(self, size: int) -> None:
+        self.head += size
+        if self.head > self.max_head:
+            self.hint = 431
+            raise ValueError("the request head is too large")
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self.hint, self.head = 400, len(" HTTP/1.1\r\n") + 2
+
+    def on_url(self, url: bytes) -> None:
+        self._count(len(url))
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._count(len(name) + 2 + len(value.rstrip(b" \t")) + 2)
+        if name.lower() == b"transfer-encoding" and value.strip().lower() != b"chunked":
+            self.hint = 501  # as h11: a body is read whole or chunked, nothing else
+            raise ValueError("unsupported transfer encoding")
+        super().on_header(name, value)
+
+    def on_headers_complete(self) -> None:
+        self._count(len(self.parser.get_method()) + 1)
+        self.in_body, self.waiting = True, 0
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self.in_body, self.waiting = False, 0
+        super().on_message_complete()
+
+    def send_400_response(self, msg: str) -> None:
+        status = self.hint
+        text = REFUSALS.get(status)
+        if text is None:  # pragma: no cover - only 400, 431 and 501 are hinted
+            status, text = 400, REFUSALS[400]
+        self.transport.write(raw_response(status, text))
+        self.transport.close()
+
+
+def http_protocol() -> type[asyncio.Protocol]:
+    """The HTTP protocol ``fivehundred serve`` speaks: :class:`JsonHttpToolsProtocol`, or
+    :class:`JsonH11Protocol` where httptools is not installed."""
+    return JsonHttpToolsProtocol if HTTPTOOLS else JsonH11Protocol
+
+
 class Server(uvicorn.Server):
     """uvicorn's server, which exits 0 on SIGTERM or SIGINT once its requests are answered.
 
@@ -171,7 +263,8 @@ def config(
         app,
         host=host,
         port=port,
-        http=JsonH11Protocol,
+        http=http_protocol(),
+        loop="auto",  # uvloop where it is installed
         ws="websockets-sansio",  # the live table (server._live); the `server` extra brings it
         ws_max_size=MAX_MESSAGE,
         ws_per_message_deflate=False,

@@ -119,6 +119,14 @@ _SCHEMA: Final = (
     reason TEXT NOT NULL
 )""",
 )
+#: A game's number of actions, whether it is closed, and its seats, in one statement. The
+#: actions are numbered from 0 with no gap, so the last number (the end of the primary
+#: key's index) gives their count without counting them.
+_STATUS: Final = (
+    "SELECT (SELECT COALESCE(MAX(n) + 1, 0) FROM action WHERE game = ?), "
+    "(SELECT COUNT(*) FROM closed WHERE game = ?), "
+    "(SELECT seats FROM game WHERE id = ?)"
+)
 #: The relations a game's rows are in, the game's own last (foreign keys point at it).
 _RELATIONS: Final = ("action", "deal", "token", "name", "closed", "game")
 
@@ -344,20 +352,40 @@ class _Relations:
         actions: Sequence[tuple[int, str]],
         decks: Sequence[str],
     ) -> None:
-        with self._write():
-            self._rows(
-                "INSERT INTO game (id, rules, seats, seed, dealer) VALUES (?, ?, ?, ?, ?)",
-                (row.id, row.rules, row.seats, row.seed, row.dealer),
-            )
-            self._many(
-                "INSERT INTO token VALUES (?, ?, ?)",
-                [(row.id, seat, digest) for seat, digest in hashes.items()],
-            )
-            self._many(
-                "INSERT INTO name VALUES (?, ?, ?)",
-                [(row.id, seat, name) for seat, name in names.items()],
-            )
-            self._insert(row.id, 0, actions, 1, decks)
+        self._together(lambda: self._create_rows(row, hashes, names, actions, decks))
+
+    def _together(self, rows: Callable[[], None]) -> None:
+        """Run ``rows`` (statements) in a transaction of their own, committed before this
+        returns; a taken key raises :class:`Conflict`. SQLite commits several at once."""
+        try:
+            with self._write():
+                rows()
+        except Exception as err:
+            if self._taken(err):
+                raise Conflict(str(err)) from None
+            raise
+
+    def _create_rows(
+        self,
+        row: GameRow,
+        hashes: Mapping[int, str],
+        names: Mapping[int, str],
+        actions: Sequence[tuple[int, str]],
+        decks: Sequence[str],
+    ) -> None:
+        self._rows(
+            "INSERT INTO game (id, rules, seats, seed, dealer) VALUES (?, ?, ?, ?, ?)",
+            (row.id, row.rules, row.seats, row.seed, row.dealer),
+        )
+        self._many(
+            "INSERT INTO token VALUES (?, ?, ?)",
+            [(row.id, seat, digest) for seat, digest in hashes.items()],
+        )
+        self._many(
+            "INSERT INTO name VALUES (?, ?, ?)",
+            [(row.id, seat, name) for seat, name in names.items()],
+        )
+        self._insert(row.id, 0, actions, 1, decks)
 
     def append(
         self,
@@ -369,21 +397,18 @@ class _Relations:
         *,
         change: Change | None = None,
     ) -> None:
-        try:
-            with self._write():
-                if change is not None and change.seats is not None:
-                    self._rows("UPDATE game SET seats = ? WHERE id = ?", (change.seats, game))
-                if change is not None and change.drop_token is not None:
-                    self._rows(
-                        "DELETE FROM token WHERE game = ? AND seat = ?", (game, change.drop_token)
-                    )
-                if change is not None:
-                    self._announce(game, SEATS_CHANGED)
-                self._insert(game, first, actions, first_hand, decks)
-        except Exception as err:
-            if self._taken(err):
-                raise Conflict(str(err)) from None
-            raise
+        def rows() -> None:
+            if change is not None and change.seats is not None:
+                self._rows("UPDATE game SET seats = ? WHERE id = ?", (change.seats, game))
+            if change is not None and change.drop_token is not None:
+                self._rows(
+                    "DELETE FROM token WHERE game = ? AND seat = ?", (game, change.drop_token)
+                )
+            if change is not None:
+                self._announce(game, SEATS_CHANGED)
+            self._insert(game, first, actions, first_hand, decks)
+
+        self._together(rows)
 
     def _insert(
         self,
@@ -428,12 +453,7 @@ class _Relations:
 
     def status(self, game: str) -> tuple[int, bool, str]:
         with self._read():
-            (row,) = self._rows(
-                "SELECT (SELECT COUNT(*) FROM action WHERE game = ?), "
-                "(SELECT COUNT(*) FROM closed WHERE game = ?), "
-                "(SELECT seats FROM game WHERE id = ?)",
-                (game, game, game),
-            )
+            (row,) = self._rows(_STATUS, (game, game, game))
         return int(row[0]), bool(row[1]), str(row[2] or "[]")
 
     def archive(self, game: str, at: float, reason: str) -> bool:
@@ -458,17 +478,42 @@ class _Relations:
             self._rows("SELECT 1")
 
 
+class _Job:
+    """One transaction's statements waiting in a group commit, and how it ended."""
+
+    __slots__ = ("error", "finished", "leads", "rows", "wake")
+
+    def __init__(self, rows: Callable[[], None]) -> None:
+        self.rows = rows
+        #: Set when the write is committed (or failed), or when its thread is to commit.
+        self.wake = threading.Event()
+        self.finished = False
+        self.leads = False
+        self.error: BaseException | None = None
+
+
 class SqliteStore(_Relations):
     """One SQLite file, shared by the server's threads under a lock.
 
     WAL mode with ``synchronous=FULL``: a committed move survives a crash of the
     process and of the machine. One process only: SQLite sends no notifications.
+
+    Writes are committed in groups: a thread that stores a move hands its
+    statements over and waits; one thread at a time (the first to find nobody
+    committing) runs every waiting write in one transaction, each in a savepoint
+    of its own (a write that fails is undone alone), and one commit, so one
+    ``fsync`` stores them all. No write returns before the commit that holds it:
+    an acknowledged move is a stored move, and many moves cost one disk flush.
     """
 
     def __init__(self, path: str | Path) -> None:
         expect(path, (str, Path), "a SQLite file's path (a str or Path)")
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._lock = threading.Lock()
+        #: The writes waiting for the next group commit, and whether one is under way.
+        self._waiting: list[_Job] = []
+        self._committing = False
+        self._queue = threading.Lock()
         with self._lock:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
@@ -481,6 +526,57 @@ class SqliteStore(_Relations):
         with self._lock, self._db:
             self._db.execute("BEGIN IMMEDIATE")
             yield self._db
+
+    def _together(self, rows: Callable[[], None]) -> None:
+        job = _Job(rows)
+        with self._queue:
+            self._waiting.append(job)
+            if not self._committing:
+                self._committing = job.leads = True
+        if not job.leads:
+            job.wake.wait()  # till a commit holds this write, or this thread is to commit
+        if not job.finished:  # this thread commits every write waiting, its own among them
+            with self._queue:
+                group, self._waiting = self._waiting, []
+            self._commit_group(group)
+            with self._queue:  # the writes that came meanwhile: their first thread commits
+                if self._waiting:
+                    first = self._waiting[0]
+                    first.leads = True
+                    first.wake.set()
+                else:
+                    self._committing = False
+        if job.error is not None:
+            if isinstance(job.error, Exception) and self._taken(job.error):
+                raise Conflict(str(job.error)) from None
+            raise job.error
+
+    def _commit_group(self, group: list[_Job]) -> None:
+        """Run each write of ``group`` in a savepoint of one transaction, then commit."""
+        try:
+            with self._lock:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    for job in group:
+                        self._db.execute("SAVEPOINT write")
+                        try:
+                            job.rows()
+                        except Exception as err:  # this write alone is undone
+                            self._db.execute("ROLLBACK TO write")
+                            job.error = err
+                        self._db.execute("RELEASE write")
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                    raise
+        except BaseException as err:  # nothing of the group is stored
+            for job in group:
+                job.error = job.error or err
+        finally:
+            for job in group:
+                job.finished = True
+                job.wake.set()
 
     def _read(self) -> contextlib.AbstractContextManager[object]:
         return self._lock
@@ -553,6 +649,19 @@ class PostgresStore(_Relations):
             open=False,
         )
         self._pool.open()
+        # the status asked before every answer: a pool with no check on the way out (a
+        # round trip), because a status read on a lost connection is simply asked again
+        self._status_pool: Any = psycopg_pool.ConnectionPool(
+            url,
+            min_size=1,
+            max_size=POOL_SIZE,
+            kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
+            timeout=POOL_WAIT,
+            reconnect_timeout=CONNECT_TIMEOUT,
+            name="fivehundred-status",
+            open=False,
+        )
+        self._status_pool.open()
 
     def _connect(self) -> Any:
         """A new autocommit connection; :class:`Unavailable` if PostgreSQL refuses it."""
@@ -592,6 +701,28 @@ class PostgresStore(_Relations):
 
     def _write(self) -> contextlib.AbstractContextManager[object]:
         return self._transaction(snapshot=False)
+
+    def status(self, game: str) -> tuple[int, bool, str]:
+        # asked before every answer of a process sharing the database: one statement
+        # (one snapshot by itself), with no BEGIN or COMMIT around it, on a connection
+        # of a pool that does not check it first. A connection lost while it waited in
+        # the pool (PostgreSQL restarted) fails at once; the pool drops it, and the
+        # read is asked again on the next, at most once for each connection it holds.
+        if self._closed.is_set():
+            raise Unavailable("the store is closed")
+        for attempt in range(POOL_SIZE + 1):
+            try:
+                with self._status_pool.connection() as db:
+                    row = db.execute(_STATUS.replace("?", "%s"), (game, game, game)).fetchone()
+                return int(row[0]), bool(row[1]), str(row[2] or "[]")
+            except self._psycopg.OperationalError as err:
+                if attempt == POOL_SIZE:
+                    raise Unavailable(f"the PostgreSQL connection failed: {err}".strip()) from None
+            except self._pool_timeout:
+                raise Unavailable(
+                    f"no PostgreSQL connection within {POOL_WAIT:g} s: is it running?"
+                ) from None
+        raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
 
     def _read(self) -> contextlib.AbstractContextManager[object]:
         return self._transaction(snapshot=True)
@@ -657,3 +788,4 @@ class PostgresStore(_Relations):
         if self._listener is not None:
             self._listener.join(timeout=2.0)
         self._pool.close()
+        self._status_pool.close()
