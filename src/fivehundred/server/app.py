@@ -391,7 +391,11 @@ async def _unavailable(request: Request, exc: Exception) -> Response:
 
 
 async def _crash(request: Request, exc: Exception) -> Response:
-    return error(500, "INTERNAL_ERROR", "the server failed on this request")
+    answer = error(500, "INTERNAL_ERROR", "the server failed on this request")
+    # uvicorn closes the connection after a crash: say so, or a client's next pooled
+    # request on it is reset
+    answer.headers["connection"] = "close"
+    return answer
 
 
 def create_app(
