@@ -8,7 +8,9 @@ standard library's, one keep-alive connection per :class:`Client`.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -135,3 +137,92 @@ def test_after_a_crash_the_client_is_told_to_close_and_its_next_request_is_serve
         client.close()
     finally:
         running.stop()
+
+
+# -- 2. connections that send nothing hold no slot for long; /healthz always answers --
+
+
+def raw(port: int, data: bytes, *, wait: float = 10) -> bytes:
+    """Send bytes on a new connection; everything answered until the server closes it."""
+    with socket.create_connection(("127.0.0.1", port), timeout=wait) as sock:
+        sock.sendall(data)
+        chunks = []
+        with contextlib.suppress(TimeoutError):
+            while chunk := sock.recv(65536):
+                chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def status_of(answer: bytes) -> tuple[int, Any]:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return int(head.split()[1]), json.loads(body)
+
+
+def closed_within(sock: socket.socket, wait: float) -> bytes:
+    """What the server sent before it closed ``sock`` (``wait`` seconds at most)."""
+    sock.settimeout(wait)
+    chunks = []
+    with contextlib.suppress(TimeoutError):
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    raise AssertionError(f"the connection is still open after {wait} s")
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> Iterator[int]:
+    """A server of 4 connections whose heads must arrive within 1 s."""
+    running = Running(tmp_path / "small.db", max_connections=4, head_timeout=1.0)
+    yield running.port
+    running.stop()
+
+
+def test_connections_that_send_nothing_are_closed_and_healthz_answers_meanwhile(
+    small: int,
+) -> None:
+    idle = [socket.create_connection(("127.0.0.1", small)) for _ in range(4)]
+    try:
+        time.sleep(0.2)
+        # the cap is full: /healthz is still answered, anything else is 503 BUSY
+        assert status_of(raw(small, b"GET /healthz HTTP/1.1\r\nhost: x\r\n\r\n")) == (
+            200,
+            {"status": "ok"},
+        )
+        status, body = status_of(raw(small, b"GET /tables/x HTTP/1.1\r\nhost: x\r\n\r\n"))
+        assert (status, body["error"]) == (503, "BUSY")
+        for sock in idle:  # each idle connection is closed with a 408 once its time is up
+            status, body = status_of(closed_within(sock, 10))
+            assert (status, body["error"]) == (408, "REQUEST_TIMEOUT")
+    finally:
+        for sock in idle:
+            sock.close()
+    time.sleep(0.2)
+    client = Client(small)
+    assert client.request("GET", "/tables/x")[0] == 404  # the slots are free again
+    client.close()
+
+
+def dribble(sock: socket.socket) -> bytes:
+    """Send a header a byte every 0.2 s until the server answers; its answer."""
+    sock.settimeout(0.2)
+    for _ in range(100):  # 20 s of dribbling, were it not cut off
+        try:
+            sock.sendall(b"x")
+            return sock.recv(65536)
+        except TimeoutError:
+            continue
+    raise AssertionError("a head sent a byte at a time was not cut off")
+
+
+@pytest.mark.parametrize("first", [False, True])
+def test_a_head_sent_a_byte_at_a_time_is_cut_off(small: int, first: bool) -> None:
+    with socket.create_connection(("127.0.0.1", small)) as sock:
+        if first:  # the deadline starts again after each answer on a keep-alive connection
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nhost: x\r\n\r\n")
+            answer = b""
+            while not answer.endswith(b"}"):
+                answer += sock.recv(65536)
+            assert status_of(answer)[0] == 200
+        sock.sendall(b"GET /healthz HTTP/1.1\r\n")
+        status, body = status_of(dribble(sock))
+    assert (status, body["error"]) == (408, "REQUEST_TIMEOUT")
