@@ -40,6 +40,8 @@ class Running:
         self.server = uvicorn.Server(
             config(db, port=self.port, seed="hard", settings=settings, **options)
         )
+        #: The Starlette application (its ``state`` holds the tables).
+        self.app: Any = self.server.config.app
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 10
@@ -122,7 +124,7 @@ def test_after_a_crash_the_client_is_told_to_close_and_its_next_request_is_serve
 ) -> None:
     running = Running(tmp_path / "crash.db")
     try:
-        tables = running.server.config.app.state.tables
+        tables = running.app.state.tables
 
         def crash(*args: object) -> None:
             raise RuntimeError("a bug")
@@ -226,3 +228,36 @@ def test_a_head_sent_a_byte_at_a_time_is_cut_off(small: int, first: bool) -> Non
         sock.sendall(b"GET /healthz HTTP/1.1\r\n")
         status, body = status_of(dribble(sock))
     assert (status, body["error"]) == (408, "REQUEST_TIMEOUT")
+
+
+# -- 3. /metrics never waits on the database -----------------------------------------
+
+
+def test_metrics_answer_while_the_database_does_not(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from fivehundred.server import create_app
+    from fivehundred.server.store import Unavailable
+
+    app = create_app(tmp_path / "down.db", seed="hard", settings=Settings(create_rate=0))
+    with TestClient(app) as client:
+        assert client.post("/tables", json={"seats": SEATS}).status_code == 201
+        gate = threading.Event()
+
+        def hung(*args: object) -> int:
+            gate.wait(30)
+            raise Unavailable("the database does not answer")
+
+        tables = app.state.tables
+        store = tables._store
+        original = store.open_count
+        store.open_count = hung
+        try:
+            answer = client.get("/metrics")
+            answered_before_the_database = not gate.is_set()
+        finally:
+            gate.set()
+            store.open_count = original
+        assert answer.status_code == 200 and answered_before_the_database
+        # the tables created by this process count at once, between two counts
+        assert "fivehundred_open_tables 1.0" in answer.text.splitlines()

@@ -53,6 +53,9 @@ MAX_HEAD: Final = 8192
 MAX_CLIENTS: Final = 10_000
 #: The bytes of a refusal's body read for its code (the metrics' ``code`` label).
 MAX_REFUSAL: Final = 2048
+#: Seconds between two counts of the open tables in the database (for ``/metrics``, which
+#: never waits on the database; tables created and closed here count at once).
+COUNT_EVERY: Final = 10.0
 
 log = logging.getLogger(LOGGER)
 
@@ -108,6 +111,10 @@ class Operator:
     def observe(self, event: str, detail: str, count: int) -> None:
         """The tables' events: into the metrics, and a closed table into the log."""
         self.metrics.observe(event, detail, count)
+        if event == "created":
+            self.metrics.open_tables.inc(count)
+        elif event == "closed":
+            self.metrics.open_tables.dec(count)
         if event == "closed":
             log.info("table closed", extra={"fields": {"reason": detail}})
 
@@ -124,6 +131,10 @@ class Operator:
                 ):
                     return True
         return False
+
+    def count_open(self) -> None:
+        """Count the open tables in the database (in a worker thread), for ``/metrics``."""
+        self.metrics.open_tables.set(self.tables.open_count())
 
     def sweep(self) -> None:
         """One sweep (in a worker thread): archive idle and finished tables, purge old ones."""
@@ -291,9 +302,9 @@ async def readyz(request: Request) -> Response:
 
 
 async def metrics(request: Request) -> Response:
-    """``GET /metrics``: every metric, in Prometheus' text format."""
+    """``GET /metrics``: every metric, in Prometheus' text format, without waiting on the
+    database (the open tables are counted there every :data:`COUNT_EVERY` seconds)."""
     ops = _operator(request)
-    ops.metrics.open_tables.set(await anyio.to_thread.run_sync(ops.tables.open_count))
     ops.metrics.loaded_tables.set(ops.tables.loaded())
     return Response(ops.metrics.render(), media_type=CONTENT_TYPE)
 
@@ -338,10 +349,21 @@ async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
             except Exception:  # pragma: no cover - a database failure: logged, swept again later
                 log.exception("sweep failed")
 
+    async def counting() -> None:
+        while True:
+            await anyio.sleep(COUNT_EVERY)
+            try:
+                await anyio.to_thread.run_sync(ops.count_open)
+            except Exception as err:  # an outage: the last count stands until the next
+                log.debug("counting the open tables: %s", err)
+
     async with anyio.create_task_group() as group:
         if ops.settings.sweep_every:
             group.start_soon(sweeping)
-        log.info("started", extra={"fields": {"open_tables": ops.tables.open_count()}})
+        group.start_soon(counting)
+        count = ops.tables.open_count()
+        ops.metrics.open_tables.set(count)
+        log.info("started", extra={"fields": {"open_tables": count}})
         yield {}
         ops.draining = True
         group.cancel_scope.cancel()
