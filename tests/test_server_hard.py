@@ -261,3 +261,78 @@ def test_metrics_answer_while_the_database_does_not(tmp_path: Path) -> None:
         assert answer.status_code == 200 and answered_before_the_database
         # the tables created by this process count at once, between two counts
         assert "fivehundred_open_tables 1.0" in answer.text.splitlines()
+
+
+# -- 5. the creation limit cannot be bypassed, nor used up by invalid requests -------
+
+
+def forwarded(client: Client, address: str) -> int:
+    client.connection.request(
+        "POST",
+        "/tables",
+        body=json.dumps({"seats": SEATS}).encode(),
+        headers={"content-type": "application/json", "x-forwarded-for": address},
+    )
+    response = client.connection.getresponse()
+    response.read()
+    return response.status
+
+
+@pytest.mark.parametrize(("trusted", "created"), [("", 2), ("127.0.0.1", 6)])
+def test_x_forwarded_for_is_read_only_from_the_named_proxies(
+    tmp_path: Path, trusted: str, created: int
+) -> None:
+    settings = Settings(create_rate=2, trusted_proxies=trusted)
+    running = Running(tmp_path / "xff.db", settings=settings)
+    try:
+        client = Client(running.port)
+        statuses = [forwarded(client, f"203.0.113.{n}") for n in range(6)]
+        client.close()
+    finally:
+        running.stop()
+    # by default the header is ignored: one address, a burst of 2; behind a named proxy
+    # each forwarded address is a client of its own
+    assert statuses == [201] * created + [429] * (6 - created)
+
+
+def test_invalid_creations_do_not_use_up_the_limit(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from fivehundred.server import create_app
+
+    app = create_app(tmp_path / "t.db", seed="hard", settings=Settings(create_rate=2))
+    with TestClient(app) as client:
+        for body in ({"seats": ["human", "nobody"]}, {"rules": {"players": 9}}, {"x": 1}):
+            assert client.post("/tables", json=body).status_code in {400, 422}
+        statuses = [client.post("/tables", json={"seats": SEATS}).status_code for _ in range(3)]
+    assert statuses == [201, 201, 429]
+
+
+def test_the_table_cap_is_a_setting(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from fivehundred.server import create_app
+
+    settings = Settings(create_rate=0, max_tables=2)
+    with TestClient(create_app(tmp_path / "t.db", settings=settings)) as client:
+        statuses = [client.post("/tables", json={"seats": SEATS}).status_code for _ in range(3)]
+        refusal = client.post("/tables", json={"seats": SEATS}).json()
+    assert statuses == [201, 201, 503] and refusal["error"] == "TOO_MANY_TABLES"
+
+
+def test_the_table_cap_is_an_option_and_a_variable() -> None:
+    import argparse
+
+    from fivehundred.server.settings import add_arguments, from_arguments
+
+    def parse(argv: list[str], environ: dict[str, str]) -> Settings:
+        parser = argparse.ArgumentParser()
+        add_arguments(parser, environ)
+        return from_arguments(parser.parse_args(argv), environ)
+
+    assert parse([], {}).max_tables == 10_000
+    assert parse([], {"FIVEHUNDRED_MAX_TABLES": "50"}).max_tables == 50
+    assert parse(["--max-tables", "7"], {"FIVEHUNDRED_MAX_TABLES": "50"}).max_tables == 7
+    assert parse([], {}).trusted_proxies == ""  # no proxy is trusted unless named
+    with pytest.raises(ValueError, match="max_tables must be a whole number from 1"):
+        Settings(max_tables=0)

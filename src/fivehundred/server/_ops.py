@@ -87,6 +87,12 @@ class Buckets:
         self._buckets[client] = (tokens, now)
         return (1.0 - tokens) / self.rate
 
+    def give_back(self, client: str) -> None:
+        """Return the token a refused request took (its burst is not exceeded)."""
+        if client in self._buckets:
+            tokens, last = self._buckets[client]
+            self._buckets[client] = (min(self.burst, tokens + 1.0), last)
+
 
 class Operator:
     """What the operator's pieces share: settings, metrics, the tables, the limiters."""
@@ -187,8 +193,10 @@ class Operations:
             await send(message)
 
         metrics.in_flight.inc()
+        took = False  # whether this request took a token of the creation limit
         try:
             refusal = self.refuse(scope, client)
+            took = refusal is None and self.takes_create(scope)
             if refusal is not None:
                 await refusal(scope, receive, sending)
             else:
@@ -199,6 +207,8 @@ class Operations:
             log.exception("crash", extra={"fields": {"path": scope["path"], "client": client}})
             raise
         finally:
+            if took and 400 <= status < 500 and self.operator.creates is not None:
+                self.operator.creates.give_back(client)  # a refused creation costs nothing
             metrics.in_flight.dec()
             elapsed = time.perf_counter() - started
             route = _route(scope)
@@ -219,6 +229,14 @@ class Operations:
             if code:
                 fields["code"] = code
             log.info("request", extra={"fields": fields})
+
+    def takes_create(self, scope: Scope) -> bool:
+        """Whether the request is one the creation limit counts (and :meth:`refuse` let by)."""
+        return (
+            scope["method"] == "POST"
+            and scope["path"] == "/tables"
+            and not self.operator.is_operator(scope["headers"])
+        )
 
     def refuse(self, scope: Scope, client: str) -> Response | None:
         """The answer that refuses a request before the application sees it, if any."""

@@ -445,14 +445,15 @@ def create_app(
         exception_handlers=handlers,
         lifespan=_ops.lifespan,
     )
-    app.state.tables = Tables(db, seed=seed)
+    settings = settings or Settings()
+    app.state.tables = Tables(db, seed=seed, max_tables=settings.max_tables)
     app.state.hub = hub = Hub()
     # another process's change (a shared PostgreSQL store) reaches this one's sockets too
     app.state.tables.subscribe(hub.notify)
     app.state.reviewer = Reviewer(hub.publish, budget=review_budget)
     app.state.claims = threading.BoundedSemaphore(MAX_CLAIMS)
     app.state.claim_budget = claim_budget
-    app.state.ops = _ops.Operator(app.state.tables, settings or Settings())
+    app.state.ops = _ops.Operator(app.state.tables, settings)
     app.add_middleware(Limits, max_body=max_body, deadline=deadline, max_in_flight=max_in_flight)
     app.add_middleware(_ops.Operations, operator=app.state.ops)
     # /tables/ID/ is 404 JSON like any unknown path: no redirect built from the Host header

@@ -264,7 +264,9 @@ def config(
         access_log=False,
         log_config=log_config(settings.log_level),
         log_level=settings.log_level,
-        forwarded_allow_ips=settings.trusted_proxies,
+        # X-Forwarded-For is read only from the proxies the operator names: none by default
+        proxy_headers=bool(settings.trusted_proxies.strip()),
+        forwarded_allow_ips=settings.trusted_proxies or "",
         timeout_graceful_shutdown=math.ceil(settings.shutdown_grace),
         limit_concurrency=max_connections,
         timeout_keep_alive=KEEP_ALIVE,

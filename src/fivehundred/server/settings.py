@@ -37,6 +37,10 @@ __all__ = [
 ENV_PREFIX: Final = "FIVEHUNDRED_"
 #: The shortest operator key accepted, in characters.
 MIN_KEY_LENGTH: Final = 16
+#: The default of ``max_tables``: tables open at once.
+MAX_TABLES: Final = 10_000
+#: The largest whole-number setting.
+MAX_COUNT: Final = 10**9
 #: The log levels of ``--log-level``.
 LOG_LEVELS: Final = ("debug", "info", "warning", "error")
 
@@ -82,6 +86,15 @@ def _check_flag(instance: Settings, attribute: attrs.Attribute[bool], flag: bool
     expect(flag, bool, f"{attribute.name} (True or False)")
 
 
+def _check_count(instance: Settings, attribute: attrs.Attribute[int], count: int) -> None:
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise FiveHundredTypeError(f"{attribute.name} must be a whole number, not {count!r}")
+    if not 1 <= count <= MAX_COUNT:
+        raise FiveHundredError(
+            f"{attribute.name} must be a whole number from 1 to {MAX_COUNT}, not {count}"
+        )
+
+
 def _check_text(instance: Settings, attribute: attrs.Attribute[str], text: str) -> None:
     expect(text, str, f"{attribute.name} (a str)")
 
@@ -125,8 +138,11 @@ class Settings:
     )
     #: The JSON log's level; requests are logged at ``info``.
     log_level: str = attrs.field(default="info", validator=_check_level)
-    #: Addresses of reverse proxies whose ``X-Forwarded-For`` names the client.
-    trusted_proxies: str = attrs.field(default="127.0.0.1", validator=_check_text)
+    #: Addresses of reverse proxies whose ``X-Forwarded-For`` names the client
+    #: (comma-separated); none by default, so a client cannot name itself anew.
+    trusted_proxies: str = attrs.field(default="", validator=_check_text)
+    #: Tables open at once at most; one more is refused ``503 TOO_MANY_TABLES``.
+    max_tables: int = attrs.field(default=MAX_TABLES, validator=_check_count)
 
     def __attrs_post_init__(self) -> None:
         if self.create_needs_key and self.operator_key is None:
@@ -169,6 +185,12 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of 0 or more") from None
 
 
+def _whole(text: str) -> int:
+    if not text.strip().isdigit() or not 1 <= int(text) <= MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1 to {MAX_COUNT}")
+    return int(text)
+
+
 def add_arguments(
     parser: argparse.ArgumentParser, environ: Mapping[str, str] | None = None
 ) -> None:
@@ -203,6 +225,13 @@ def add_arguments(
             option, type=_seconds, default=default, metavar="N", help=f"{text} (default {default})"
         )
     group.add_argument(
+        "--max-tables",
+        type=_whole,
+        default=env.get(_env_name("--max-tables"), str(defaults.max_tables)),
+        metavar="N",
+        help="tables open at once at most (default %(default)s)",
+    )
+    group.add_argument(
         "--log-level",
         choices=LOG_LEVELS,
         default=env.get(_env_name("--log-level"), defaults.log_level),
@@ -212,7 +241,7 @@ def add_arguments(
         "--trusted-proxies",
         default=env.get(_env_name("--trusted-proxies"), defaults.trusted_proxies),
         metavar="ADDRESSES",
-        help="proxies whose X-Forwarded-For names the client (default %(default)s)",
+        help="proxies whose X-Forwarded-For names the client, comma-separated (default: none)",
     )
 
 
@@ -236,5 +265,6 @@ def from_arguments(args: argparse.Namespace, environ: Mapping[str, str] | None =
         create_needs_key=args.create_needs_key,
         log_level=args.log_level,
         trusted_proxies=args.trusted_proxies,
+        max_tables=args.max_tables,
         **{field: getattr(args, field) for _, field, _ in _NUMBERS},
     )
