@@ -336,3 +336,41 @@ def test_the_table_cap_is_an_option_and_a_variable() -> None:
     assert parse([], {}).trusted_proxies == ""  # no proxy is trusted unless named
     with pytest.raises(ValueError, match="max_tables must be a whole number from 1"):
         Settings(max_tables=0)
+
+
+# -- 9. smaller ones -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fails", [False, True])
+def test_serving_on_is_printed_only_once_the_app_has_started(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fails: bool
+) -> None:
+    import contextlib as context
+
+    from fivehundred.server.serve import Server
+
+    served = config(tmp_path / "t.db", port=free_port())
+    if fails:
+
+        @context.asynccontextmanager
+        async def broken(app: object) -> Any:
+            raise RuntimeError("the database went away")
+            yield  # pragma: no cover
+
+        served.app.router.lifespan_context = broken  # type: ignore[union-attr]
+    server = Server(served)
+    server.ready = "fivehundred: serving on the test's port"
+
+    def run() -> None:
+        with context.suppress(SystemExit):  # uvicorn's exit at a failed start-up
+            server.run()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    server.should_exit = True
+    thread.join(10)
+    printed = "serving on" in capsys.readouterr().out
+    assert printed is not fails

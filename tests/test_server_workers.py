@@ -7,6 +7,7 @@ runs on the throwaway cluster of ``tests/postgres.py``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
@@ -225,3 +226,38 @@ def test_two_workers_share_the_tables_and_survive_a_kill(database: str) -> None:
     finally:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=WAIT)
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="counts the workers through /proc")
+def test_the_workers_end_with_their_parent_and_the_port_is_free_again(database: str) -> None:
+    """A ``kill -9`` of the supervisor: its workers end too (issue 34), so the port is free
+    for a restart; and the address was printed only once both workers had started."""
+    port = free_port()
+    command = [sys.executable, "-m", "fivehundred", "serve", "--db", database]
+    command += ["--port", str(port), "--workers", "2", "--log-level", "warning"]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=python_env()
+    )
+    workers: list[int] = []
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()  # blocks until the supervisor prints it
+        assert "serving on" in line and "2 worker processes" in line
+        workers = _children(process.pid)
+        assert len(workers) == 2  # both are up when the line is printed, with no wait
+        client = Client(port, timeout=WAIT)
+        assert client.request("GET", "/readyz")[0] == 200
+        client.close()
+        process.kill()
+        process.wait(timeout=WAIT)
+        deadline = time.monotonic() + WAIT
+        while any(Path(f"/proc/{pid}").exists() for pid in workers):
+            assert time.monotonic() < deadline, "a worker outlived its parent"
+            time.sleep(0.1)
+        with socket.socket() as again:  # nothing serves the port any more
+            again.bind(("127.0.0.1", port))
+    finally:
+        process.kill()
+        for pid in workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

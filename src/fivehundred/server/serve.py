@@ -207,6 +207,14 @@ class Server(uvicorn.Server):
     The application's ``/readyz`` answers 503 from the signal on.
     """
 
+    #: Printed once the server has started (its application included), if set.
+    ready: str | None = None
+
+    async def startup(self, sockets: list[Any] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started and self.ready is not None:
+            print(self.ready, flush=True)
+
     def handle_exit(self, sig: int, frame: Any) -> None:
         operator = getattr(getattr(self.config.app, "state", None), "ops", None)
         if operator is not None:
@@ -290,7 +298,7 @@ def serve(
     server = Server(uv)
     # bound before the address is printed: a port in use is uvicorn's error alone (exit 3)
     sockets = [uv.bind_socket()]
-    print(f"fivehundred: serving on http://{host}:{port}/ (database {describe(db)})", flush=True)
+    server.ready = f"fivehundred: serving on http://{host}:{port}/ (database {describe(db)})"
     if seed is not None:
         print("fivehundred: --seed is set: the deals can be predicted", file=sys.stderr)
     server.run(sockets=sockets)
