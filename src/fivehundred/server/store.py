@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -248,10 +249,90 @@ class Store(Protocol):
         ...
 
 
+#: The keywords of a libpq connection string (``host=... dbname=...``), PostgreSQL 15's.
+LIBPQ_KEYS: Final = frozenset(
+    {
+        "host",
+        "hostaddr",
+        "port",
+        "dbname",
+        "user",
+        "password",
+        "passfile",
+        "channel_binding",
+        "connect_timeout",
+        "client_encoding",
+        "options",
+        "application_name",
+        "fallback_application_name",
+        "keepalives",
+        "keepalives_idle",
+        "keepalives_interval",
+        "keepalives_count",
+        "tcp_user_timeout",
+        "replication",
+        "gssencmode",
+        "sslmode",
+        "requiressl",
+        "sslcompression",
+        "sslcert",
+        "sslkey",
+        "sslpassword",
+        "sslrootcert",
+        "sslcrl",
+        "sslcrldir",
+        "sslsni",
+        "requirepeer",
+        "ssl_min_protocol_version",
+        "ssl_max_protocol_version",
+        "krbsrvname",
+        "gsslib",
+        "service",
+        "target_session_attrs",
+    }
+)
+
+#: A libpq ``key=value`` pair; the value bare, or quoted with backslash escapes.
+_PAIR: Final = re.compile(r"\s*([A-Za-z_]+)\s*=\s*('(?:[^'\\]|\\.)*'|[^\s']+)")
+
+
+def _conninfo_keys(text: str) -> list[str] | None:
+    """The keys of a whole libpq ``key=value`` connection string; ``None`` if it is not one."""
+    keys, at = [], 0
+    while at < len(text.rstrip()):
+        pair = _PAIR.match(text, at)
+        if pair is None:
+            return None
+        keys.append(pair.group(1))
+        at = pair.end()
+    return keys or None
+
+
 def is_postgres_url(db: str | Path) -> bool:
-    """Whether ``--db`` names a PostgreSQL database (a ``postgresql://`` URL)."""
+    """Whether ``--db`` names a PostgreSQL database: a ``postgresql://`` (or ``postgres://``)
+    URL, or a libpq ``key=value`` connection string (``host=db dbname=five user=ann``).
+
+    Raises :class:`~fivehundred.FiveHundredError` for a text that looks like a
+    connection string but is not one (an ``=`` in it): it is never taken as a
+    SQLite file's name.
+    """
     expect(db, (str, Path), "a database (a SQLite file's path or a postgresql:// URL)")
-    return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
+    if not isinstance(db, str):
+        return False
+    if db.startswith(("postgresql://", "postgres://")):
+        return True
+    if "=" not in db:
+        return False
+    keys = _conninfo_keys(db)
+    unknown = sorted(set(keys or ()) - LIBPQ_KEYS)
+    if keys is None or unknown:
+        # no value is quoted back: a mistyped key may hold a password
+        found = f"keys {', '.join(unknown)} that libpq does not know" if unknown else "no key=value"
+        raise FiveHundredError(
+            f"--db holds an = but is no SQLite file's name nor a libpq connection string "
+            f"({found}): write host=HOST dbname=NAME user=USER ..., or postgresql://USER@HOST/NAME"
+        )
+    return True
 
 
 def _masked(pair: str) -> str:
@@ -261,11 +342,26 @@ def _masked(pair: str) -> str:
     return f"{key}=***" if equals and unquote(key).strip().lower() == "password" else pair
 
 
+#: A ``password`` pair of a libpq connection string, whatever its value.
+_PASSWORD: Final = re.compile(r"(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'?|[^\s']*)", re.IGNORECASE)
+
+
 def describe(db: str | Path) -> str:
     """``db`` as it may be printed or logged: a URL without its password (in the user
-    part or as a ``password=`` parameter); a URL too malformed to take apart is
-    shown as its scheme alone."""
-    if not is_postgres_url(db):
+    part or as a ``password=`` parameter), a libpq connection string with
+    ``password=***``; a URL too malformed to take apart is shown as its scheme
+    alone."""
+    text = str(db)
+    if (
+        isinstance(db, str)
+        and "=" in text
+        and not text.startswith(("postgresql://", "postgres://"))
+    ):
+        keys = _conninfo_keys(text)
+        if keys is None or not LIBPQ_KEYS.issuperset(keys):
+            return "***"  # no connection string libpq reads: any part may be a password
+        return _PASSWORD.sub(lambda found: found.group(1) + "***", text)
+    if not (isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))):
         return str(db)
     try:
         parts = urlsplit(str(db))
@@ -519,7 +615,7 @@ class PostgresStore(_Relations):
     def __init__(self, url: str) -> None:
         expect(url, str, "a postgresql:// URL (a str)")
         if not is_postgres_url(url):
-            raise FiveHundredError(f"not a postgresql:// URL: {quote(url)}")
+            raise FiveHundredError(f"not a postgresql:// URL: {quote(describe(url))}")
         # the server extra's PostgreSQL driver and its pool, imported only when used
         import psycopg
         import psycopg_pool

@@ -60,7 +60,8 @@ def check_workers(db: str | Path, workers: int) -> None:
     expect(workers, int, "a number of worker processes (an int)")
     if not 1 <= workers <= MAX_WORKERS:
         raise FiveHundredError(f"--workers takes 1 to {MAX_WORKERS} processes, not {workers}")
-    if workers > 1 and not is_postgres_url(db):
+    postgres = is_postgres_url(db)  # a text that is neither a file nor libpq's is refused here
+    if workers > 1 and not postgres:
         raise FiveHundredError(
             f"--workers {workers} needs a PostgreSQL database (--db postgresql://...): "
             "a SQLite file serves one process, so run one worker on it"
