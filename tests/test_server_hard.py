@@ -374,3 +374,151 @@ def test_serving_on_is_printed_only_once_the_app_has_started(
     thread.join(10)
     printed = "serving on" in capsys.readouterr().out
     assert printed is not fails
+
+
+@pytest.mark.parametrize("media", ["text/plain", "application/x-www-form-urlencoded", None])
+def test_a_body_that_is_not_sent_as_json_is_415(port: int, media: str | None) -> None:
+    client = Client(port)
+    headers = {} if media is None else {"content-type": media}
+    client.connection.request("POST", "/tables", body=b'{"seats": null}', headers=headers)
+    response = client.connection.getresponse()
+    answer = json.loads(response.read())
+    assert (response.status, answer["error"]) == (415, "UNSUPPORTED_MEDIA_TYPE")
+    # the same connection goes on; JSON with a charset is JSON
+    status, _ = send(
+        client,
+        "POST",
+        "/tables",
+        b'{"seats": null}',
+        **{"content-type": "application/json; charset=utf-8"},
+    )
+    assert status == 201
+    client.close()
+
+
+def test_the_closed_log_line_has_the_table_id(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from starlette.testclient import TestClient
+
+    from fivehundred.server import create_app
+
+    key = "k" * 24
+    settings = Settings(create_rate=0, operator_key=key)
+    with TestClient(create_app(tmp_path / "t.db", settings=settings)) as client:
+        table = client.post("/tables", json={"seats": SEATS}).json()["table"]
+        with caplog.at_level("INFO", logger="fivehundred.server"):
+            closed = client.post(
+                f"/admin/tables/{table}/close", headers={"authorization": f"Bearer {key}"}
+            )
+    assert closed.status_code == 200
+    (record,) = [r for r in caplog.records if r.getMessage() == "table closed"]
+    assert record.fields == {"table": table, "reason": "operator"}  # type: ignore[attr-defined]
+
+
+def test_the_admin_listing_comes_in_pages(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from fivehundred.server import create_app
+
+    key = "k" * 24
+    auth = {"authorization": f"Bearer {key}"}
+    settings = Settings(create_rate=0, operator_key=key)
+    with TestClient(create_app(tmp_path / "t.db", settings=settings)) as client:
+        made = [client.post("/tables", json={"seats": SEATS}).json()["table"] for _ in range(5)]
+        seen, after, pages = [], None, 0
+        while True:
+            query = "?limit=2" + (f"&after={after}" if after else "")
+            page = client.get(f"/admin/tables{query}", headers=auth).json()
+            seen += [row["table"] for row in page["tables"]]
+            pages += 1
+            if page["next"] is None:
+                break
+            after = page["next"]
+        assert (seen, pages) == (made, 3)  # oldest first, 2 + 2 + 1
+        assert len(client.get("/admin/tables", headers=auth).json()["tables"]) == 5
+        for query, code in (
+            ("?limit=0", "BAD_QUERY"),
+            ("?limit=x", "BAD_QUERY"),
+            ("?after=gone", "NO_SUCH_TABLE"),
+        ):
+            assert client.get(f"/admin/tables{query}", headers=auth).json()["error"] == code
+
+
+# -- 7. both libpq forms of a connection string; never a file name, never a password ---
+
+
+@pytest.mark.parametrize(
+    ("db", "shown"),
+    [
+        (
+            "host=db port=5432 dbname=five password=hunter2",
+            "host=db port=5432 dbname=five password=***",
+        ),
+        ("host=db password='hun ter\\' 2' user=ann", "host=db password=*** user=ann"),
+        ("  dbname = five  password =hunter2", "  dbname = five  password =***"),
+        ("postgresql://ann:hunter2@db/five", "postgresql://ann:***@db/five"),
+    ],
+)
+def test_a_libpq_connection_string_is_postgresql_and_its_password_is_hidden(
+    db: str, shown: str
+) -> None:
+    from fivehundred.server.store import describe, is_postgres_url
+
+    assert is_postgres_url(db)
+    assert describe(db) == shown
+
+
+@pytest.mark.parametrize(
+    "db", ["a=b.db", "host=db pasword=hunter2", "host=db password=hunter2 junk", "tables=1"]
+)
+def test_a_text_with_an_equals_sign_is_never_a_sqlite_file(tmp_path: Path, db: str) -> None:
+    from subprocesses import run_python
+
+    result = run_python(
+        ["-m", "fivehundred", "serve", "--db", db, "--port", str(free_port())],
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 2
+    assert "is no SQLite file's name nor a libpq connection string" in result.stderr
+    assert "hunter2" not in result.stderr + result.stdout
+    assert "Traceback" not in result.stderr
+    assert list(tmp_path.iterdir()) == []  # no file of that name was made
+
+
+def test_serve_takes_a_libpq_key_value_string(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from psycopg.conninfo import conninfo_to_dict
+
+    from postgres import fresh_database, postgres_server
+    from subprocesses import python_env
+
+    with postgres_server() as server, fresh_database(server, "t_libpq") as url:
+        pairs = {**conninfo_to_dict(url), "password": "hunter2"}
+        db = " ".join(f"{key}={value}" for key, value in pairs.items())
+        port = free_port()
+        command = [sys.executable, "-m", "fivehundred", "serve", "--db", db, "--port", str(port)]
+        process = subprocess.Popen(
+            [*command, "--log-level", "warning"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=python_env(),
+            cwd=tmp_path,
+        )
+        try:
+            assert process.stdout is not None
+            line = process.stdout.readline()
+            client = Client(port)
+            status, created, _ = client.request("POST", "/tables", {"seats": SEATS})
+            client.close()
+        finally:
+            process.terminate()
+            out, err = process.communicate(timeout=60)
+    assert "serving on" in line and "password=***" in line
+    assert status == 201, created
+    assert "hunter2" not in line + out + err
+    assert list(tmp_path.iterdir()) == []  # PostgreSQL, not a SQLite file of that name

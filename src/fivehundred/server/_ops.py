@@ -53,6 +53,9 @@ MAX_HEAD: Final = 8192
 MAX_CLIENTS: Final = 10_000
 #: The bytes of a refusal's body read for its code (the metrics' ``code`` label).
 MAX_REFUSAL: Final = 2048
+#: Tables on a page of ``GET /admin/tables``, by default and at most.
+PAGE: Final = 100
+MAX_PAGE: Final = 1000
 #: Seconds between two counts of the open tables in the database (for ``/metrics``, which
 #: never waits on the database; tables created and closed here count at once).
 COUNT_EVERY: Final = 10.0
@@ -101,6 +104,7 @@ class Operator:
         self.tables, self.settings = tables, settings
         self.metrics = Metrics()
         tables.observer = self.observe
+        tables.on_closed = self.closed
         #: Set when the server stops: ``/readyz`` answers 503 from then on.
         self.draining = False
         self.creates = (
@@ -121,8 +125,10 @@ class Operator:
             self.metrics.open_tables.inc(count)
         elif event == "closed":
             self.metrics.open_tables.dec(count)
-        if event == "closed":
-            log.info("table closed", extra={"fields": {"reason": detail}})
+
+    def closed(self, table: str, reason: str) -> None:
+        """A table closed: one log line with its id and why."""
+        log.info("table closed", extra={"fields": {"table": table, "reason": reason}})
 
     def is_operator(self, headers: list[tuple[bytes, bytes]]) -> bool:
         """Whether the request carries ``Authorization: Bearer`` the operator key."""
@@ -327,11 +333,33 @@ async def metrics(request: Request) -> Response:
     return Response(ops.metrics.render(), media_type=CONTENT_TYPE)
 
 
+def _page(request: Request) -> tuple[int, str | None]:
+    """The ``limit`` and ``after`` of a listing's query (400 ``BAD_QUERY`` if wrong)."""
+    text = request.query_params.get("limit", str(PAGE))
+    if not text.isdigit() or not 1 <= int(text) <= MAX_PAGE:
+        raise Refused(400, "BAD_QUERY", f"limit is a whole number from 1 to {MAX_PAGE}")
+    return int(text), request.query_params.get("after")
+
+
 async def admin_tables(request: Request) -> Response:
-    """``GET /admin/tables``: every open table, with its version and idle seconds."""
+    """``GET /admin/tables?limit=N&after=ID``: the open tables, oldest first, a page at a
+    time, each with its version and idle seconds; ``next`` is the ``after`` of the next
+    page (``null`` on the last)."""
     ops = _admin(request)
+    limit, after = _page(request)
     listing = await anyio.to_thread.run_sync(ops.tables.listing)
-    return JSONResponse({"tables": listing}, headers={"cache-control": "no-store"})
+    start = 0
+    if after is not None:
+        ids = [row["table"] for row in listing]
+        if after not in ids:
+            raise Refused(404, "NO_SUCH_TABLE", "after names no open table: start again")
+        start = ids.index(after) + 1
+    page = listing[start : start + limit]
+    more = start + limit < len(listing)
+    return JSONResponse(
+        {"tables": page, "next": page[-1]["table"] if more else None},
+        headers={"cache-control": "no-store"},
+    )
 
 
 async def admin_close(request: Request) -> Response:

@@ -191,6 +191,11 @@ class Limits:
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
+    media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if media != "application/json":  # a form or text/plain: what a page elsewhere can post
+        raise Refused(
+            415, "UNSUPPORTED_MEDIA_TYPE", "send the body as content-type: application/json"
+        )
     try:
         raw = await request.body()
     except _BodyLimit as err:
