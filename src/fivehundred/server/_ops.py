@@ -16,6 +16,7 @@ See docs/howto/operate-the-server.md.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hmac
 import logging
@@ -158,6 +159,17 @@ class Operator:
             log.info("sweep", extra={"fields": {**closed, "purged": purged}})
 
 
+#: What a request cut off by the server's shutdown is told.
+STOPPING: Final = (
+    "the server is stopping: this request may or may not have been applied, "
+    "so read the table again and retry"
+)
+
+
+async def _nothing() -> Message:
+    return {"type": "http.disconnect"}
+
+
 def _refusal(status: int, code: str, message: str, **headers: str) -> Response:
     return JSONResponse({"error": code, "message": message}, status_code=status, headers=headers)
 
@@ -190,10 +202,12 @@ class Operations:
         status, code = 500, ""
         body = bytearray()
 
+        begun = False  # whether the answer has begun
+
         async def sending(message: Message) -> None:
-            nonlocal status
+            nonlocal status, begun
             if message["type"] == "http.response.start":
-                status = message["status"]
+                status, begun = message["status"], True
             elif status >= 400 and len(body) < MAX_REFUSAL:
                 body.extend(message.get("body", b"")[:MAX_REFUSAL])
             await send(message)
@@ -207,6 +221,17 @@ class Operations:
                 await refusal(scope, receive, sending)
             else:
                 await self.app(scope, receive, sending)
+        except asyncio.CancelledError:
+            # uvicorn cancels the requests still in flight when the shutdown grace is
+            # over: answer 503 (not uvicorn's 500 with a traceback) and end the request
+            if not self.operator.draining:
+                raise
+            if not begun:
+                status = 503
+                await _refusal(503, "SHUTTING_DOWN", STOPPING, connection="close")(
+                    scope, _nothing, sending
+                )
+            log.warning("cut off by the shutdown", extra={"fields": {"path": scope["path"][:200]}})
         except Exception:
             status = 500
             metrics.errors.inc()
