@@ -114,8 +114,8 @@ def test_a_request_cut_off_by_the_grace_period_is_503_json(tmp_path: Path) -> No
             server.kill()
         server.communicate(timeout=10)
         log.close()
-    head, _, body = answer.partition(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 503"), answer[:300]
+    status_line, _, body = answer.partition(b"\r\n\r\n")
+    assert status_line.startswith(b"HTTP/1.1 503"), answer[:300]
     assert json.loads(body)["error"] == "SHUTTING_DOWN"
     text = (tmp_path / "log").read_text()
     assert "Traceback" not in text and "Exception in ASGI application" not in text
