@@ -43,12 +43,14 @@ from fivehundred.server._logs import LOGGER
 __all__ = [
     "CHANNEL",
     "CLOSED",
+    "SCHEMA_VERSION",
     "SEATS_CHANGED",
     "UNAVAILABLE",
     "Change",
     "Conflict",
     "GameRow",
     "PostgresStore",
+    "SchemaTooNew",
     "SqliteStore",
     "Store",
     "StoredGame",
@@ -56,6 +58,7 @@ __all__ = [
     "describe",
     "is_postgres_url",
     "open_store",
+    "upgrade",
 ]
 
 #: The PostgreSQL notification channel of table changes: each payload is a game's id and
@@ -120,6 +123,65 @@ _SCHEMA: Final = (
     reason TEXT NOT NULL
 )""",
 )
+#: The version of the relations above, held in the database (``schema_version``). Each
+#: version's changes are in :data:`_MIGRATIONS`; a database without the relation
+#: ``schema_version`` but with ``game`` is of an earlier release (version 0).
+SCHEMA_VERSION: Final = 1
+#: What a server that finds a newer schema says to do.
+UPGRADE: Final = 'pip install --upgrade "fivehundred[server]"'
+
+
+def _version_1(postgres: bool) -> tuple[str, ...]:
+    """From the releases before versions: every relation that is missing (the first held
+    no ``name`` and no ``closed``; some had one of the two), PostgreSQL's order of
+    creation, and the version itself."""
+    created = ("ALTER TABLE game ADD COLUMN IF NOT EXISTS created BIGSERIAL",) if postgres else ()
+    return (*_SCHEMA, *created, "CREATE TABLE schema_version (version INTEGER NOT NULL)")
+
+
+#: The statements that bring a database to each version from the one before.
+_MIGRATIONS: Final[dict[int, Callable[[bool], tuple[str, ...]]]] = {1: _version_1}
+
+
+class SchemaTooNew(FiveHundredError):
+    """The database was written by a newer ``fivehundred``: this one must not touch it."""
+
+
+def upgrade(
+    run: Callable[..., list[tuple[Any, ...]]], relations: set[str], *, postgres: bool
+) -> int | None:
+    """Bring the schema to :data:`SCHEMA_VERSION`, in the caller's transaction.
+
+    ``run(sql, params)`` runs a statement written with ``?`` placeholders;
+    ``relations`` are the names of the tables there now. Answers the version
+    found (``None`` for an empty database). Raises :class:`SchemaTooNew`, with
+    the command to run, for a version this release does not know.
+    """
+    if "schema_version" in relations:
+        found: int | None = int(run("SELECT MAX(version) FROM schema_version")[0][0])
+    else:
+        found = 0 if "game" in relations else None
+    if found is not None and found > SCHEMA_VERSION:
+        raise SchemaTooNew(
+            f"the database's schema is version {found}, newer than this fivehundred's "
+            f"({SCHEMA_VERSION}): it was written by a newer release, so upgrade this one "
+            f"({UPGRADE}) before serving it"
+        )
+    if found == SCHEMA_VERSION:
+        return found
+    for version in range((found or 0) + 1, SCHEMA_VERSION + 1):
+        for statement in _MIGRATIONS[version](postgres):
+            run(statement)
+    run("DELETE FROM schema_version")
+    run("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
+    if found is not None:
+        log.warning(
+            "migrated the database's schema",
+            extra={"fields": {"from": found, "to": SCHEMA_VERSION}},
+        )
+    return found
+
+
 #: The relations a game's rows are in, the game's own last (foreign keys point at it).
 _RELATIONS: Final = ("action", "deal", "token", "name", "closed", "game")
 
@@ -569,8 +631,11 @@ class SqliteStore(_Relations):
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
-            for statement in _SCHEMA:
-                self._db.execute(statement)
+            with self._db:  # one transaction: a failed migration leaves the old schema whole
+                self._db.execute("BEGIN IMMEDIATE")
+                names = self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                relations = {str(name) for (name,) in names.fetchall()}
+                upgrade(self._rows, relations, postgres=False)
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[object]:
@@ -629,10 +694,17 @@ class PostgresStore(_Relations):
         # one schema creation at a time across processes starting together
         with contextlib.closing(self._connect()) as first, first.transaction():
             first.execute("SELECT pg_advisory_xact_lock(500500)")
-            for statement in _SCHEMA:
-                first.execute(statement)
-            # creation order, for the admin listing (SQLite has its rowid)
-            first.execute("ALTER TABLE game ADD COLUMN IF NOT EXISTS created BIGSERIAL")
+            names = first.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+            )
+            relations = {str(name) for (name,) in names.fetchall()}
+
+            def run(sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+                cursor = first.execute(sql.replace("?", "%s"), params)
+                return cursor.fetchall() if cursor.description is not None else []
+
+            # game.created is the creation order, for the admin listing (SQLite has its rowid)
+            upgrade(run, relations, postgres=True)
         self._pool: Any = psycopg_pool.ConnectionPool(
             url,
             min_size=1,
