@@ -522,3 +522,19 @@ def test_serve_takes_a_libpq_key_value_string(tmp_path: Path) -> None:
     assert status == 201, created
     assert "hunter2" not in line + out + err
     assert list(tmp_path.iterdir()) == []  # PostgreSQL, not a SQLite file of that name
+
+
+# -- 4. the standard process metrics ---------------------------------------------------
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="process metrics come from /proc")
+def test_the_metrics_hold_the_standard_process_metrics(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from fivehundred.server import create_app
+
+    with TestClient(create_app(tmp_path / "t.db")) as client:
+        text = client.get("/metrics").text
+    rows = dict(row.rsplit(" ", 1) for row in text.splitlines() if not row.startswith("#"))
+    for name in ("process_cpu_seconds_total", "process_resident_memory_bytes", "process_open_fds"):
+        assert float(rows[name]) > 0, name

@@ -423,6 +423,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
     async def counting() -> None:
         while True:
             await anyio.sleep(COUNT_EVERY)
+            ops.metrics.update_process()  # a worker's process_* gauges (--workers)
             try:
                 await anyio.to_thread.run_sync(ops.count_open)
             except Exception as err:  # an outage: the last count stands until the next

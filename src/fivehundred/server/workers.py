@@ -25,8 +25,10 @@ import ctypes
 import ctypes.util
 import json
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 from pathlib import Path
 from typing import Any, Final
@@ -39,6 +41,7 @@ from uvicorn.supervisors import Multiprocess
 from fivehundred._quoting import expect
 from fivehundred.errors import FiveHundredError
 from fivehundred.server import serve
+from fivehundred.server._metrics import MULTIPROCESS
 from fivehundred.server.app import create_app
 from fivehundred.server.serve import MAX_CONNECTIONS
 from fivehundred.server.settings import Settings
@@ -163,7 +166,15 @@ def serve_workers(
     open_store(db).close()
     sockets = [uv.bind_socket()]
     ready = f"fivehundred: serving on http://{host}:{port}/ with {workers} worker processes "
-    _Supervisor(uv, sockets=sockets, ready=f"{ready}(database {describe(db)})").run()
+    # every worker writes its metrics in one folder, so that any of them answers the sums
+    own = os.environ.get(MULTIPROCESS)
+    folder = own or tempfile.mkdtemp(prefix="fivehundred-metrics-")
+    os.environ[MULTIPROCESS] = folder
+    try:
+        _Supervisor(uv, sockets=sockets, ready=f"{ready}(database {describe(db)})").run()
+    finally:
+        if own is None:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 class _Supervisor(Multiprocess):
