@@ -78,12 +78,15 @@ WATCH_EVERY: Final = 1.0
 
 
 def end_with_parent(parent: int) -> None:
-    """Make this process end (SIGTERM) when the process ``parent`` does; at once if it has.
+    """Make this process end (SIGTERM) when the process ``parent`` does; at once if it has
+    (nothing when this is ``parent``).
 
     On Linux the kernel sends the signal (``prctl(PR_SET_PDEATHSIG)``); elsewhere a
     daemon thread looks at the parent's pid every :data:`WATCH_EVERY` seconds.
     """
     expect(parent, int, "the parent's pid (an int)")
+    if parent == os.getpid():  # the app built in the supervisor's own process: no worker
+        return
     armed = False
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
