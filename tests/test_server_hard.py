@@ -538,3 +538,38 @@ def test_the_metrics_hold_the_standard_process_metrics(tmp_path: Path) -> None:
     rows = dict(row.rsplit(" ", 1) for row in text.splitlines() if not row.startswith("#"))
     for name in ("process_cpu_seconds_total", "process_resident_memory_bytes", "process_open_fds"):
         assert float(rows[name]) > 0, name
+
+
+# -- 4. rate limits shared by every process on one PostgreSQL --------------------------
+
+
+def test_the_rate_limits_are_shared_by_the_processes_on_one_postgresql() -> None:
+    """Two applications on one database stand for two worker processes: a client's
+    tables and requests count once across them (issue 34: each worker had its own)."""
+    pytest.importorskip("psycopg", reason="the server extra is not installed")
+    from starlette.testclient import TestClient
+
+    from fivehundred.server import create_app
+    from postgres import fresh_database, postgres_server
+
+    with postgres_server() as server, fresh_database(server, "t_rates") as url:
+        settings = Settings(create_rate=3)
+        apps = [create_app(url, seed="rates", settings=settings) for _ in range(2)]
+        try:
+            with TestClient(apps[0]) as first, TestClient(apps[1]) as second:
+                bad = first.post("/tables", json={"seats": ["human", "nobody"]})
+                assert bad.status_code == 422  # an invalid creation gives its token back
+                statuses = [
+                    client.post("/tables", json={"seats": SEATS}).status_code
+                    for client in (first, second, first, second, first)
+                ]
+                waited = second.post("/tables", json={"seats": SEATS})
+            # the sweep forgets a bucket once it is full again (one client here)
+            store: Any = apps[0].state.tables.store
+            assert store.forget_full(time.time()) == 0
+            assert store.forget_full(time.time() + 3600) == 1
+        finally:
+            for app in apps:
+                app.state.tables.close()
+    assert statuses == [201, 201, 201, 429, 429]
+    assert waited.json()["error"] == "RATE_LIMITED" and int(waited.headers["retry-after"]) >= 1

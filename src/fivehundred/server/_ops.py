@@ -36,6 +36,7 @@ from fivehundred.server._guard import head_size
 from fivehundred.server._logs import LOGGER
 from fivehundred.server._metrics import CONTENT_TYPE, Metrics
 from fivehundred.server.settings import Settings
+from fivehundred.server.store import Unavailable
 from fivehundred.server.tables import Refused, Tables
 
 __all__ = [
@@ -119,6 +120,38 @@ class Operator:
             else None
         )
 
+    async def take(self, kind: str, client: str) -> float:
+        """Take a token of ``client``'s ``kind`` limit (``create`` or ``request``): 0.0, or
+        the seconds to wait. On PostgreSQL every process on the database shares the
+        buckets; while the database does not answer, the limit lets requests by (they
+        meet the outage themselves)."""
+        buckets = self.creates if kind == "create" else self.requests
+        if buckets is None:
+            return 0.0
+        take = getattr(self.tables.store, "take_token", None)
+        if take is None:  # SQLite: one process, its buckets in memory
+            return buckets.take(client)
+        try:
+            wait: float = await anyio.to_thread.run_sync(
+                take, kind, client, buckets.rate, buckets.burst, time.time()
+            )
+        except Unavailable as err:
+            log.warning("rate limit not checked: %s", err)
+            return 0.0
+        return wait
+
+    async def give_back(self, kind: str, client: str) -> None:
+        """Return the token of ``kind`` that a refused request took."""
+        buckets = self.creates if kind == "create" else self.requests
+        if buckets is None:
+            return
+        give = getattr(self.tables.store, "give_token", None)
+        if give is None:
+            buckets.give_back(client)
+            return
+        with contextlib.suppress(Unavailable):
+            await anyio.to_thread.run_sync(give, kind, client, buckets.burst)
+
     def observe(self, event: str, detail: str, count: int) -> None:
         """The tables' events: into the metrics, and a closed table into the log."""
         self.metrics.observe(event, detail, count)
@@ -154,6 +187,9 @@ class Operator:
         s = self.settings
         closed = self.tables.sweep(s.idle_expiry, s.finished_expiry)
         purged = self.tables.purge(s.keep_archived) if s.keep_archived else 0
+        forget = getattr(self.tables.store, "forget_full", None)
+        if forget is not None:  # the shared buckets that are full again
+            forget(time.time())
         self.metrics.purged.inc(purged)
         if purged or any(closed.values()):
             log.info("sweep", extra={"fields": {**closed, "purged": purged}})
@@ -215,7 +251,7 @@ class Operations:
         metrics.in_flight.inc()
         took = False  # whether this request took a token of the creation limit
         try:
-            refusal = self.refuse(scope, client)
+            refusal = await self.refuse(scope, client)
             took = refusal is None and self.takes_create(scope)
             if refusal is not None:
                 await refusal(scope, receive, sending)
@@ -238,8 +274,8 @@ class Operations:
             log.exception("crash", extra={"fields": {"path": scope["path"], "client": client}})
             raise
         finally:
-            if took and 400 <= status < 500 and self.operator.creates is not None:
-                self.operator.creates.give_back(client)  # a refused creation costs nothing
+            if took and 400 <= status < 500:
+                await self.operator.give_back("create", client)  # a refusal costs nothing
             metrics.in_flight.dec()
             elapsed = time.perf_counter() - started
             route = _route(scope)
@@ -269,7 +305,7 @@ class Operations:
             and not self.operator.is_operator(scope["headers"])
         )
 
-    def refuse(self, scope: Scope, client: str) -> Response | None:
+    async def refuse(self, scope: Scope, client: str) -> Response | None:
         """The answer that refuses a request before the application sees it, if any."""
         ops = self.operator
         headers = scope["headers"]
@@ -278,7 +314,7 @@ class Operations:
                 431, "HEADERS_TOO_LARGE", f"the request head is over {self.max_head} bytes"
             )
         if ops.requests is not None:
-            wait = ops.requests.take(client)
+            wait = await ops.take("request", client)
             if wait:
                 return _refusal(
                     429,
@@ -293,7 +329,7 @@ class Operations:
                 return _refusal(
                     401, "KEY_REQUIRED", "creating a table needs the operator key on this server"
                 )
-            wait = ops.creates.take(client) if ops.creates is not None else 0.0
+            wait = await ops.take("create", client)
             if wait:
                 return _refusal(
                     429,

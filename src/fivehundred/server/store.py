@@ -126,7 +126,7 @@ _SCHEMA: Final = (
 #: The version of the relations above, held in the database (``schema_version``). Each
 #: version's changes are in :data:`_MIGRATIONS`; a database without the relation
 #: ``schema_version`` but with ``game`` is of an earlier release (version 0).
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 #: What a server that finds a newer schema says to do.
 UPGRADE: Final = 'pip install --upgrade "fivehundred[server]"'
 
@@ -139,8 +139,25 @@ def _version_1(postgres: bool) -> tuple[str, ...]:
     return (*_SCHEMA, *created, "CREATE TABLE schema_version (version INTEGER NOT NULL)")
 
 
+def _version_2(postgres: bool) -> tuple[str, ...]:
+    """The rate limits' token buckets, which the processes on one PostgreSQL share."""
+    return (
+        """CREATE TABLE rate_bucket (
+    kind TEXT NOT NULL,
+    client TEXT NOT NULL,
+    tokens DOUBLE PRECISION NOT NULL,
+    at DOUBLE PRECISION NOT NULL,
+    full_at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (kind, client)
+)""",
+    )
+
+
 #: The statements that bring a database to each version from the one before.
-_MIGRATIONS: Final[dict[int, Callable[[bool], tuple[str, ...]]]] = {1: _version_1}
+_MIGRATIONS: Final[dict[int, Callable[[bool], tuple[str, ...]]]] = {
+    1: _version_1,
+    2: _version_2,
+}
 
 
 class SchemaTooNew(FiveHundredError):
@@ -810,6 +827,45 @@ class PostgresStore(_Relations):
 
         self._listener = threading.Thread(target=run, name="fivehundred-listen", daemon=True)
         self._listener.start()
+
+    # -- the rate limits every process on this database shares ------------------------
+
+    def take_token(self, kind: str, client: str, rate: float, burst: float, now: float) -> float:
+        """Take a token of ``client``'s bucket of ``kind`` (``rate`` a second, bursts of
+        ``burst``): 0.0, or the seconds until one is there. One row a client, locked
+        while it is read and written, so that every process counts the same tokens."""
+        with self._write():
+            self._rows(
+                "INSERT INTO rate_bucket VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (kind, client, burst, now, now),
+            )
+            ((tokens, last),) = self._rows(
+                "SELECT tokens, at FROM rate_bucket WHERE kind = ? AND client = ? FOR UPDATE",
+                (kind, client),
+            )
+            tokens = min(burst, float(tokens) + max(0.0, now - float(last)) * rate)
+            wait = 0.0 if tokens >= 1.0 else (1.0 - tokens) / rate
+            tokens -= 1.0 if tokens >= 1.0 else 0.0
+            self._rows(
+                "UPDATE rate_bucket SET tokens = ?, at = ?, full_at = ? "
+                "WHERE kind = ? AND client = ?",
+                (tokens, now, now + (burst - tokens) / rate, kind, client),
+            )
+        return wait
+
+    def give_token(self, kind: str, client: str, burst: float) -> None:
+        """Give back the token a refused request took."""
+        with self._write():
+            self._rows(
+                "UPDATE rate_bucket SET tokens = LEAST(?, tokens + 1) "
+                "WHERE kind = ? AND client = ?",
+                (burst, kind, client),
+            )
+
+    def forget_full(self, now: float) -> int:
+        """Delete the buckets full again by ``now`` (as good as none); how many."""
+        with self._write():
+            return len(self._rows("DELETE FROM rate_bucket WHERE full_at <= ? RETURNING 1", (now,)))
 
     def _listening(self) -> Any:
         connection = self._connect()

@@ -408,6 +408,11 @@ class Tables:
         """Close the store."""
         self._store.close()
 
+    @property
+    def store(self) -> Store:
+        """Where the tables are kept (the operator's rate limits share a PostgreSQL one)."""
+        return self._store
+
     def __len__(self) -> int:
         return self._store.count()
 
