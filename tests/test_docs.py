@@ -116,6 +116,8 @@ def test_python_examples_run(path: Path, in_tmp: Path) -> None:
 OTHER_BLOCKS: Final = frozenset(
     {"console", "bash", "text", "json", "{toctree}", "{eval-rst}", "{include}", "{cli-help}"}
     | {"{py:module}", "{literalinclude}"}
+    # the server's config file example: tests/test_server_config.py reads and checks it
+    | {"toml"}
 )
 
 

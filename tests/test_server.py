@@ -22,6 +22,8 @@ from fivehundred.server.app import MAX_BODY, MAX_DEPTH, json_depth
 from fivehundred.server.tables import HUMAN, Refused, hash_token
 
 JSON = dict[str, Any]
+#: The media type of every JSON body (anything else is 415).
+JSON_TYPE = {"content-type": "application/json"}
 
 
 @pytest.fixture
@@ -428,7 +430,7 @@ def test_a_large_streamed_body_is_413_as_it_arrives(client: TestClient) -> None:
         for _ in range(MAX_BODY):
             yield b'"human", '
 
-    answer = client.post("/tables", content=chunks())
+    answer = client.post("/tables", content=chunks(), headers=JSON_TYPE)
     assert (answer.status_code, answer.json()["error"]) == (413, "TOO_LARGE")
 
 
@@ -443,7 +445,7 @@ def test_a_large_streamed_body_is_413_as_it_arrives(client: TestClient) -> None:
     ],
 )
 def test_bad_json_is_400(client: TestClient, content: bytes, code: str) -> None:
-    answer = client.post("/tables", content=content)
+    answer = client.post("/tables", content=content, headers=JSON_TYPE)
     assert (answer.status_code, answer.json()["error"]) == (400, code)
 
 

@@ -1,8 +1,11 @@
 """Hypothesis fuzzes the game server: no answer is a 500, and the server stays responsive.
 
-Bodies, headers and paths go to the application in process (Starlette's
-TestClient); whole request heads, sent at once or in pieces, go to a real
-``fivehundred serve`` on the loopback address. Each test prints how many
+Bodies, headers, paths and the live table's WebSocket messages go to the
+application in process (Starlette's TestClient); whole request heads, sent at
+once or in pieces, go to a real ``fivehundred serve`` on the loopback address.
+The numbers reach every size (integers of hundreds of digits, which no float
+holds), into every numeric field (each rule option, the versions, a seat, a
+hand, a page's limit), and the bodies nest to any depth. Each test prints how many
 requests it sent, the statuses answered and the slowest request's time
 (``pytest -s``). The default run is bounded (``FIVEHUNDRED_SERVER_FUZZ_EXAMPLES``
 examples a test, 300 by default); ``nox -s fuzz`` runs many more.
@@ -88,10 +91,16 @@ TEXT = st.one_of(
     st.text(st.characters(categories=["Cs"]), min_size=1, max_size=2),
     st.sampled_from(["human", "heuristic", "search", "pass", "7H", "6NT", "JK", ""]),
 )
+#: Whole numbers of 300 to 1,200 digits: over any float's range (``math.isfinite`` raises).
+HUGE = st.integers(300, 1200).flatmap(
+    lambda digits: st.sampled_from([10**digits - 1, -(10**digits), 10**digits + 7])
+)
 NUMBERS = st.one_of(
+    st.integers(),
     st.integers(min_value=-(2**70), max_value=2**70),
-    st.sampled_from([0, 1, 2, 3, 6, 7, 10**8, 2**53, 2**53 + 1, -1]),
+    st.sampled_from([0, 1, 2, 3, 6, 7, 10**8, 2**53, 2**53 + 1, -1, 10**308, 10**309]),
     st.floats(allow_nan=True, allow_infinity=True),
+    HUGE,
 )
 SCALARS = st.one_of(st.none(), st.booleans(), NUMBERS, TEXT)
 VALUES = st.recursive(
@@ -108,7 +117,11 @@ def table_bodies(draw: st.DrawFn) -> dict[str, Any]:
     body: dict[str, Any] = {}
     if draw(st.booleans()):
         names = st.sampled_from(OPTIONS) | TEXT
-        body["rules"] = draw(st.dictionaries(names, VALUES, max_size=4) | VALUES)
+        # every rule option with a number of any size, or any value
+        numeric = st.dictionaries(st.sampled_from(["players", *OPTIONS]), NUMBERS, max_size=4)
+        body["rules"] = draw(numeric | st.dictionaries(names, VALUES, max_size=4) | VALUES)
+    if draw(st.integers(0, 3)) == 0:
+        body["names"] = draw(st.dictionaries(TEXT | st.sampled_from(["0", "1"]), NUMBERS | VALUES))
     if draw(st.booleans()):
         kinds = st.sampled_from(["human", "random", "heuristic", "x"]) | VALUES
         body["seats"] = draw(st.lists(kinds, max_size=8) | VALUES)
@@ -136,9 +149,23 @@ def encode(value: object, how: int) -> bytes:
     return text.encode("utf-8", "surrogatepass")[: len(text) // 2]
 
 
+def nested(depth: int, how: int) -> bytes:
+    """A body nested ``depth`` deep: lists, objects, or both, around a number."""
+    opening, closing = [("[", "]"), ('{"a":', "}"), ('{"rules":[', "]}")][how]
+    return (opening * depth + "1" + closing * depth).encode()
+
+
 RAW_BODIES = st.one_of(
     st.binary(max_size=300),
     st.sampled_from([b"", b"{", b"[]", b"null", b"{}", b'{"a":' * 50, b"1" * 5000]),
+    st.builds(nested, st.integers(1, 1500), st.integers(0, 2)),
+    # a number JSON holds as text only: digits beyond any float, or an exponent
+    st.builds(
+        lambda digits, key: f'{{"{key}": {"9" * digits}}}'.encode(),
+        st.integers(300, 4100),
+        st.sampled_from(["version", "rules", "seats", "x"]),
+    ),
+    st.sampled_from([b'{"version": 1e400}', b'{"rules": {"target": -1e999}}']),
 )
 SEGMENTS = st.one_of(
     st.sampled_from(["tables", "admin", "actions", "close", "static", "metrics", "healthz"]),
@@ -192,12 +219,21 @@ def test_fuzzed_bodies_never_answer_500(app: tuple[TestClient, str, str]) -> Non
         act=action_bodies() | VALUES,
         how=st.integers(0, 2),
         raw=RAW_BODIES,
+        version=NUMBERS | VALUES,
+        seat=NUMBERS,
+        media=st.sampled_from(["application/json", "text/plain", "", "application/json; x=1"]),
     )
-    def run(create: object, act: object, how: int, raw: bytes) -> None:
+    def run(  # noqa: PLR0917 - hypothesis hands each strategy's value by position
+        create: object, act: object, how: int, raw: bytes, version: object, seat: object, media: str
+    ) -> None:
+        sent = {"content-type": "application/json"}
         for path, body, headers in (
-            ("/tables", encode(create, how), {}),
-            (f"/tables/{table}/actions", encode(act, how), auth),
-            ("/tables", raw, {}),
+            ("/tables", encode(create, how), sent),
+            (f"/tables/{table}/actions", encode(act, how), {**auth, **sent}),
+            (f"/tables/{table}/claim", encode({"version": version}, how), {**auth, **sent}),
+            (f"/tables/{table}/seats/{seat}", encode({"player": "random"}, how), {**auth, **sent}),
+            ("/tables", raw, {"content-type": media} if media else {}),
+            (f"/tables/{table}/actions", raw, {**auth, **sent}),
         ):
 
             def send(
@@ -206,6 +242,108 @@ def test_fuzzed_bodies_never_answer_500(app: tuple[TestClient, str, str]) -> Non
                 return client.post(path, content=body, headers=headers).status_code
 
             assert stats.timed(repr(body), send) != 500, (path, body)
+
+    run()
+    responsive(client)
+    stats.report()
+
+
+def test_fuzzed_numbers_in_paths_and_queries_never_answer_500(
+    app: tuple[TestClient, str, str],
+) -> None:
+    client, table, token = app
+    stats = Stats("numbers in paths")
+    auth = {"authorization": f"Bearer {token}", "content-type": "application/json"}
+    admin = {"authorization": f"Bearer {KEY}"}
+
+    @FUZZ
+    @given(
+        number=NUMBERS.map(str) | st.text(max_size=12).map(lambda t: urllib.parse.quote(t, safe=""))
+    )
+    def run(number: str) -> None:
+        for method, path, headers in (
+            ("GET", f"/tables/{table}/review/{number}", auth),
+            ("POST", f"/tables/{table}/seats/{number}", auth),
+            ("GET", f"/admin/tables?limit={number}", admin),
+            ("GET", f"/admin/tables?after={number}", admin),
+        ):
+            body = b'{"player": "random"}' if method == "POST" else None
+
+            def send(
+                method: str = method,
+                path: str = path,
+                headers: dict[str, str] = headers,
+                body: bytes | None = body,
+            ) -> int:
+                return client.request(method, path, headers=headers, content=body).status_code
+
+            status = stats.timed(path, send)
+            assert status != 500, (method, path)
+
+    run()
+    responsive(client)
+    stats.report()
+
+
+#: A live table's client messages: mostly of the right types, any values and numbers.
+MESSAGE_TYPES = st.sampled_from(["action", "claim", "hello", "view", ""]) | TEXT
+
+
+@st.composite
+def live_messages(draw: st.DrawFn) -> str:
+    """A message a live table's client could send, as its text."""
+    choice = draw(st.integers(0, 5))
+    if choice == 0:  # not JSON, too long, nested deep, or a number JSON holds as text only
+        raw = st.one_of(
+            st.text(max_size=50),
+            st.builds(lambda n: "x" * n, st.integers(4000, 5000)),
+            st.builds(lambda d, h: nested(d, h).decode(), st.integers(1, 1500), st.integers(0, 2)),
+            st.builds(
+                lambda n: f'{{"type": "action", "version": {"9" * n}}}', st.integers(300, 4000)
+            ),
+        )
+        return draw(raw)
+    message: dict[str, Any] = {"type": draw(MESSAGE_TYPES)}
+    for key, values in (("ref", NUMBERS | VALUES), ("action", TEXT | VALUES), ("version", NUMBERS)):
+        if draw(st.integers(0, 3)):
+            message[key] = draw(values)
+    if draw(st.integers(0, 5)) == 0:
+        message[draw(TEXT)] = draw(VALUES)
+    return json.dumps(message, ensure_ascii=draw(st.booleans()))
+
+
+def test_fuzzed_live_messages_are_answered_and_never_crash(
+    app: tuple[TestClient, str, str],
+) -> None:
+    """Each message on a live table's socket is answered ``ack`` or ``refused`` (views may
+    come between), and a first message that is no hello is refused and closed."""
+    client, table, token = app
+    stats = Stats("live messages")
+    path = f"/tables/{table}/live"
+
+    def answer(ws: Any) -> int:
+        while True:
+            reply = json.loads(ws.receive_text())
+            if reply["type"] in {"ack", "refused"}:
+                return 200 if reply["type"] == "ack" else 400
+            assert reply["type"] == "view", reply
+
+    @FUZZ
+    @given(text=live_messages(), first=st.integers(0, 9))
+    def run(text: str, first: int) -> None:
+        with client.websocket_connect(path) as ws:
+            if first == 0:  # in the hello's place: refused, then the socket is closed
+                ws.send_text(text)
+                reply = json.loads(ws.receive_text())
+                assert reply["type"] in {"refused", "view"}, reply
+                stats.statuses[400 if reply["type"] == "refused" else 200] += 1
+                return
+            ws.send_text(json.dumps({"type": "hello", "token": token}))
+            assert json.loads(ws.receive_text())["type"] == "view"
+            ws.send_text(text)
+            stats.timed(text, lambda: answer(ws))
+            ws.send_text('{"type": "nothing"}')  # and the socket still answers
+            assert answer(ws) == 400
 
     run()
     responsive(client)

@@ -97,7 +97,9 @@ def metric(client: TestClient, line: str) -> float:
 def test_a_table_request_is_checked_by_type_and_range_first(
     client: TestClient, body: str, status: int, code: str
 ) -> None:
-    answer = client.post("/tables", content=body.encode())
+    answer = client.post(
+        "/tables", content=body.encode(), headers={"content-type": "application/json"}
+    )
     assert (answer.status_code, answer.json()["error"]) == (status, code), answer.json()
     message = answer.json()["message"]
     assert len(message) > 20 and message.encode("utf-8")  # a sentence, valid Unicode
@@ -121,7 +123,7 @@ def test_an_action_is_checked_by_type_and_range_first(
     answer = client.post(
         f"/tables/{table['table']}/actions",
         content=body.encode(),
-        headers=bearer(table["tokens"]["0"]),
+        headers={**bearer(table["tokens"]["0"]), "content-type": "application/json"},
     )
     assert (answer.status_code, answer.json()["error"]) == (400, code)
 

@@ -86,3 +86,36 @@ def test_the_readiness_probe_answers_while_serving(tmp_path: Path) -> None:
             server.kill()
             server.communicate(timeout=10)
     assert server.returncode == 0
+
+
+def test_a_request_cut_off_by_the_grace_period_is_503_json(tmp_path: Path) -> None:
+    """A request whose body never ends is cut off once the grace period is over (issue
+    34): its answer is a 503 JSON with a code, not uvicorn's 500 and a traceback."""
+    port = free_port()
+    log = (tmp_path / "log").open("w", encoding="utf-8")
+    server = start_server(
+        tmp_path / "t.db", port, "--log-level", "info", "--shutdown-grace", "1", stderr=log
+    )
+    try:
+        head = (
+            "POST /tables HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+            "content-length: 40\r\n\r\n"
+        )
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(head.encode() + b'{"seats": ')  # the rest never comes
+            time.sleep(0.3)
+            server.send_signal(signal.SIGTERM)
+            answer = b""
+            while chunk := sock.recv(4096):
+                answer += chunk
+        assert server.wait(timeout=10) == 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+        server.communicate(timeout=10)
+        log.close()
+    status_line, _, body = answer.partition(b"\r\n\r\n")
+    assert status_line.startswith(b"HTTP/1.1 503"), answer[:300]
+    assert json.loads(body)["error"] == "SHUTTING_DOWN"
+    text = (tmp_path / "log").read_text()
+    assert "Traceback" not in text and "Exception in ASGI application" not in text

@@ -7,6 +7,7 @@ runs on the throwaway cluster of ``tests/postgres.py``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
@@ -225,3 +226,93 @@ def test_two_workers_share_the_tables_and_survive_a_kill(database: str) -> None:
     finally:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=WAIT)
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="counts the workers through /proc")
+def test_the_workers_end_with_their_parent_and_the_port_is_free_again(database: str) -> None:
+    """A ``kill -9`` of the supervisor: its workers end too (issue 34), so the port is free
+    for a restart; and the address was printed only once both workers had started."""
+    port = free_port()
+    command = [sys.executable, "-m", "fivehundred", "serve", "--db", database]
+    command += ["--port", str(port), "--workers", "2", "--log-level", "warning"]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=python_env()
+    )
+    workers: list[int] = []
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()  # blocks until the supervisor prints it
+        assert "serving on" in line and "2 worker processes" in line
+        workers = _children(process.pid)
+        assert len(workers) == 2  # both are up when the line is printed, with no wait
+        client = Client(port, timeout=WAIT)
+        assert client.request("GET", "/readyz")[0] == 200
+        client.close()
+        process.kill()
+        process.wait(timeout=WAIT)
+        deadline = time.monotonic() + WAIT
+        while any(Path(f"/proc/{pid}").exists() for pid in workers):
+            assert time.monotonic() < deadline, "a worker outlived its parent"
+            time.sleep(0.1)
+        with socket.socket() as again:  # nothing serves the port any more
+            again.bind(("127.0.0.1", port))
+    finally:
+        process.kill()
+        for pid in workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _series(text: str, name: str) -> float:
+    """A series' value in a scrape, 0 when it is not there (yet)."""
+    for row in text.splitlines():
+        if row.startswith(name + " "):
+            return float(row.rsplit(" ", 1)[1])
+    return 0.0
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="process metrics come from /proc")
+def test_the_metrics_are_whole_across_the_workers(database: str) -> None:
+    """Whichever worker is scraped answers every worker's counts (issue 34: each answered
+    its own), with the standard process metrics."""
+    port = free_port()
+    command = [sys.executable, "-m", "fivehundred", "serve", "--db", database]
+    command += ["--port", str(port), "--workers", "2", "--log-level", "warning"]
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=python_env(),
+        start_new_session=True,
+    )
+    try:
+        assert process.stdout is not None
+        assert "serving on" in process.stdout.readline()
+        for _ in range(12):  # a new connection each: both workers take some
+            client = Client(port, timeout=WAIT)
+            assert client.request("GET", "/healthz")[0] == 200
+            client.close()
+        scrapes = []
+        for _ in range(6):
+            client = Client(port, timeout=WAIT)
+            client.connection.request("GET", "/metrics")
+            scrapes.append(client.connection.getresponse().read().decode())
+            client.close()
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=WAIT)
+        except subprocess.TimeoutExpired:  # pragma: no cover - a stuck supervisor
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=WAIT)
+    healthz = 'fivehundred_requests_total{method="GET",route="/healthz",status="200"}'
+    # a request is counted just after its answer: the first scrape may miss the last one
+    assert [_series(text, healthz) for text in scrapes[1:]] == [12.0] * 5
+    scraped = 'fivehundred_requests_total{method="GET",route="/metrics",status="200"}'
+    counts = [_series(text, scraped) for text in scrapes]
+    assert counts == sorted(counts) and 4 <= counts[-1] <= 5  # the earlier scrapes, once each
+    for text in scrapes:
+        assert _series(text, "process_resident_memory_bytes") > 0
+        assert _series(text, "process_cpu_seconds_total") > 0
+        assert _series(text, "process_start_time_seconds") > 0

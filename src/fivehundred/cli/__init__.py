@@ -35,7 +35,7 @@ from fivehundred.cli._simulate import simulate
 from fivehundred.cli._table import play
 from fivehundred.cli._watch import demo, watch
 from fivehundred.errors import FiveHundredError
-from fivehundred.server.settings import Settings, from_arguments
+from fivehundred.server.settings import Settings, apply_config, from_arguments
 
 __all__ = ["RULE_PRESETS", "UsageError", "main", "rules_for"]
 
@@ -98,6 +98,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return 0
     if args.command == "serve":
         try:
+            apply_config(args)  # below the options and the variables
             settings = from_arguments(args)
         except (ValueError, OSError) as err:
             raise UsageError(f"fivehundred serve: {err}") from None

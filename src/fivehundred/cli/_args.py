@@ -24,7 +24,7 @@ from fivehundred.bots.tournament import (
     PLAYER_TYPES,
     make_player,
 )
-from fivehundred.server.settings import add_arguments
+from fivehundred.server.settings import GivenOption, add_arguments
 
 #: Named rule sets for ``--rules``: each makes :class:`~fivehundred.Rules` for a
 #: number of players (``--players``). Add a preset by adding a line.
@@ -349,15 +349,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     server.add_argument(
         "--db",
+        action=GivenOption,  # each of these may come from --config too
         default="fivehundred.db",
         metavar="PATH_OR_URL",
         help="a SQLite file, or a postgresql://user@host/dbname URL for a PostgreSQL "
         "database that several server processes share (default %(default)s)",
     )
-    server.add_argument("--host", default="127.0.0.1", help="address (default %(default)s)")
-    server.add_argument("--port", type=_number, default=8500, help="port (default %(default)s)")
+    server.add_argument(
+        "--host", action=GivenOption, default="127.0.0.1", help="address (default %(default)s)"
+    )
+    server.add_argument(
+        "--port", action=GivenOption, type=_number, default=8500, help="port (default %(default)s)"
+    )
     server.add_argument(
         "--max-connections",
+        action=GivenOption,
         type=_count,
         default=256,
         metavar="N",
@@ -365,6 +371,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     server.add_argument(
         "--workers",
+        action=GivenOption,
         type=_count,
         default=1,
         metavar="N",

@@ -62,7 +62,9 @@ def check_json(value: object, where: str = "the body") -> None:
         elif isinstance(item, bool) or item is None:
             continue
         elif isinstance(item, (int, float)):
-            if not math.isfinite(item) or abs(item) > MAX_NUMBER:
+            # an int is compared as it is: math.isfinite raises OverflowError on one of
+            # over 308 digits, which no float can hold
+            if (isinstance(item, float) and not math.isfinite(item)) or abs(item) > MAX_NUMBER:
                 raise Refused(
                     400,
                     "BAD_NUMBER",

@@ -16,6 +16,7 @@ See docs/howto/operate-the-server.md.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hmac
 import logging
@@ -35,6 +36,7 @@ from fivehundred.server._guard import head_size
 from fivehundred.server._logs import LOGGER
 from fivehundred.server._metrics import CONTENT_TYPE, Metrics
 from fivehundred.server.settings import Settings
+from fivehundred.server.store import Unavailable
 from fivehundred.server.tables import Refused, Tables
 
 __all__ = [
@@ -53,6 +55,12 @@ MAX_HEAD: Final = 8192
 MAX_CLIENTS: Final = 10_000
 #: The bytes of a refusal's body read for its code (the metrics' ``code`` label).
 MAX_REFUSAL: Final = 2048
+#: Tables on a page of ``GET /admin/tables``, by default and at most.
+PAGE: Final = 100
+MAX_PAGE: Final = 1000
+#: Seconds between two counts of the open tables in the database (for ``/metrics``, which
+#: never waits on the database; tables created and closed here count at once).
+COUNT_EVERY: Final = 10.0
 
 log = logging.getLogger(LOGGER)
 
@@ -84,6 +92,12 @@ class Buckets:
         self._buckets[client] = (tokens, now)
         return (1.0 - tokens) / self.rate
 
+    def give_back(self, client: str) -> None:
+        """Return the token a refused request took (its burst is not exceeded)."""
+        if client in self._buckets:
+            tokens, last = self._buckets[client]
+            self._buckets[client] = (min(self.burst, tokens + 1.0), last)
+
 
 class Operator:
     """What the operator's pieces share: settings, metrics, the tables, the limiters."""
@@ -92,6 +106,7 @@ class Operator:
         self.tables, self.settings = tables, settings
         self.metrics = Metrics()
         tables.observer = self.observe
+        tables.on_closed = self.closed
         #: Set when the server stops: ``/readyz`` answers 503 from then on.
         self.draining = False
         self.creates = (
@@ -105,11 +120,49 @@ class Operator:
             else None
         )
 
+    async def take(self, kind: str, client: str) -> float:
+        """Take a token of ``client``'s ``kind`` limit (``create`` or ``request``): 0.0, or
+        the seconds to wait. On PostgreSQL every process on the database shares the
+        buckets; while the database does not answer, the limit lets requests by (they
+        meet the outage themselves)."""
+        buckets = self.creates if kind == "create" else self.requests
+        if buckets is None:
+            return 0.0
+        take = getattr(self.tables.store, "take_token", None)
+        if take is None:  # SQLite: one process, its buckets in memory
+            return buckets.take(client)
+        try:
+            wait: float = await anyio.to_thread.run_sync(
+                take, kind, client, buckets.rate, buckets.burst, time.time()
+            )
+        except Unavailable as err:
+            log.warning("rate limit not checked: %s", err)
+            return 0.0
+        return wait
+
+    async def give_back(self, kind: str, client: str) -> None:
+        """Return the token of ``kind`` that a refused request took."""
+        buckets = self.creates if kind == "create" else self.requests
+        if buckets is None:
+            return
+        give = getattr(self.tables.store, "give_token", None)
+        if give is None:
+            buckets.give_back(client)
+            return
+        with contextlib.suppress(Unavailable):
+            await anyio.to_thread.run_sync(give, kind, client, buckets.burst)
+
     def observe(self, event: str, detail: str, count: int) -> None:
         """The tables' events: into the metrics, and a closed table into the log."""
         self.metrics.observe(event, detail, count)
-        if event == "closed":
-            log.info("table closed", extra={"fields": {"reason": detail}})
+        if event == "created":
+            self.metrics.open_tables.inc(count)
+        elif event == "closed":
+            self.metrics.open_tables.dec(count)
+
+    def closed(self, table: str, reason: str) -> None:
+        """A table closed: one log line with its id and why."""
+        log.info("table closed", extra={"fields": {"table": table, "reason": reason}})
 
     def is_operator(self, headers: list[tuple[bytes, bytes]]) -> bool:
         """Whether the request carries ``Authorization: Bearer`` the operator key."""
@@ -125,14 +178,32 @@ class Operator:
                     return True
         return False
 
+    def count_open(self) -> None:
+        """Count the open tables in the database (in a worker thread), for ``/metrics``."""
+        self.metrics.open_tables.set(self.tables.open_count())
+
     def sweep(self) -> None:
         """One sweep (in a worker thread): archive idle and finished tables, purge old ones."""
         s = self.settings
         closed = self.tables.sweep(s.idle_expiry, s.finished_expiry)
         purged = self.tables.purge(s.keep_archived) if s.keep_archived else 0
+        forget = getattr(self.tables.store, "forget_full", None)
+        if forget is not None:  # the shared buckets that are full again
+            forget(time.time())
         self.metrics.purged.inc(purged)
         if purged or any(closed.values()):
             log.info("sweep", extra={"fields": {**closed, "purged": purged}})
+
+
+#: What a request cut off by the server's shutdown is told.
+STOPPING: Final = (
+    "the server is stopping: this request may or may not have been applied, "
+    "so read the table again and retry"
+)
+
+
+async def _nothing() -> Message:
+    return {"type": "http.disconnect"}
 
 
 def _refusal(status: int, code: str, message: str, **headers: str) -> Response:
@@ -167,27 +238,44 @@ class Operations:
         status, code = 500, ""
         body = bytearray()
 
+        begun = False  # whether the answer has begun
+
         async def sending(message: Message) -> None:
-            nonlocal status
+            nonlocal status, begun
             if message["type"] == "http.response.start":
-                status = message["status"]
+                status, begun = message["status"], True
             elif status >= 400 and len(body) < MAX_REFUSAL:
                 body.extend(message.get("body", b"")[:MAX_REFUSAL])
             await send(message)
 
         metrics.in_flight.inc()
+        took = False  # whether this request took a token of the creation limit
         try:
-            refusal = self.refuse(scope, client)
+            refusal = await self.refuse(scope, client)
+            took = refusal is None and self.takes_create(scope)
             if refusal is not None:
                 await refusal(scope, receive, sending)
             else:
                 await self.app(scope, receive, sending)
+        except asyncio.CancelledError:
+            # uvicorn cancels the requests still in flight when the shutdown grace is
+            # over: answer 503 (not uvicorn's 500 with a traceback) and end the request
+            if not self.operator.draining:
+                raise
+            if not begun:
+                status = 503
+                await _refusal(503, "SHUTTING_DOWN", STOPPING, connection="close")(
+                    scope, _nothing, sending
+                )
+            log.warning("cut off by the shutdown", extra={"fields": {"path": scope["path"][:200]}})
         except Exception:
             status = 500
             metrics.errors.inc()
             log.exception("crash", extra={"fields": {"path": scope["path"], "client": client}})
             raise
         finally:
+            if took and 400 <= status < 500:
+                await self.operator.give_back("create", client)  # a refusal costs nothing
             metrics.in_flight.dec()
             elapsed = time.perf_counter() - started
             route = _route(scope)
@@ -209,7 +297,15 @@ class Operations:
                 fields["code"] = code
             log.info("request", extra={"fields": fields})
 
-    def refuse(self, scope: Scope, client: str) -> Response | None:
+    def takes_create(self, scope: Scope) -> bool:
+        """Whether the request is one the creation limit counts (and :meth:`refuse` let by)."""
+        return (
+            scope["method"] == "POST"
+            and scope["path"] == "/tables"
+            and not self.operator.is_operator(scope["headers"])
+        )
+
+    async def refuse(self, scope: Scope, client: str) -> Response | None:
         """The answer that refuses a request before the application sees it, if any."""
         ops = self.operator
         headers = scope["headers"]
@@ -218,7 +314,7 @@ class Operations:
                 431, "HEADERS_TOO_LARGE", f"the request head is over {self.max_head} bytes"
             )
         if ops.requests is not None:
-            wait = ops.requests.take(client)
+            wait = await ops.take("request", client)
             if wait:
                 return _refusal(
                     429,
@@ -233,7 +329,7 @@ class Operations:
                 return _refusal(
                     401, "KEY_REQUIRED", "creating a table needs the operator key on this server"
                 )
-            wait = ops.creates.take(client) if ops.creates is not None else 0.0
+            wait = await ops.take("create", client)
             if wait:
                 return _refusal(
                     429,
@@ -291,18 +387,40 @@ async def readyz(request: Request) -> Response:
 
 
 async def metrics(request: Request) -> Response:
-    """``GET /metrics``: every metric, in Prometheus' text format."""
+    """``GET /metrics``: every metric, in Prometheus' text format, without waiting on the
+    database (the open tables are counted there every :data:`COUNT_EVERY` seconds)."""
     ops = _operator(request)
-    ops.metrics.open_tables.set(await anyio.to_thread.run_sync(ops.tables.open_count))
     ops.metrics.loaded_tables.set(ops.tables.loaded())
     return Response(ops.metrics.render(), media_type=CONTENT_TYPE)
 
 
+def _page(request: Request) -> tuple[int, str | None]:
+    """The ``limit`` and ``after`` of a listing's query (400 ``BAD_QUERY`` if wrong)."""
+    text = request.query_params.get("limit", str(PAGE))
+    if not text.isdigit() or not 1 <= int(text) <= MAX_PAGE:
+        raise Refused(400, "BAD_QUERY", f"limit is a whole number from 1 to {MAX_PAGE}")
+    return int(text), request.query_params.get("after")
+
+
 async def admin_tables(request: Request) -> Response:
-    """``GET /admin/tables``: every open table, with its version and idle seconds."""
+    """``GET /admin/tables?limit=N&after=ID``: the open tables, oldest first, a page at a
+    time, each with its version and idle seconds; ``next`` is the ``after`` of the next
+    page (``null`` on the last)."""
     ops = _admin(request)
+    limit, after = _page(request)
     listing = await anyio.to_thread.run_sync(ops.tables.listing)
-    return JSONResponse({"tables": listing}, headers={"cache-control": "no-store"})
+    start = 0
+    if after is not None:
+        ids = [row["table"] for row in listing]
+        if after not in ids:
+            raise Refused(404, "NO_SUCH_TABLE", "after names no open table: start again")
+        start = ids.index(after) + 1
+    page = listing[start : start + limit]
+    more = start + limit < len(listing)
+    return JSONResponse(
+        {"tables": page, "next": page[-1]["table"] if more else None},
+        headers={"cache-control": "no-store"},
+    )
 
 
 async def admin_close(request: Request) -> Response:
@@ -338,10 +456,22 @@ async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
             except Exception:  # pragma: no cover - a database failure: logged, swept again later
                 log.exception("sweep failed")
 
+    async def counting() -> None:
+        while True:
+            await anyio.sleep(COUNT_EVERY)
+            ops.metrics.update_process()  # a worker's process_* gauges (--workers)
+            try:
+                await anyio.to_thread.run_sync(ops.count_open)
+            except Exception as err:  # an outage: the last count stands until the next
+                log.debug("counting the open tables: %s", err)
+
     async with anyio.create_task_group() as group:
         if ops.settings.sweep_every:
             group.start_soon(sweeping)
-        log.info("started", extra={"fields": {"open_tables": ops.tables.open_count()}})
+        group.start_soon(counting)
+        count = ops.tables.open_count()
+        ops.metrics.open_tables.set(count)
+        log.info("started", extra={"fields": {"open_tables": count}})
         yield {}
         ops.draining = True
         group.cancel_scope.cancel()

@@ -194,6 +194,11 @@ class Limits:
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
+    media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if media != "application/json":  # a form or text/plain: what a page elsewhere can post
+        raise Refused(
+            415, "UNSUPPORTED_MEDIA_TYPE", "send the body as content-type: application/json"
+        )
     try:
         raw = await request.body()
     except _BodyLimit as err:
@@ -394,7 +399,11 @@ async def _unavailable(request: Request, exc: Exception) -> Response:
 
 
 async def _crash(request: Request, exc: Exception) -> Response:
-    return error(500, "INTERNAL_ERROR", "the server failed on this request")
+    answer = error(500, "INTERNAL_ERROR", "the server failed on this request")
+    # uvicorn closes the connection after a crash: say so, or a client's next pooled
+    # request on it is reset
+    answer.headers["connection"] = "close"
+    return answer
 
 
 def create_app(
@@ -444,14 +453,15 @@ def create_app(
         exception_handlers=handlers,
         lifespan=_ops.lifespan,
     )
-    app.state.tables = Tables(db, seed=seed)
+    settings = settings or Settings()
+    app.state.tables = Tables(db, seed=seed, max_tables=settings.max_tables)
     app.state.hub = hub = Hub()
     # another process's change (a shared PostgreSQL store) reaches this one's sockets too
     app.state.tables.subscribe(hub.notify)
     app.state.reviewer = Reviewer(hub.publish, budget=review_budget)
     app.state.claims = threading.BoundedSemaphore(MAX_CLAIMS)
     app.state.claim_budget = claim_budget
-    app.state.ops = _ops.Operator(app.state.tables, settings or Settings())
+    app.state.ops = _ops.Operator(app.state.tables, settings)
     app.add_middleware(Limits, max_body=max_body, deadline=deadline, max_in_flight=max_in_flight)
     app.add_middleware(_ops.Operations, operator=app.state.ops)
     # /tables/ID/ is 404 JSON like any unknown path: no redirect built from the Host header

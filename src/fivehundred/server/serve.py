@@ -15,10 +15,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import re
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Final
 
@@ -58,6 +59,9 @@ MAX_CONNECTIONS: Final = 256
 MAX_HEADER_BYTES: Final = 8192
 #: Seconds an idle keep-alive connection is kept open.
 KEEP_ALIVE: Final = 5
+#: Seconds a connection has to send a whole request head, from its opening or from the end
+#: of its last answer; it is closed (with a 408) otherwise.
+HEAD_TIMEOUT: Final = 10.0
 
 
 class _Connection(h11.Connection):
@@ -67,15 +71,16 @@ class _Connection(h11.Connection):
 
     hint = 400
     max_head = MAX_HEADER_BYTES
+    #: Called when a whole request head has arrived.
+    on_head: Callable[[], None] = staticmethod(lambda: None)
 
     def next_event(self) -> Any:
         try:
             event = super().next_event()
-            if (
-                isinstance(event, h11.Request)
-                and head_size(event.method, event.target, event.headers) > self.max_head
-            ):
-                raise h11.RemoteProtocolError("the request head is too large", 431)
+            if isinstance(event, h11.Request):
+                self.on_head()
+                if head_size(event.method, event.target, event.headers) > self.max_head:
+                    raise h11.RemoteProtocolError("the request head is too large", 431)
         except h11.RemoteProtocolError as err:
             self.hint = err.error_status_hint
             raise
@@ -85,16 +90,20 @@ class _Connection(h11.Connection):
 #: uvicorn's refusals of a request it cannot read, by the status h11 hints.
 REFUSALS: Final = {
     400: "a malformed HTTP request",
+    408: f"the request head did not arrive within {HEAD_TIMEOUT:g} s",
     431: "the request head is too large",
     501: "this transfer encoding is not supported: send chunked or a content-length",
 }
 
 
-def raw_response(status: int, message: str) -> bytes:
-    """A whole HTTP/1.1 JSON refusal that closes the connection."""
-    body = error_body(status, message)
+def raw_response(status: int, message: str, body: bytes | None = None) -> bytes:
+    """A whole HTTP/1.1 JSON answer that closes the connection: a refusal of ``message``,
+    or ``body``."""
+    body = error_body(status, message) if body is None else body
     reason = {
+        200: "OK",
         400: "Bad Request",
+        408: "Request Timeout",
         431: "Request Header Fields Too Large",
         501: "Not Implemented",
         503: "Service Unavailable",
@@ -108,22 +117,111 @@ def raw_response(status: int, message: str) -> bytes:
     return head.encode("ascii") + body
 
 
-class JsonH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol with JSON refusals and a connection limit."""
+#: The request line a connection over the limit is still answered (with 200).
+HEALTH_LINE: Final = re.compile(rb"GET /healthz(\?[^ ]*)? HTTP/1\.[01]\r\n")
+#: The answer of ``GET /healthz`` (as the application's).
+HEALTHY: Final = b'{"status": "ok"}'
+
+
+class _HeadGuard:
+    """What both protocols add to uvicorn's: a deadline for each request head, and an
+    answer for a connection over the limit.
+
+    A connection must send each whole request head within ``head_timeout``
+    seconds (from its opening, or from the end of its last answer), or it is
+    answered 408 and closed: a connection that sends nothing, or a head a byte
+    at a time, holds no slot for long. A connection over the limit is read
+    until its head ends: ``GET /healthz`` is answered 200 (the process is alive,
+    however full it is) and anything else 503 ``BUSY``.
+    """
+
+    #: Seconds for a whole request head (:data:`HEAD_TIMEOUT`; :func:`config` sets it).
+    head_timeout: float = HEAD_TIMEOUT
+    # uvicorn's protocols set these
+    loop: asyncio.AbstractEventLoop
+    transport: asyncio.Transport
+    connections: set[Any]
+
+    def _guard(self, max_connections: int) -> None:
+        """Start guarding a connection just made."""
+        self.over_limit = len(self.connections) > max_connections
+        self.early = bytearray()  # what a connection over the limit sent so far
+        self.head_timer: asyncio.TimerHandle | None = None
+        self._wait_for_head()
+
+    def _wait_for_head(self) -> None:
+        self._head_arrived()
+        self.head_timer = self.loop.call_later(self.head_timeout, self._head_late)
+
+    def _head_arrived(self) -> None:
+        timer = getattr(self, "head_timer", None)
+        if timer is not None:
+            timer.cancel()
+            self.head_timer = None
+
+    def _head_late(self) -> None:
+        self.head_timer = None
+        if not self.transport.is_closing():
+            if self.over_limit:
+                self.transport.write(raw_response(503, "too many connections: try again"))
+            else:
+                self.transport.write(
+                    raw_response(
+                        408, f"the request head did not arrive within {self.head_timeout:g} s"
+                    )
+                )
+            self.transport.close()
+
+    def _read_over_limit(self, data: bytes) -> bool:
+        """Whether ``data`` went to a connection over the limit (and was dealt with)."""
+        if not self.over_limit:
+            return False
+        self.early.extend(data[: MAX_HEADER_BYTES + 1])
+        if b"\r\n\r\n" not in self.early and len(self.early) <= MAX_HEADER_BYTES:
+            return True  # the head is not all here yet
+        self._head_arrived()
+        if HEALTH_LINE.match(self.early):
+            self.transport.write(raw_response(200, "", HEALTHY))
+        else:
+            self.transport.write(raw_response(503, "too many connections: try again"))
+        self.transport.close()
+        return True
+
+    def _answered(self) -> None:
+        """An answer is complete: the next head has its deadline too (the keep-alive timer
+        stops at its first byte); a head already here (pipelined) stops it at once."""
+        if not self.transport.is_closing():
+            self._wait_for_head()
+
+
+class JsonH11Protocol(_HeadGuard, H11Protocol):
+    """uvicorn's h11 protocol with JSON refusals, the connection limit and the head's
+    deadline (:class:`_HeadGuard`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.conn = _Connection(h11.SERVER, self.config.h11_max_incomplete_event_size or 16384)
         self.conn.max_head = self.config.h11_max_incomplete_event_size or MAX_HEADER_BYTES
+        self.conn.on_head = self._head_arrived
         self.max_connections = self.limit_concurrency or MAX_CONNECTIONS
         self.limit_concurrency = None  # the application limits requests in flight itself
 
     # uvicorn narrows BaseProtocol.connection_made to a Transport; so does this override
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        if len(self.connections) > self.max_connections:
-            self.transport.write(raw_response(503, "too many connections: try again"))
-            self.transport.close()
+        self._guard(self.max_connections)
+
+    def data_received(self, data: bytes) -> None:
+        if not self._read_over_limit(data):
+            super().data_received(data)
+
+    def on_response_complete(self) -> None:
+        self._answered()
+        super().on_response_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._head_arrived()
+        super().connection_lost(exc)
 
     def send_400_response(self, msg: str) -> None:
         status = getattr(self.conn, "hint", 400)
@@ -134,9 +232,10 @@ class JsonH11Protocol(H11Protocol):
         self.transport.close()
 
 
-class JsonHttpToolsProtocol(HttpToolsProtocol):
+class JsonHttpToolsProtocol(_HeadGuard, HttpToolsProtocol):
     """uvicorn's httptools protocol (llhttp, a parser in C: the fast one), with the JSON
-    refusals, the head's limit and the connection limit of :class:`JsonH11Protocol`.
+    refusals, the head's limit, the connection limit and the head's deadline of
+    :class:`JsonH11Protocol`.
 
     ``fivehundred serve`` uses it where httptools is installed (the ``server`` extra
     brings it), and :class:`JsonH11Protocol` elsewhere.
@@ -158,11 +257,19 @@ class JsonHttpToolsProtocol(HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        if len(self.connections) > self.max_connections:
-            self.transport.write(raw_response(503, "too many connections: try again"))
-            self.transport.close()
+        self._guard(self.max_connections)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._head_arrived()
+        super().connection_lost(exc)
+
+    def on_response_complete(self) -> None:
+        self._answered()
+        super().on_response_complete()
 
     def data_received(self, data: bytes) -> None:
+        if self._read_over_limit(data):
+            return
         if not self.in_body:
             self.waiting += len(data)
         super().data_received(data)
@@ -192,6 +299,7 @@ class JsonHttpToolsProtocol(HttpToolsProtocol):
         super().on_header(name, value)
 
     def on_headers_complete(self) -> None:
+        self._head_arrived()
         self._count(len(self.parser.get_method()) + 1)
         self.in_body, self.waiting = True, 0
         super().on_headers_complete()
@@ -223,6 +331,14 @@ class Server(uvicorn.Server):
     The application's ``/readyz`` answers 503 from the signal on.
     """
 
+    #: Printed once the server has started (its application included), if set.
+    ready: str | None = None
+
+    async def startup(self, sockets: list[Any] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started and self.ready is not None:
+            print(self.ready, flush=True)
+
     def handle_exit(self, sig: int, frame: Any) -> None:
         operator = getattr(getattr(self.config.app, "state", None), "ops", None)
         if operator is not None:
@@ -251,10 +367,17 @@ def config(
     max_connections: int = MAX_CONNECTIONS,
     max_in_flight: int = MAX_IN_FLIGHT,
     deadline: float = DEADLINE,
+    head_timeout: float = HEAD_TIMEOUT,
     seed: str | None = None,
     settings: Settings | None = None,
 ) -> uvicorn.Config:
     """The uvicorn configuration of ``fivehundred serve`` (``seed``: for tests only)."""
+    chosen = http_protocol()
+    protocol = (
+        chosen
+        if head_timeout == HEAD_TIMEOUT
+        else type(chosen.__name__, (chosen,), {"head_timeout": head_timeout})
+    )
     settings = settings or Settings()
     app = create_app(
         db, max_in_flight=max_in_flight, deadline=deadline, seed=seed, settings=settings
@@ -263,7 +386,7 @@ def config(
         app,
         host=host,
         port=port,
-        http=http_protocol(),
+        http=protocol,
         loop="auto",  # uvloop where it is installed
         ws="websockets-sansio",  # the live table (server._live); the `server` extra brings it
         ws_max_size=MAX_MESSAGE,
@@ -275,7 +398,9 @@ def config(
         access_log=False,
         log_config=log_config(settings.log_level),
         log_level=settings.log_level,
-        forwarded_allow_ips=settings.trusted_proxies,
+        # X-Forwarded-For is read only from the proxies the operator names: none by default
+        proxy_headers=bool(settings.trusted_proxies.strip()),
+        forwarded_allow_ips=settings.trusted_proxies or "",
         timeout_graceful_shutdown=math.ceil(settings.shutdown_grace),
         limit_concurrency=max_connections,
         timeout_keep_alive=KEEP_ALIVE,
@@ -299,7 +424,7 @@ def serve(
     server = Server(uv)
     # bound before the address is printed: a port in use is uvicorn's error alone (exit 3)
     sockets = [uv.bind_socket()]
-    print(f"fivehundred: serving on http://{host}:{port}/ (database {describe(db)})", flush=True)
+    server.ready = f"fivehundred: serving on http://{host}:{port}/ (database {describe(db)})"
     if seed is not None:
         print("fivehundred: --seed is set: the deals can be predicted", file=sys.stderr)
     server.run(sockets=sockets)

@@ -2,8 +2,10 @@
 
 This module needs neither Starlette nor uvicorn, so the command line can list
 the options without the ``server`` extra. Every field of :class:`Settings` is a
-``fivehundred serve`` option and an environment variable (the option wins), as
-docs/howto/operate-the-server.md lists:
+``fivehundred serve`` option, an environment variable and a key of the TOML
+config file (``--config``), as docs/howto/operate-the-server.md lists. One
+order settles them: the option, then the variable, then the config file, then
+the default (:func:`apply_config`).
 
 >>> settings = Settings(create_rate=0, idle_expiry=600)
 >>> settings.create_rate, settings.idle_expiry, settings.operator_key
@@ -15,9 +17,10 @@ from __future__ import annotations
 import argparse
 import math
 import os
-from collections.abc import Mapping
+import tomllib
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
@@ -27,8 +30,10 @@ from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 __all__ = [
     "ENV_PREFIX",
     "MIN_KEY_LENGTH",
+    "GivenOption",
     "Settings",
     "add_arguments",
+    "apply_config",
     "from_arguments",
     "read_key",
 ]
@@ -37,6 +42,12 @@ __all__ = [
 ENV_PREFIX: Final = "FIVEHUNDRED_"
 #: The shortest operator key accepted, in characters.
 MIN_KEY_LENGTH: Final = 16
+#: The default of ``max_tables``: tables open at once.
+MAX_TABLES: Final = 10_000
+#: The largest duration or rate a config file may hold.
+MAX_SECONDS: Final = 1e15
+#: The largest whole-number setting.
+MAX_COUNT: Final = 10**9
 #: The log levels of ``--log-level``.
 LOG_LEVELS: Final = ("debug", "info", "warning", "error")
 
@@ -82,6 +93,15 @@ def _check_flag(instance: Settings, attribute: attrs.Attribute[bool], flag: bool
     expect(flag, bool, f"{attribute.name} (True or False)")
 
 
+def _check_count(instance: Settings, attribute: attrs.Attribute[int], count: int) -> None:
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise FiveHundredTypeError(f"{attribute.name} must be a whole number, not {count!r}")
+    if not 1 <= count <= MAX_COUNT:
+        raise FiveHundredError(
+            f"{attribute.name} must be a whole number from 1 to {MAX_COUNT}, not {count}"
+        )
+
+
 def _check_text(instance: Settings, attribute: attrs.Attribute[str], text: str) -> None:
     expect(text, str, f"{attribute.name} (a str)")
 
@@ -125,8 +145,11 @@ class Settings:
     )
     #: The JSON log's level; requests are logged at ``info``.
     log_level: str = attrs.field(default="info", validator=_check_level)
-    #: Addresses of reverse proxies whose ``X-Forwarded-For`` names the client.
-    trusted_proxies: str = attrs.field(default="127.0.0.1", validator=_check_text)
+    #: Addresses of reverse proxies whose ``X-Forwarded-For`` names the client
+    #: (comma-separated); none by default, so a client cannot name itself anew.
+    trusted_proxies: str = attrs.field(default="", validator=_check_text)
+    #: Tables open at once at most; one more is refused ``503 TOO_MANY_TABLES``.
+    max_tables: int = attrs.field(default=MAX_TABLES, validator=_check_count)
 
     def __attrs_post_init__(self) -> None:
         if self.create_needs_key and self.operator_key is None:
@@ -158,6 +181,27 @@ _NUMBERS: Final = (
 )
 
 
+class GivenOption(argparse.Action):
+    """argparse's ``store`` that also records, in ``given_options``, that the option was
+    on the command line (so a config file does not override it). Raises nothing."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, self.const if self.nargs == 0 else values)
+        given = set(getattr(namespace, "given_options", ()))
+        namespace.given_options = given | {self.dest}
+
+
+def _flag(**options: Any) -> dict[str, Any]:
+    """The keywords of an on/off option that records it was given."""
+    return {"action": GivenOption, "nargs": 0, "const": True, **options}
+
+
 def _env_name(option: str) -> str:
     return ENV_PREFIX + option.lstrip("-").replace("-", "_").upper()
 
@@ -167,6 +211,12 @@ def _seconds(text: str) -> float:
         return _positive(float(text), "the value")
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of 0 or more") from None
+
+
+def _whole(text: str) -> int:
+    if not text.strip().isdigit() or not 1 <= int(text) <= MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1 to {MAX_COUNT}")
+    return int(text)
 
 
 def add_arguments(
@@ -182,7 +232,15 @@ def add_arguments(
     defaults = Settings()
     group = parser.add_argument_group("operator's settings (docs/howto/operate-the-server.md)")
     group.add_argument(
+        "--config",
+        action=GivenOption,
+        default=env.get(_env_name("--config")),
+        metavar="PATH",
+        help=f"a TOML file of settings, below the options and variables (or ${ENV_PREFIX}CONFIG)",
+    )
+    group.add_argument(
         "--operator-key-file",
+        action=GivenOption,
         default=env.get(_env_name("--operator-key-file")),
         metavar="PATH",
         help="a file holding the operator key of the admin routes "
@@ -190,9 +248,10 @@ def add_arguments(
     )
     group.add_argument(
         "--create-needs-key",
-        action="store_true",
-        default=env.get(_env_name("--create-needs-key"), "") not in {"", "0"},
-        help="only the operator key may create tables",
+        **_flag(
+            default=env.get(_env_name("--create-needs-key"), "") not in {"", "0"},
+            help="only the operator key may create tables",
+        ),
     )
     for option, field, text in _NUMBERS:
         # a text default is read by ``type`` when ``serve`` is parsed, so that a bad
@@ -200,19 +259,34 @@ def add_arguments(
         value: float = getattr(defaults, field)
         default = env.get(_env_name(option), f"{value:.0f}" if value.is_integer() else str(value))
         group.add_argument(
-            option, type=_seconds, default=default, metavar="N", help=f"{text} (default {default})"
+            option,
+            action=GivenOption,
+            type=_seconds,
+            default=default,
+            metavar="N",
+            help=f"{text} (default {default})",
         )
     group.add_argument(
+        "--max-tables",
+        action=GivenOption,
+        type=_whole,
+        default=env.get(_env_name("--max-tables"), str(defaults.max_tables)),
+        metavar="N",
+        help="tables open at once at most (default %(default)s)",
+    )
+    group.add_argument(
         "--log-level",
+        action=GivenOption,
         choices=LOG_LEVELS,
         default=env.get(_env_name("--log-level"), defaults.log_level),
         help="the JSON log's level (default %(default)s)",
     )
     group.add_argument(
         "--trusted-proxies",
+        action=GivenOption,
         default=env.get(_env_name("--trusted-proxies"), defaults.trusted_proxies),
         metavar="ADDRESSES",
-        help="proxies whose X-Forwarded-For names the client (default %(default)s)",
+        help="proxies whose X-Forwarded-For names the client, comma-separated (default: none)",
     )
 
 
@@ -236,5 +310,115 @@ def from_arguments(args: argparse.Namespace, environ: Mapping[str, str] | None =
         create_needs_key=args.create_needs_key,
         log_level=args.log_level,
         trusted_proxies=args.trusted_proxies,
+        max_tables=args.max_tables,
         **{field: getattr(args, field) for _, field, _ in _NUMBERS},
     )
+
+
+#: What each key of the config file is: ``(option, kind)``; the kinds are checked by
+#: :func:`_config_value`. Every setting, and where and how ``fivehundred serve`` listens.
+CONFIG_KEYS: Final = {
+    "db": ("--db", "text"),
+    "host": ("--host", "text"),
+    "port": ("--port", "port"),
+    "workers": ("--workers", "count"),
+    "max_connections": ("--max-connections", "count"),
+    "operator_key_file": ("--operator-key-file", "text"),
+    "create_needs_key": ("--create-needs-key", "flag"),
+    **{field: (option, "number") for option, field, _ in _NUMBERS},
+    "max_tables": ("--max-tables", "count"),
+    "log_level": ("--log-level", "level"),
+    "trusted_proxies": ("--trusted-proxies", "addresses"),
+}
+
+
+def _config_value(key: str, kind: str, value: object) -> object:
+    """A config file's value checked by its kind; :class:`ValueError` with a sentence."""
+    wrong = f"{key} must be {{}}, not {value!r}"
+    if kind == "text" and isinstance(value, str) and value:
+        return value
+    if kind == "flag" and isinstance(value, bool):
+        return value
+    ranges = {"number": (0, MAX_SECONDS), "count": (1, MAX_COUNT), "port": (0, 65535)}
+    low, high = ranges.get(kind, (0, -1))
+    # a bool is an int to Python, and no number here; a NaN or an infinity is out of range
+    if not isinstance(value, bool) and isinstance(value, (int, float)) and low <= value <= high:
+        if kind == "number":
+            return float(value)
+        if isinstance(value, int):
+            return value
+    if kind == "level" and value in LOG_LEVELS:
+        return value
+    if kind == "addresses":
+        if isinstance(value, str):
+            return value
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            return ",".join(value)
+    needs = {
+        "text": "a text",
+        "flag": "true or false",
+        "number": "a number of 0 or more",
+        "count": f"a whole number from 1 to {MAX_COUNT}",
+        "port": "a port number from 0 to 65535",
+        "level": f"one of {', '.join(LOG_LEVELS)}",
+        "addresses": "a text or a list of addresses",
+    }
+    raise FiveHundredError(wrong.format(needs[kind]))
+
+
+def read_config(path: str | Path) -> dict[str, object]:
+    """The settings of a TOML config file, each checked by its kind (see :data:`CONFIG_KEYS`).
+
+    Raises :class:`OSError` when it cannot be read and
+    :class:`~fivehundred.FiveHundredError` (a :class:`ValueError`) for text that is
+    not TOML, an unknown key or a value of the wrong kind, each a sentence naming
+    the file.
+    """
+    expect(path, (str, Path), "the config file's path (a str or Path)")
+    try:
+        with Path(path).open("rb") as file:
+            given = tomllib.load(file)
+    except OSError as err:
+        raise OSError(f"--config {path}: {err.strerror or err}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise FiveHundredError(f"--config {path} is not TOML: {err}") from None
+    if "operator_key" in given:
+        raise FiveHundredError(
+            f"--config {path}: keep the operator key out of the config file; "
+            "name a file that holds it with operator_key_file"
+        )
+    unknown = sorted(set(given) - set(CONFIG_KEYS))
+    if unknown:
+        raise FiveHundredError(
+            f"--config {path}: unknown settings {', '.join(map(repr, unknown))} "
+            f"(the keys are {', '.join(CONFIG_KEYS)})"
+        )
+    checked = {}
+    for key, value in given.items():
+        try:
+            checked[key] = _config_value(key, CONFIG_KEYS[key][1], value)
+        except FiveHundredError as err:
+            raise FiveHundredError(f"--config {path}: {err}") from None
+    return checked
+
+
+def apply_config(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> None:
+    """Fill in parsed ``fivehundred serve`` options from the config file, if one is named.
+
+    The one order of precedence: an option on the command line, then its
+    environment variable, then the config file, then the default. Raises as
+    :func:`read_config` does.
+    """
+    expect(args, argparse.Namespace, "parsed options (an argparse.Namespace)")
+    env = os.environ if environ is None else environ
+    path = getattr(args, "config", None)
+    if not path:
+        return
+    given: set[str] = getattr(args, "given_options", set())
+    for key, value in read_config(path).items():
+        option = CONFIG_KEYS[key][0]
+        if key in given or _env_name(option) in env:
+            continue
+        if key == "operator_key_file" and env.get(ENV_PREFIX + "OPERATOR_KEY"):
+            continue  # the key in a variable is above the config file too
+        setattr(args, key, value)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -42,12 +43,14 @@ from fivehundred.server._logs import LOGGER
 __all__ = [
     "CHANNEL",
     "CLOSED",
+    "SCHEMA_VERSION",
     "SEATS_CHANGED",
     "UNAVAILABLE",
     "Change",
     "Conflict",
     "GameRow",
     "PostgresStore",
+    "SchemaTooNew",
     "SqliteStore",
     "Store",
     "StoredGame",
@@ -55,6 +58,7 @@ __all__ = [
     "describe",
     "is_postgres_url",
     "open_store",
+    "upgrade",
 ]
 
 #: The PostgreSQL notification channel of table changes: each payload is a game's id and
@@ -127,6 +131,84 @@ _STATUS: Final = (
     "(SELECT COUNT(*) FROM closed WHERE game = ?), "
     "(SELECT seats FROM game WHERE id = ?)"
 )
+
+
+#: The version of the relations above, held in the database (``schema_version``). Each
+#: version's changes are in :data:`_MIGRATIONS`; a database without the relation
+#: ``schema_version`` but with ``game`` is of an earlier release (version 0).
+SCHEMA_VERSION: Final = 2
+#: What a server that finds a newer schema says to do.
+UPGRADE: Final = 'pip install --upgrade "fivehundred[server]"'
+
+
+def _version_1(postgres: bool) -> tuple[str, ...]:
+    """From the releases before versions: every relation that is missing (the first held
+    no ``name`` and no ``closed``; some had one of the two), PostgreSQL's order of
+    creation, and the version itself."""
+    created = ("ALTER TABLE game ADD COLUMN IF NOT EXISTS created BIGSERIAL",) if postgres else ()
+    return (*_SCHEMA, *created, "CREATE TABLE schema_version (version INTEGER NOT NULL)")
+
+
+def _version_2(postgres: bool) -> tuple[str, ...]:
+    """The rate limits' token buckets, which the processes on one PostgreSQL share."""
+    return (
+        """CREATE TABLE rate_bucket (
+    kind TEXT NOT NULL,
+    client TEXT NOT NULL,
+    tokens DOUBLE PRECISION NOT NULL,
+    at DOUBLE PRECISION NOT NULL,
+    full_at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (kind, client)
+)""",
+    )
+
+
+#: The statements that bring a database to each version from the one before.
+_MIGRATIONS: Final[dict[int, Callable[[bool], tuple[str, ...]]]] = {
+    1: _version_1,
+    2: _version_2,
+}
+
+
+class SchemaTooNew(FiveHundredError):
+    """The database was written by a newer ``fivehundred``: this one must not touch it."""
+
+
+def upgrade(
+    run: Callable[..., list[tuple[Any, ...]]], relations: set[str], *, postgres: bool
+) -> int | None:
+    """Bring the schema to :data:`SCHEMA_VERSION`, in the caller's transaction.
+
+    ``run(sql, params)`` runs a statement written with ``?`` placeholders;
+    ``relations`` are the names of the tables there now. Answers the version
+    found (``None`` for an empty database). Raises :class:`SchemaTooNew`, with
+    the command to run, for a version this release does not know.
+    """
+    if "schema_version" in relations:
+        found: int | None = int(run("SELECT MAX(version) FROM schema_version")[0][0])
+    else:
+        found = 0 if "game" in relations else None
+    if found is not None and found > SCHEMA_VERSION:
+        raise SchemaTooNew(
+            f"the database's schema is version {found}, newer than this fivehundred's "
+            f"({SCHEMA_VERSION}): it was written by a newer release, so upgrade this one "
+            f"({UPGRADE}) before serving it"
+        )
+    if found == SCHEMA_VERSION:
+        return found
+    for version in range((found or 0) + 1, SCHEMA_VERSION + 1):
+        for statement in _MIGRATIONS[version](postgres):
+            run(statement)
+    run("DELETE FROM schema_version")
+    run("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
+    if found is not None:
+        log.warning(
+            "migrated the database's schema",
+            extra={"fields": {"from": found, "to": SCHEMA_VERSION}},
+        )
+    return found
+
+
 #: The relations a game's rows are in, the game's own last (foreign keys point at it).
 _RELATIONS: Final = ("action", "deal", "token", "name", "closed", "game")
 
@@ -256,10 +338,90 @@ class Store(Protocol):
         ...
 
 
+#: The keywords of a libpq connection string (``host=... dbname=...``), PostgreSQL 15's.
+LIBPQ_KEYS: Final = frozenset(
+    {
+        "host",
+        "hostaddr",
+        "port",
+        "dbname",
+        "user",
+        "password",
+        "passfile",
+        "channel_binding",
+        "connect_timeout",
+        "client_encoding",
+        "options",
+        "application_name",
+        "fallback_application_name",
+        "keepalives",
+        "keepalives_idle",
+        "keepalives_interval",
+        "keepalives_count",
+        "tcp_user_timeout",
+        "replication",
+        "gssencmode",
+        "sslmode",
+        "requiressl",
+        "sslcompression",
+        "sslcert",
+        "sslkey",
+        "sslpassword",
+        "sslrootcert",
+        "sslcrl",
+        "sslcrldir",
+        "sslsni",
+        "requirepeer",
+        "ssl_min_protocol_version",
+        "ssl_max_protocol_version",
+        "krbsrvname",
+        "gsslib",
+        "service",
+        "target_session_attrs",
+    }
+)
+
+#: A libpq ``key=value`` pair; the value bare, or quoted with backslash escapes.
+_PAIR: Final = re.compile(r"\s*([A-Za-z_]+)\s*=\s*('(?:[^'\\]|\\.)*'|[^\s']+)")
+
+
+def _conninfo_keys(text: str) -> list[str] | None:
+    """The keys of a whole libpq ``key=value`` connection string; ``None`` if it is not one."""
+    keys, at = [], 0
+    while at < len(text.rstrip()):
+        pair = _PAIR.match(text, at)
+        if pair is None:
+            return None
+        keys.append(pair.group(1))
+        at = pair.end()
+    return keys or None
+
+
 def is_postgres_url(db: str | Path) -> bool:
-    """Whether ``--db`` names a PostgreSQL database (a ``postgresql://`` URL)."""
+    """Whether ``--db`` names a PostgreSQL database: a ``postgresql://`` (or ``postgres://``)
+    URL, or a libpq ``key=value`` connection string (``host=db dbname=five user=ann``).
+
+    Raises :class:`~fivehundred.FiveHundredError` for a text that looks like a
+    connection string but is not one (an ``=`` in it): it is never taken as a
+    SQLite file's name.
+    """
     expect(db, (str, Path), "a database (a SQLite file's path or a postgresql:// URL)")
-    return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
+    if not isinstance(db, str):
+        return False
+    if db.startswith(("postgresql://", "postgres://")):
+        return True
+    if "=" not in db:
+        return False
+    keys = _conninfo_keys(db)
+    unknown = sorted(set(keys or ()) - LIBPQ_KEYS)
+    if keys is None or unknown:
+        # no value is quoted back: a mistyped key may hold a password
+        found = f"keys {', '.join(unknown)} that libpq does not know" if unknown else "no key=value"
+        raise FiveHundredError(
+            f"--db holds an = but is no SQLite file's name nor a libpq connection string "
+            f"({found}): write host=HOST dbname=NAME user=USER ..., or postgresql://USER@HOST/NAME"
+        )
+    return True
 
 
 def _masked(pair: str) -> str:
@@ -269,11 +431,26 @@ def _masked(pair: str) -> str:
     return f"{key}=***" if equals and unquote(key).strip().lower() == "password" else pair
 
 
+#: A ``password`` pair of a libpq connection string, whatever its value.
+_PASSWORD: Final = re.compile(r"(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'?|[^\s']*)", re.IGNORECASE)
+
+
 def describe(db: str | Path) -> str:
     """``db`` as it may be printed or logged: a URL without its password (in the user
-    part or as a ``password=`` parameter); a URL too malformed to take apart is
-    shown as its scheme alone."""
-    if not is_postgres_url(db):
+    part or as a ``password=`` parameter), a libpq connection string with
+    ``password=***``; a URL too malformed to take apart is shown as its scheme
+    alone."""
+    text = str(db)
+    if (
+        isinstance(db, str)
+        and "=" in text
+        and not text.startswith(("postgresql://", "postgres://"))
+    ):
+        keys = _conninfo_keys(text)
+        if keys is None or not LIBPQ_KEYS.issuperset(keys):
+            return "***"  # no connection string libpq reads: any part may be a password
+        return _PASSWORD.sub(lambda found: found.group(1) + "***", text)
+    if not (isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))):
         return str(db)
     try:
         parts = urlsplit(str(db))
@@ -518,8 +695,11 @@ class SqliteStore(_Relations):
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
-            for statement in _SCHEMA:
-                self._db.execute(statement)
+            with self._db:  # one transaction: a failed migration leaves the old schema whole
+                self._db.execute("BEGIN IMMEDIATE")
+                names = self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                relations = {str(name) for (name,) in names.fetchall()}
+                upgrade(self._rows, relations, postgres=False)
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[object]:
@@ -615,7 +795,7 @@ class PostgresStore(_Relations):
     def __init__(self, url: str) -> None:
         expect(url, str, "a postgresql:// URL (a str)")
         if not is_postgres_url(url):
-            raise FiveHundredError(f"not a postgresql:// URL: {quote(url)}")
+            raise FiveHundredError(f"not a postgresql:// URL: {quote(describe(url))}")
         # the server extra's PostgreSQL driver and its pool, imported only when used
         import psycopg
         import psycopg_pool
@@ -629,10 +809,17 @@ class PostgresStore(_Relations):
         # one schema creation at a time across processes starting together
         with contextlib.closing(self._connect()) as first, first.transaction():
             first.execute("SELECT pg_advisory_xact_lock(500500)")
-            for statement in _SCHEMA:
-                first.execute(statement)
-            # creation order, for the admin listing (SQLite has its rowid)
-            first.execute("ALTER TABLE game ADD COLUMN IF NOT EXISTS created BIGSERIAL")
+            names = first.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+            )
+            relations = {str(name) for (name,) in names.fetchall()}
+
+            def run(sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+                cursor = first.execute(sql.replace("?", "%s"), params)
+                return cursor.fetchall() if cursor.description is not None else []
+
+            # game.created is the creation order, for the admin listing (SQLite has its rowid)
+            upgrade(run, relations, postgres=True)
         self._pool: Any = psycopg_pool.ConnectionPool(
             url,
             min_size=1,
@@ -773,6 +960,45 @@ class PostgresStore(_Relations):
 
         self._listener = threading.Thread(target=run, name="fivehundred-listen", daemon=True)
         self._listener.start()
+
+    # -- the rate limits every process on this database shares ------------------------
+
+    def take_token(self, kind: str, client: str, rate: float, burst: float, now: float) -> float:
+        """Take a token of ``client``'s bucket of ``kind`` (``rate`` a second, bursts of
+        ``burst``): 0.0, or the seconds until one is there. One row a client, locked
+        while it is read and written, so that every process counts the same tokens."""
+        with self._write():
+            self._rows(
+                "INSERT INTO rate_bucket VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (kind, client, burst, now, now),
+            )
+            ((tokens, last),) = self._rows(
+                "SELECT tokens, at FROM rate_bucket WHERE kind = ? AND client = ? FOR UPDATE",
+                (kind, client),
+            )
+            tokens = min(burst, float(tokens) + max(0.0, now - float(last)) * rate)
+            wait = 0.0 if tokens >= 1.0 else (1.0 - tokens) / rate
+            tokens -= 1.0 if tokens >= 1.0 else 0.0
+            self._rows(
+                "UPDATE rate_bucket SET tokens = ?, at = ?, full_at = ? "
+                "WHERE kind = ? AND client = ?",
+                (tokens, now, now + (burst - tokens) / rate, kind, client),
+            )
+        return wait
+
+    def give_token(self, kind: str, client: str, burst: float) -> None:
+        """Give back the token a refused request took."""
+        with self._write():
+            self._rows(
+                "UPDATE rate_bucket SET tokens = LEAST(?, tokens + 1) "
+                "WHERE kind = ? AND client = ?",
+                (burst, kind, client),
+            )
+
+    def forget_full(self, now: float) -> int:
+        """Delete the buckets full again by ``now`` (as good as none); how many."""
+        with self._write():
+            return len(self._rows("DELETE FROM rate_bucket WHERE full_at <= ? RETURNING 1", (now,)))
 
     def _listening(self) -> Any:
         connection = self._connect()

@@ -405,6 +405,8 @@ class Tables:
         #: Called with ``(event, detail, count)``: ``("created", "", 1)``, ``("moves", "", n)``
         #: and ``("closed", reason, 1)``; the server's metrics listen here.
         self.observer: Callable[[str, str, int], None] = lambda event, detail, count: None
+        #: Told ``(table, reason)`` of each table closed (the operator's log line).
+        self.on_closed: Callable[[str, str], None] = lambda table, reason: None
         #: When this object was made: the last activity of a table not loaded since.
         self.started = time.monotonic()
         self._store: Store = open_store(path)
@@ -419,6 +421,11 @@ class Tables:
     def close(self) -> None:
         """Close the store."""
         self._store.close()
+
+    @property
+    def store(self) -> Store:
+        """Where the tables are kept (the operator's rate limits share a PostgreSQL one)."""
+        return self._store
 
     def __len__(self) -> int:
         return self._store.count()
@@ -743,6 +750,7 @@ class Tables:
                 self._tables.pop(table_id, None)
         if closed:
             self.observer("closed", reason, 1)
+            self.on_closed(table_id, reason)
         return closed
 
     def sweep(self, idle: float, finished: float, now: float | None = None) -> dict[str, int]:
