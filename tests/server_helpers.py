@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import select
 import socket
 import subprocess
 import sys
@@ -18,6 +19,15 @@ from typing import IO, Any
 from subprocesses import python_env
 
 JSON = dict[str, Any]
+
+
+def first_line(stream: IO[Any] | None, timeout: float = 60.0) -> Any:
+    """The next line a child process prints on ``stream``, waited for at most ``timeout``
+    seconds: a child that never prints fails the test instead of hanging the run."""
+    assert stream is not None
+    ready, _, _ = select.select([stream], [], [], timeout)
+    assert ready, f"the child printed nothing within {timeout:g} s"
+    return stream.readline()
 
 
 def free_port() -> int:

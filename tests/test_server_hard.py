@@ -26,7 +26,7 @@ import uvicorn
 
 from fivehundred.server.serve import config
 from fivehundred.server.settings import Settings
-from server_helpers import Client, free_port
+from server_helpers import Client, first_line, free_port
 
 SEATS = ["human", "random", "random", "random"]
 
@@ -511,7 +511,7 @@ def test_serve_takes_a_libpq_key_value_string(tmp_path: Path) -> None:
         )
         try:
             assert process.stdout is not None
-            line = process.stdout.readline()
+            line = first_line(process.stdout)
             client = Client(port)
             status, created, _ = client.request("POST", "/tables", {"seats": SEATS})
             client.close()

@@ -27,7 +27,7 @@ from fivehundred.errors import FiveHundredError
 from fivehundred.server.settings import Settings
 from fivehundred.server.workers import MAX_WORKERS, SETTINGS, app, check_workers, worker_config
 from postgres import fresh_database, postgres_server
-from server_helpers import Client, free_port
+from server_helpers import Client, first_line, free_port
 from subprocesses import python_env, run_python
 
 #: Seconds to wait for the server, or for its workers, to come up or go.
@@ -241,7 +241,7 @@ def test_the_workers_end_with_their_parent_and_the_port_is_free_again(database: 
     workers: list[int] = []
     try:
         assert process.stdout is not None
-        line = process.stdout.readline()  # blocks until the supervisor prints it
+        line = first_line(process.stdout, WAIT * 6)  # once the supervisor prints it
         assert "serving on" in line and "2 worker processes" in line
         workers = _children(process.pid)
         assert len(workers) == 2  # both are up when the line is printed, with no wait
@@ -288,7 +288,7 @@ def test_the_metrics_are_whole_across_the_workers(database: str) -> None:
     )
     try:
         assert process.stdout is not None
-        assert "serving on" in process.stdout.readline()
+        assert "serving on" in first_line(process.stdout, WAIT * 6)
         for _ in range(12):  # a new connection each: both workers take some
             client = Client(port, timeout=WAIT)
             assert client.request("GET", "/healthz")[0] == 200

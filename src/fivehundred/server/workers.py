@@ -190,5 +190,10 @@ class _Supervisor(Multiprocess):
     def init_processes(self) -> None:  # pragma: no cover - runs in the served command
         super().init_processes()
         wait = self.config.timeout_worker_healthcheck
-        if all(p.wait_until_ready(wait, self.should_exit) for p in self.processes):
-            print(self.ready, flush=True)
+        for process in self.processes:
+            # a worker slow to start (a loaded machine) is waited for, not given up on:
+            # the line is printed once every worker serves, or never if one fails to start
+            while not process.wait_until_ready(wait, self.should_exit):
+                if self.should_exit.is_set() or not process.process.is_alive():
+                    return
+        print(self.ready, flush=True)
