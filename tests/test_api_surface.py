@@ -252,12 +252,17 @@ def test_a_class_with_a_docstring_is_left_as_it_is() -> None:
 # -- the runtime signatures against the annotations in the source ------------------------------
 
 
+def _source_path(module: types.ModuleType) -> Path:
+    """The ``.py`` source of a module, which ships beside a compiled module's extension."""
+    path = Path(module.__file__ or "")
+    return path if path.suffix == ".py" else path.with_name(module.__name__.rsplit(".")[-1] + ".py")
+
+
 def _source_defs(module: types.ModuleType) -> dict[str, ast.FunctionDef]:
     """The ``def`` of each name in a module's source: a typed stub under ``if TYPE_CHECKING:``
     wins (it is what type checkers read), else the last top-level ``def`` (an overloaded
     function's implementation)."""
-    path = Path(module.__file__ or "")
-    tree = ast.parse(path.with_suffix(".py").read_text(encoding="utf-8"))
+    tree = ast.parse(_source_path(module).read_text(encoding="utf-8"))
     found: dict[str, ast.FunctionDef] = {}
     stubs: dict[str, ast.FunctionDef] = {}
     for node in tree.body:
@@ -315,8 +320,7 @@ def _stub(name: str, obj: object) -> ast.FunctionDef | None:
     for module, attr in PUBLIC_FUNCTIONS:
         home = sys.modules[module]
         if attr == name and getattr(home, attr) is obj:
-            path = Path(home.__file__ or "").with_suffix(".py")
-            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            for node in ast.parse(_source_path(home).read_text(encoding="utf-8")).body:
                 if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
                     for item in node.body:
                         if isinstance(item, ast.FunctionDef) and item.name == name:
