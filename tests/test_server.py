@@ -541,7 +541,7 @@ def test_an_answer_is_the_same_json_with_orjson_or_without(
     the same JSON value either way, non-ASCII text (suit symbols, misère) included."""
     import json
 
-    from fivehundred.server import tables as module
+    from fivehundred.server import _present as module
 
     pytest.importorskip("orjson", reason="the server extra brings orjson")
     server = Tables(":memory:", seed="orjson")

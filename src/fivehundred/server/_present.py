@@ -16,7 +16,8 @@ no card the seat may not see.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+import json
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
 import attrs
@@ -24,15 +25,17 @@ import attrs
 import fivehundred as fh
 from fivehundred.calls import CallKind, Strain
 from fivehundred.scoring import SCORE_TABLE, bid_value
-from fivehundred.tricks import is_trump
+from fivehundred.tricks import display_groups, is_trump
 
 __all__ = [
     "MISERE_WORDS",
     "FinishedHand",
     "card_name",
     "finished",
+    "json_bytes",
     "kept_from_kitty",
     "page",
+    "trumps",
 ]
 
 #: Each misère call: its name and a one-line explanation (R3.2, R6.3).
@@ -458,3 +461,36 @@ def page(
         },
         "partner_card": None if view.partner_card is None else card_name(view.partner_card),
     }
+
+
+#: orjson's encoder (in Rust: a view is encoded several times faster), where the server
+#: extra installed it.
+_fast_json: Callable[[object], bytes] | None
+try:
+    import orjson
+
+    _fast_json = functools.partial(orjson.dumps, option=orjson.OPT_NON_STR_KEYS)
+except ImportError:  # pragma: no cover - orjson is not installed
+    _fast_json = None
+
+
+def json_bytes(value: object) -> bytes:
+    """``value`` as compact JSON in UTF-8: with orjson where it is installed, else ``json``.
+
+    The two give the same JSON value; orjson writes non-ASCII characters as they are,
+    where ``json`` escapes them.
+
+    >>> json.loads(json_bytes({"suit": "♠", "seats": [0, 1]}))
+    {'suit': '♠', 'seats': [0, 1]}
+    """
+    if _fast_json is not None:
+        return _fast_json(value)
+    return json.dumps(value, separators=(",", ":")).encode()
+
+
+@functools.lru_cache(maxsize=256)  # the rules, contracts and nominations being played
+def trumps(rules: fh.Rules, contract: fh.Call, joker: fh.Suit | None) -> tuple[str, ...]:
+    """Every trump of the deck under a contract, highest first: the same for every view of
+    the hand, so worked out once."""
+    first = display_groups(rules.deck, contract, joker_suit=joker)[0]
+    return tuple(str(c) for c in first) if is_trump(first[0], contract, joker_suit=joker) else ()

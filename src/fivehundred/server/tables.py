@@ -12,7 +12,6 @@ rebuilds each table by dealing the stored decks and applying the stored actions.
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import hmac
 import json
@@ -42,7 +41,7 @@ from fivehundred.server.store import (
     is_postgres_url,
     open_store,
 )
-from fivehundred.tricks import display_groups, is_trump
+from fivehundred.tricks import display_groups
 
 __all__ = [
     "HUMAN",
@@ -67,31 +66,6 @@ TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 TOKEN_BYTES: Final = 32
 #: The search player's deals per decision on a server (small: it answers within a request).
 SEARCH_BUDGET: Final = min(DEFAULT_BUDGET, 8)
-
-
-#: orjson's encoder (in Rust: a view is encoded several times faster), where the server
-#: extra installed it.
-_fast_json: Callable[[object], bytes] | None
-try:
-    import orjson
-
-    _fast_json = functools.partial(orjson.dumps, option=orjson.OPT_NON_STR_KEYS)
-except ImportError:  # pragma: no cover - orjson is not installed
-    _fast_json = None
-
-
-def json_bytes(value: object) -> bytes:
-    """``value`` as compact JSON in UTF-8: with orjson where it is installed, else ``json``.
-
-    The two give the same JSON value; orjson writes non-ASCII characters as they are,
-    where ``json`` escapes them.
-
-    >>> json.loads(json_bytes({"suit": "♠", "seats": [0, 1]}))
-    {'suit': '♠', 'seats': [0, 1]}
-    """
-    if _fast_json is not None:
-        return _fast_json(value)
-    return json.dumps(value, separators=(",", ":")).encode()
 
 
 class Refused(Exception):
@@ -132,16 +106,8 @@ def _display(view: fh.PlayerView) -> dict[str, Any]:
         "hand": groups([*view.hand, *(kitty or ())]),
         "kitty": None if kitty is None else [card for group in groups(kitty) for card in group],
         "exposed_hand": None if view.exposed_hand is None else groups(view.exposed_hand),
-        "trumps": [] if contract is None else list(_trumps(view.rules, contract, joker)),
+        "trumps": [] if contract is None else list(_present.trumps(view.rules, contract, joker)),
     }
-
-
-@functools.lru_cache(maxsize=256)  # the rules, contracts and nominations being played
-def _trumps(rules: fh.Rules, contract: fh.Call, joker: fh.Suit | None) -> tuple[str, ...]:
-    """Every trump of the deck under a contract, highest first: the same for every view of
-    the hand, so worked out once."""
-    first = display_groups(rules.deck, contract, joker_suit=joker)[0]
-    return tuple(str(c) for c in first) if is_trump(first[0], contract, joker_suit=joker) else ()
 
 
 @attrs.define(eq=False)
@@ -238,7 +204,7 @@ class Table:
         shown = self._shown
         made, cached = self._answers.get(key, (None, b""))
         if made is not shown:
-            cached = json_bytes(make())
+            cached = _present.json_bytes(make())
             self._answers[key] = (shown, cached)
         return cached
 
