@@ -68,23 +68,35 @@ export function drawSeats(answer) {
   legend.hidden = shown.size === 0;
 }
 
-// The trick area: the cards laid before their seats, and the winner once it is won.
+// The trick area: the cards laid before their seats, and the winner once it is won. A
+// card already on the felt keeps its node, so only the card just played lands (no card
+// fades in again each time another is laid).
 export function drawTrick(frame, answer) {
   const box = $("trick");
-  box.textContent = "";
   const cards = answer.page.cards;
+  const before = new Map([...box.children].map((node) => [node.dataset.key, node]));
+  const nodes = [];
+  const narrow = $("felt").clientWidth < 520;
   for (const { seat, card } of frame.plays) {
-    const node = cardElement(card, cards[card] || {});
-    const narrow = $("felt").clientWidth < 520;
+    const key = `${seat}:${card}`;
+    let node = before.get(key);
+    if (!node) {
+      node = cardElement(card, cards[card] || {});
+      node.dataset.key = key;
+      node.classList.add("played");
+    }
     const spot = place(seat, answer, narrow ? 13 : 22, narrow ? 20 : 21);
     node.style.left = `${spot.x}%`;
     node.style.top = `${spot.y}%`;
-    node.classList.add("played");
-    if (frame.winner === seat) node.classList.add("winner");
+    node.classList.toggle("winner", frame.winner === seat);
     node.setAttribute("aria-label", `${answer.page.seats[seat].name}: ${(cards[card] || {}).label || card}`
       + (frame.winner === seat ? ", winning" : ""));
-    box.append(node);
+    nodes.push(node);
   }
+  // never detach a card that stays: a node put back in the page would land again
+  const keep = new Set(nodes);
+  for (const node of [...box.children]) if (!keep.has(node)) node.remove();
+  for (const node of nodes) if (node.parentNode !== box) box.append(node);
   const caption = $("trick-caption");
   caption.textContent = "";
   if (frame.result) caption.textContent = frame.result;
@@ -279,3 +291,4 @@ export function drawSheet(answer) {
   for (const side of page.sides) total.insertCell().textContent = points(side.score);
   $("sheet").replaceChildren(table);
 }
+

@@ -91,13 +91,44 @@ function connectionState(state, detail) {
 }
 
 async function act(action) {
-  if (!shown || sending) return;
+  if (!shown) return;
+  if (sending) {  // a second click while the first is on its way: said, not dropped
+    showNote("Your move is on its way: the table shows it in a moment.");
+    return;
+  }
   showRefusal(null);
+  showNote(null);
   sending = true;
+  catchUp();
+  if (shown.view.view.phase === "play") showMyCard(action.split(":")[0]);
   markSending();
   const sent = await connection.send("action", { action, version: shown.version });
   chosen = new Set();
   if (!sent) showRefusal("Not sent yet: the server is out of reach. It will be sent when it is back.");
+}
+
+// The card the person played leaves the hand and lies before them at once, before the
+// server answers; the server's view then draws the same (or its refusal puts it back).
+function showMyCard(card) {
+  const node = $("hand").querySelector(`[data-card="${CSS.escape(card)}"]`);
+  if (!node) return;
+  if (document.activeElement === node) {  // the keyboard stays in the hand
+    (node.nextElementSibling || node.previousElementSibling || $("turn")).focus({ preventScroll: true });
+  }
+  node.remove();
+  const frame = currentFrame(shown.page);
+  const plays = frame.winner !== null && frame.winner !== undefined ? [] : [...frame.plays];
+  plays.push({ seat: shown.seat, card });
+  drawTrick({ plays, winner: null }, shown);
+  $("turn").textContent = `You played ${(shown.page.cards[card] || {}).label || card}.`;
+  $("turn").classList.remove("mine");
+}
+
+// A short sentence by the hand: why a click did nothing (never a silent click).
+function showNote(text) {
+  const note = $("note");
+  note.textContent = text || "";
+  note.hidden = !text;
 }
 
 async function claim() {
@@ -113,6 +144,7 @@ function refused(code, message) {
   showRefusal(refusalWords(code, message));
   if (shown) render(shown);
   if (code === "STALE_VERSION") connection.fetchView();
+  else catchUp();  // a card laid before the answer goes back to the hand
 }
 
 function markSending() {
@@ -122,7 +154,14 @@ function markSending() {
   }
 }
 
-// -- receiving views, and showing computer players' cards one at a time -------------------
+// -- receiving views: drawn at once; only the felt lays the cards out one at a time ------
+//
+// Everything but the felt (the hand, whose turn it is, the controls) shows the newest
+// view the moment it arrives. The cards played since the felt was last drawn are laid
+// on it one at a time at the person's pace; a move of the person's own ends that at once.
+
+let felt = [];          // the frames still to lay on the felt, each {frame, answer}
+let feltTarget = null;  // the answer the felt's frames lead to
 
 function receive(answer) {
   const newest = latest || shown;
@@ -130,7 +169,13 @@ function receive(answer) {
   if (newest && answer.version === newest.version && answer.seat === newest.seat
     && String(answer.seats) === String(newest.seats)) return;
   latest = answer;
-  play();
+  const from = feltTarget || shown;
+  const frames = pace() > 0 && from && from.seat === answer.seat ? framesBetween(from, answer) : [];
+  felt.push(...frames.map((frame) => ({ frame, answer })));
+  feltTarget = answer;
+  if (shown === null || answer.version !== shown.version || answer.seat !== shown.seat) sending = false;
+  render(answer);
+  layOut();
 }
 
 function playsOf(tricks, current) {
@@ -160,25 +205,28 @@ function framesBetween(old, next) {
   ];
 }
 
-async function play() {
+// Lays the queued frames on the felt, one at a time; the newest view's felt at the end.
+async function layOut() {
   if (animating) return;
   animating = true;
   try {
-    while (latest && latest !== shown) {
-      const next = latest;
-      const frames = pace() > 0 ? framesBetween(shown, next) : [];
-      for (const frame of frames) {
-        if (pace() === 0 || latest.seat !== next.seat) break;
-        drawTrick(frame, next);
-        await sleep(frame.winner !== null && frame.winner !== undefined ? pace() * 2
-          : frame.result ? pace() * 3 : pace());
-      }
-      sending = false;
-      render(next);
+    while (felt.length) {
+      if (pace() === 0) { felt = []; break; }
+      const { frame, answer } = felt.shift();
+      drawTrick(frame, answer);
+      await sleep(frame.winner !== null && frame.winner !== undefined ? pace() * 2
+        : frame.result ? pace() * 3 : pace());
     }
+    if (shown) drawTrick(currentFrame(shown.page), shown);
   } finally {
     animating = false;
   }
+}
+
+// The person moves: the felt catches up at once (no card of theirs waits behind others').
+function catchUp() {
+  felt = [];
+  if (shown) drawTrick(currentFrame(shown.page), shown);
 }
 
 // -- drawing -----------------------------------------------------------------------------
@@ -217,6 +265,9 @@ function drawHand(answer) {
       } else {
         el.setAttribute("aria-disabled", "true");
         if (plays.length) el.classList.add("unplayable");
+        el.addEventListener("click", () => showNote(!mine ? `Not your turn yet: ${page.turn}`
+          : plays.length ? "That card cannot be played now: the raised cards can."
+            : "Your turn is not a card: choose above or beside the table."));
       }
       if (chosen.has(card)) {
         el.classList.add("selected");
@@ -319,6 +370,7 @@ function render(answer) {
     if (answer.page.hand !== shown.page.hand) chosen = new Set();
     const box = $("refusal");
     if (!box.hidden && !sending && box.dataset.version !== String(answer.version)) showRefusal(null);
+    if (!sending) showNote(null);
   }
   shown = answer;
   $("refusal").dataset.version = answer.version;
@@ -327,7 +379,7 @@ function render(answer) {
   $("turn").classList.toggle("mine", answer.page.seats.some((s) => s.you && s.to_act));
   drawBar(answer);
   drawSeats(answer);
-  drawTrick(currentFrame(answer.page), answer);
+  if (!animating && !felt.length) drawTrick(currentFrame(answer.page), answer);
   drawBox(answer, act);
   drawAuction(answer);
   drawSheet(answer);
