@@ -169,3 +169,46 @@ def test_the_pace_is_each_persons_own(
         wait_for(other, lambda d: page(d, "f !== undefined"))
         assert Select(other.find_element(By.ID, "pace")).first_selected_option.text == "normal"
 
+
+def test_the_tricks_each_side_took_and_who_leads_are_shown_during_the_play(
+    browser: WebDriver, server: str
+) -> None:
+    """R5, R8: a running count by side, the contract's against what it needs, and the
+    leader, the same as the tricks on the page, through a whole hand."""
+    open_table(browser, server, 6, pace="instant")
+    hand = None
+    looked = 0
+    for _ in range(40):
+        to_the_play(browser)
+        answer: Any = page(browser, "f.shown")
+        if hand is None:
+            hand = answer["page"]["hand"]
+        if answer["page"]["hand"] != hand:
+            break
+        tally = answer["page"]["tally"]
+        won = [0] * len(tally["sides"])
+        for trick in answer["page"]["tricks"]:
+            won[answer["page"]["seats"][trick["winner"]]["side"]] += 1
+        assert [side["tricks"] for side in tally["sides"]] == won
+        chips = browser.find_elements(By.CSS_SELECTOR, "#tally .side")
+        assert len(chips) == len(tally["sides"]) == 3
+        shown = [chip.find_element(By.CSS_SELECTOR, ".tricks").text for chip in chips]
+        ours = next(n for n, side in enumerate(tally["sides"]) if side["contract"])
+        for n, text in enumerate(shown):
+            need = f"/{tally['need']}" if n == ours and not tally["misere"] else ""
+            assert text == f"{won[n]}{need}"
+        assert "contract" in (chips[ours].get_attribute("class") or "")
+        lead = browser.find_element(By.CSS_SELECTOR, "#tally .lead").text
+        leader = answer["page"]["trick"][0]["seat"] if answer["page"]["trick"] else answer["seat"]
+        assert lead == (
+            "You lead"
+            if leader == answer["seat"]
+            else f"{answer['page']['seats'][leader]['name']} leads"
+        )
+        if looked == 3:
+            shoot(browser, "6p-tally")
+        looked += 1
+        version = answer["version"]
+        click(browser, "#hand .card.legal")
+        wait_for(browser, functools.partial(newer, version=version))
+    assert looked >= 5

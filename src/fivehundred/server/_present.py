@@ -326,6 +326,41 @@ def _turn(view: fh.PlayerView, name: list[str], sides: list[str], you: int | Non
     return f"{name[view.to_act]} to {doing}."
 
 
+def _tally(view: fh.PlayerView, name: list[str], sides: list[str]) -> dict[str, Any] | None:
+    """The tricks each side has taken this hand, against what the contract needs, and who
+    leads the trick: what a player tracks at a glance during the play (R5, R8)."""
+    if view.phase is not fh.Phase.PLAY or view.contract is None or view.contractor is None:
+        return None
+    rules = view.rules
+    contract_sides = {_side_of(rules, view.contractor)}
+    if view.partner is not None:  # a five-player partner, once this seat may know it (P5)
+        contract_sides.add(_side_of(rules, view.partner))
+    taken = sum(view.tricks_won[side] for side in contract_sides)
+    playing = [size for seat, size in enumerate(view.hand_sizes) if seat not in view.sitting_out]
+    total = len(view.tricks) + max(playing, default=0)
+    misere = view.contract.kind is not CallKind.BID
+    need = 0 if misere else int(view.contract.tricks or 0)
+    against = total - need + 1 if not misere else 1  # the tricks that defeat the contract
+    leader = view.trick[0][0] if view.trick else view.to_act
+    return {
+        "sides": [
+            {"name": sides[n], "tricks": won, "contract": n in contract_sides}
+            for n, won in enumerate(view.tricks_won)
+        ],
+        "taken": taken,
+        "need": need,
+        "misere": misere,
+        "left": total - len(view.tricks),
+        "words": (
+            f"The contract must take no trick; it has {taken}."
+            if misere
+            else f"The contract has {taken} of the {need} tricks it needs; "
+            f"the others have {len(view.tricks) - taken} of the {against} that beat it."
+        ),
+        "leader": None if leader is None else name[leader],
+    }
+
+
 def page(
     view: fh.PlayerView,
     seats: Sequence[str],
@@ -435,4 +470,5 @@ def page(
             if not isinstance(action, fh.Discard)
         },
         "partner_card": None if view.partner_card is None else card_name(view.partner_card),
+        "tally": _tally(view, name, sides),
     }

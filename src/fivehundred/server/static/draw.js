@@ -292,3 +292,33 @@ export function drawSheet(answer) {
   $("sheet").replaceChildren(table);
 }
 
+// The tricks each side has taken this hand, the contract's against what it needs, and
+// who leads the trick: one line above the felt during the play.
+export function drawTally(answer) {
+  const tally = answer.page.tally;
+  const box = $("tally");
+  box.hidden = !tally;
+  if (!tally) { box.textContent = ""; return; }
+  const many = tally.sides.length > 2;
+  const items = tally.sides.map((side) => {
+    const item = document.createElement("span");
+    item.className = side.contract ? "side contract" : "side";
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = many ? shortName(side.name) : side.name;
+    who.title = side.name;
+    const count = document.createElement("strong");
+    count.className = "tricks";
+    count.textContent = side.contract && !tally.misere ? `${side.tricks}/${tally.need}` : String(side.tricks);
+    item.append(who, " ", count);
+    return item;
+  });
+  const lead = document.createElement("span");
+  lead.className = "lead";
+  lead.textContent = tally.leader ? `${tally.leader === "You" ? "You lead" : `${tally.leader} leads`}` : "";
+  const words = document.createElement("span");
+  words.className = "visually-hidden";
+  words.textContent = tally.words;
+  box.replaceChildren(...items, lead, words);
+  box.dataset.taken = tally.taken;
+}

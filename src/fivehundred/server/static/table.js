@@ -5,7 +5,7 @@
 // this script holds no rule, no rank list and no points of its own.
 import { cardElement } from "./cards.js";
 import {
-  currentFrame, drawAuction, drawBar, drawBox, drawSeats, drawSheet, drawTrick,
+  currentFrame, drawAuction, drawBar, drawBox, drawSeats, drawSheet, drawTally, drawTrick,
 } from "./draw.js";
 import { Connection } from "./live.js";
 import { setupLobby, showLinks } from "./lobby.js";
@@ -379,6 +379,7 @@ function render(answer) {
   $("turn").classList.toggle("mine", answer.page.seats.some((s) => s.you && s.to_act));
   drawBar(answer);
   drawSeats(answer);
+  drawTally(answer);
   if (!animating && !felt.length) drawTrick(currentFrame(answer.page), answer);
   drawBox(answer, act);
   drawAuction(answer);
