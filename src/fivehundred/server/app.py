@@ -11,6 +11,8 @@ Routes (every answer is JSON, except the browser table's files)::
                                  no hidden card)
     POST /tables/{id}/actions    {"action": "7H", "version": N} -> {"version": M}
     POST /tables/{id}/seats/{n}  {"player": "heuristic"} -> the seat goes to a computer
+    GET  /tables/{id}/people     who of the people is here, and how long the others are gone
+    POST /tables/{id}/return     a person whose seat went to a computer takes it back
     POST /tables/{id}/claim      {"version": N} -> the rest of the tricks, if the solver agrees
     GET  /tables/{id}/review/{h} hand h's review (202 while it is worked out)
     WS   /tables/{id}/live       the seat's view pushed after every change (server._live)
@@ -50,7 +52,7 @@ from fivehundred.server._review import (
 )
 from fivehundred.server.settings import Settings
 from fivehundred.server.store import UNAVAILABLE, Unavailable
-from fivehundred.server.tables import SPECTATOR, Refused, Tables
+from fivehundred.server.tables import HUMAN, SPECTATOR, Refused, Tables
 
 __all__ = [
     "DEADLINE",
@@ -233,6 +235,10 @@ async def _seat(request: Request, table_id: str, *, watch: bool = False) -> tupl
         if watch:
             return table, None
         raise Refused(403, "SPECTATOR", "a spectator watches: it cannot act")
+    if seat is None and token and table.former_seat_of(token) is not None:
+        if watch:  # a person whose seat went to a computer watches, and may ask it back
+            return table, None
+        raise Refused(403, "SEAT_GIVEN", "this seat went to a computer player: ask for it back")
     if seat is None:
         raise Refused(401, "UNAUTHORIZED", "send Authorization: Bearer TOKEN of a seat")
     return table, seat
@@ -344,9 +350,10 @@ async def hand_over(request: Request) -> Response:
     """``POST /tables/{id}/seats/{seat}``: give a person's seat to a computer player.
 
     A person may give their own seat (they leave), or another person's seat
-    that has no live socket open (that person has gone): friends at one table
-    can carry on without someone who left, but cannot take a seat from someone
-    who is still there.
+    that has had no live socket open for the operator's ``seat_grace`` seconds
+    (that person has gone): friends at one table can carry on without someone
+    who left, but cannot take a seat from someone who is still there or only
+    reloading. The person replaced may watch and take it back (``/return``).
     """
     table, me = await _person(request, request.path_params["table_id"])
     body = await _json_body(request)
@@ -357,14 +364,66 @@ async def hand_over(request: Request) -> Response:
         seat = int(request.path_params["seat"])
     except ValueError:
         raise Refused(404, "NOT_FOUND", "a seat is a number") from None
-    if seat != me and any(socket.seat == seat for socket in _hub(request).sockets(table.id)):
-        raise Refused(409, "SEAT_IN_USE", f"seat {seat} is still at the table: they can leave")
+    hub, grace = _hub(request), float(request.app.state.ops.settings.seat_grace)
+
+    def gone_long_enough() -> None:  # checked once the seat is known to be a person's
+        if seat == me:
+            return
+        gone = hub.away(table.id, seat)
+        if gone is None:
+            raise Refused(409, "SEAT_IN_USE", f"seat {seat} is still at the table: they can leave")
+        if gone < grace:
+            raise Refused(
+                409,
+                "NOT_GONE_LONG",
+                f"seat {seat} has been gone {gone:.0f} s: their seat may be given away "
+                f"after {grace:.0f} s",
+            )
+
     tables = _tables(request)
     before = finished_hands(table.state)
     # the database write (and a computer player's moves) is done off the event loop
-    new = await run_in_threadpool(tables.hand_over, table, seat, kind)
+    new = await run_in_threadpool(tables.hand_over, table, seat, kind, gone_long_enough)
     changed(request.app, table, before)
     return JSONResponse({"version": new, "seats": list(table.seats)})
+
+
+async def people(request: Request) -> Response:
+    """``GET /tables/{id}/people``: each other person's seat, whether they are here, how
+    long they have been gone and how long until their seat may go to a computer player."""
+    table, me = await _person(request, request.path_params["table_id"])
+    hub = _hub(request)
+    grace: float = request.app.state.ops.settings.seat_grace
+    seats = []
+    for seat, kind in enumerate(table.seats):
+        if kind != HUMAN or seat == me:
+            continue
+        gone = hub.away(table.id, seat)
+        seats.append(
+            {
+                "seat": seat,
+                "here": gone is None,
+                "gone": None if gone is None else round(gone, 1),
+                "wait": None if gone is None else round(max(0.0, grace - gone), 1),
+            }
+        )
+    return JSONResponse({"grace": grace, "seats": seats}, headers={"cache-control": "no-store"})
+
+
+async def take_back(request: Request) -> Response:
+    """``POST /tables/{id}/return``: the person whose seat went to a computer player takes
+    it back with their old link; the computer's moves meanwhile stay."""
+    kind, _, token = request.headers.get("authorization", "").partition(" ")
+    table = await table_of(_tables(request), request.path_params["table_id"])
+    token = token.strip() if kind.lower() == "bearer" else ""
+    seat = table.former_seat_of(token) if token else None
+    if seat is None:
+        raise Refused(401, "UNAUTHORIZED", "send Authorization: Bearer TOKEN of a former seat")
+    tables = _tables(request)
+    before = finished_hands(table.state)
+    new = await run_in_threadpool(tables.give_back, table, seat)
+    changed(request.app, table, before)
+    return JSONResponse({"version": new, "seat": seat, "seats": list(table.seats)})
 
 
 async def _refused(request: Request, exc: Exception) -> Response:
@@ -432,6 +491,8 @@ def create_app(
             Route("/tables/{table_id}", get_table, methods=["GET"]),
             Route("/tables/{table_id}/actions", post_action, methods=["POST"]),
             Route("/tables/{table_id}/seats/{seat}", hand_over, methods=["POST"]),
+            Route("/tables/{table_id}/people", people, methods=["GET"]),
+            Route("/tables/{table_id}/return", take_back, methods=["POST"]),
             Route("/tables/{table_id}/claim", post_claim, methods=["POST"]),
             Route("/tables/{table_id}/review/{hand}", get_review, methods=["GET"]),
             WebSocketRoute("/tables/{table_id}/live", live),
