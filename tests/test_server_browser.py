@@ -315,31 +315,6 @@ def test_the_lobby_opens_a_two_player_table_without_misere_V_NO_MISERE(
     assert not browser.find_element(By.ID, "opt-blind").is_enabled()
 
 
-def test_a_departed_persons_seat_is_given_to_a_computer_player(
-    browser: WebDriver, server: str
-) -> None:
-    """The page's control for ``POST /tables/{id}/seats/{n}``: the friends carry on
-    without someone who left (no socket of theirs is open), and the page says so."""
-    first = open_table(browser, server, 4, seats={2: "human"})
-    assert first["seats"][2] == "human"
-    wait_for(browser, lambda d: d.find_element(By.ID, "away").is_displayed())
-    # only the other person's seat is offered: not yours, not a computer player's
-    assert attributes(browser, "#away-list button", "data-seat") == ["2"]
-    button = browser.find_element(By.CSS_SELECTOR, '#away-list button[data-seat="2"]')
-    assert button.text == "Give Player 3's seat to a computer"
-    button.click()
-    # drawn again though no move was made (the view's version may be the same)
-    wait_for(browser, lambda d: settled(d) and page(d, "f.shown.seats[2] !== 'human'"))
-    assert page(browser, "f.shown.page.seats[2].computer") is True
-    assert not browser.find_element(By.ID, "away").is_displayed()  # nobody left to replace
-    assert not browser.find_element(By.ID, "refusal").text
-    # a refusal of the route in words, with no code
-    words = page(browser, "f.refusalWords('SEAT_IN_USE', 'seat 2 is still at the table')")
-    assert words.startswith("That person is still at the table") and "SEAT" not in words
-    words = page(browser, "f.refusalWords('DATABASE_UNAVAILABLE', 'the database did not answer')")
-    assert words.startswith("The server lost its database") and "DATABASE" not in words
-
-
 def overlaps(driver: WebDriver) -> list[tuple[str, str]]:
     """The trick's cards that cover a seat's box: (card, seat's name) pairs."""
     found: list[tuple[str, str]] = driver.execute_script(
