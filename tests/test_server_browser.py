@@ -13,6 +13,7 @@ are the server's (R1.3), and the score sheet gets a row a hand (R8).
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 import shutil
@@ -25,6 +26,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 from browser_support import (
     SHOTS,
+    SIZES,
     answered,
     attributes,
     broken_words,
@@ -37,6 +39,7 @@ from browser_support import (
     settled,
     shoot,
     shown_moves,
+    viewport,
     wait_for,
 )
 from server_helpers import free_port, start_server
@@ -199,6 +202,22 @@ def test_a_whole_game_is_played_through_the_page(
     assert " won it with the " in browser.find_element(By.ID, "last-trick-words").text
     game.shot("last-trick")
     click(browser, "#last-trick-close")
+    # game over offers a new game with the same seats and rules, and the lobby
+    assert browser.find_element(By.ID, "hand-end").is_displayed()
+    assert browser.find_element(By.ID, "hand-end-words").text.startswith("The game is over")
+    assert not browser.find_element(By.ID, "next-hand").is_displayed()
+    click(browser, "#to-lobby")
+    wait_for(browser, lambda d: d.find_element(By.ID, "lobby").is_displayed())
+    assert not browser.find_element(By.ID, "table").is_displayed()
+    browser.back()  # the table's link again: the game over, as it was
+    wait_for(browser, lambda d: settled(d) and page(d, "f.shown.table") == final["table"])
+    click(browser, "#new-game")
+    moved = f"f.shown !== null && !f.busy && f.shown.table !== {json.dumps(final['table'])}"
+    wait_for(browser, lambda d: page(d, moved))
+    again = page(browser, "f.shown")
+    assert again["seats"] == final["seats"] and again["page"]["hand"] == 1
+    assert again["view"]["view"]["rules"] == final["view"]["view"]["rules"]
+    assert not browser.find_element(By.ID, "hand-end").is_displayed()
     assert {"bidding", "play"} <= game.phases
     assert (SHOTS / f"{players}p-play-390.png").stat().st_size > 10_000
     saved = os.environ.get("FIVEHUNDRED_SCREENSHOT")
@@ -261,7 +280,7 @@ def test_the_table_fits_a_phone_screen(browser: WebDriver, server: str) -> None:
         dealer = page(browser, "f.shown.page.seats.filter((s) => s.dealer).length")
         assert dealer == 1 and "dealer" in browser.find_element(By.ID, "legend").text
     finally:
-        browser.set_window_size(1280, 900)
+        viewport(browser, *SIZES[0])
 
 
 def test_a_second_person_and_a_spectator_join_by_their_links(
@@ -345,8 +364,8 @@ def test_the_trick_and_a_misere_badge_fit_the_table(
     open_table(browser, server, players)
     cards = ["AS", "KS", "QS", "JS", "10S", "9S"][:players]
     try:
-        for width, height in ((1280, 900), (390, 844)):
-            browser.set_window_size(width, height)
+        for width, height in SIZES:
+            viewport(browser, width, height)
             browser.execute_script(
                 """
                 const answer = structuredClone(window.fivehundred.shown);
@@ -369,4 +388,4 @@ def test_the_trick_and_a_misere_badge_fit_the_table(
                 browser, "document.getElementById('badge').clientWidth"
             )
     finally:
-        browser.set_window_size(1280, 900)
+        viewport(browser, *SIZES[0])

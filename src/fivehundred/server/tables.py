@@ -108,6 +108,29 @@ def _read_action(text: str, state: fh.GameState) -> fh.Action:
         raise
 
 
+def _colour(group: Sequence[fh.Card]) -> bool | None:
+    """Whether a group of cards is red (``None``: the Joker alone, no colour)."""
+    suits = [card.suit for card in group if card.suit is not None]
+    return None if not suits else suits[-1].is_red
+
+
+def alternate(groups: Sequence[Sequence[fh.Card]], trumps: bool) -> list[Sequence[fh.Card]]:
+    """The groups of a hand with the suits in alternating colours where the cards allow it.
+
+    The trumps stay first (``trumps``: the first group is the trumps); each next group is
+    the first one left, in the library's suit order, whose colour differs from the one
+    before, so that no two suits of one colour lie side by side unless they must.
+    """
+    out: list[Sequence[fh.Card]] = [groups[0]] if trumps and groups else []
+    left = list(groups[1:] if trumps and groups else groups)
+    while left:
+        before = _colour(out[-1]) if out else None
+        pick = next((g for g in left if before is None or _colour(g) != before), left[0])
+        left.remove(pick)
+        out.append(pick)
+    return out
+
+
 def _display(view: fh.PlayerView) -> dict[str, Any]:
     """How the browser table shows a view's cards, sorted and marked by the library.
 
@@ -121,9 +144,9 @@ def _display(view: fh.PlayerView) -> dict[str, Any]:
     contract, joker = view.contract, view.joker_suit
 
     def groups(cards: Sequence[fh.Card]) -> list[list[str]]:
-        return [
-            [str(c) for c in group] for group in display_groups(cards, contract, joker_suit=joker)
-        ]
+        found = display_groups(cards, contract, joker_suit=joker)
+        trumps = bool(found) and is_trump(found[0][0], contract, joker_suit=joker)
+        return [[str(c) for c in group] for group in alternate(found, trumps)]
 
     trumps: list[str] = []
     if contract is not None:  # the trumps of the deck are its first group, if it has any

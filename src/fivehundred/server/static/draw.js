@@ -68,6 +68,14 @@ export function drawSeats(answer) {
   legend.hidden = shown.size === 0;
 }
 
+// The oval the trick's cards lie on (in percent of the felt), inside the seats' oval: at
+// 5 and 6 players wider, so that each card lies before its own seat, clear of the others.
+function trickRadii(players, narrow) {
+  if (players === 6) return narrow ? [15, 22] : [27, 22];
+  if (players === 5) return narrow ? [15, 18] : [27, 19];
+  return narrow ? [13, 20] : [22, 21];
+}
+
 // The trick area: the cards laid before their seats, and the winner once it is won. A
 // card already on the felt keeps its node, so only the card just played lands (no card
 // fades in again each time another is laid).
@@ -85,7 +93,8 @@ export function drawTrick(frame, answer) {
       node.dataset.key = key;
       node.classList.add("played");
     }
-    const spot = place(seat, answer, narrow ? 13 : 22, narrow ? 20 : 21);
+    const [rx, ry] = trickRadii(answer.page.seats.length, narrow);
+    const spot = place(seat, answer, rx, ry);
     node.style.left = `${spot.x}%`;
     node.style.top = `${spot.y}%`;
     node.classList.toggle("winner", frame.winner === seat);
@@ -93,6 +102,7 @@ export function drawTrick(frame, answer) {
       + (frame.winner === seat ? ", winning" : ""));
     nodes.push(node);
   }
+  box.classList.toggle("many", answer.page.seats.length > 4);
   // never detach a card that stays: a node put back in the page would land again
   const keep = new Set(nodes);
   for (const node of [...box.children]) if (!keep.has(node)) node.remove();

@@ -381,8 +381,33 @@ function drawMoves(answer, { discarding, plays, mine }) {
   }
   const jokers = plays.filter((a) => a.startsWith("Jo:"));
   const box = answer.page.box;
+  const cardCalls = legal.filter((a) => /^partner (Jo|10|[2-9AKQJ]|1[1-3])[SCDH]?$/.test(a));
+  if (cardCalls.length > 4) {  // a partner called by card: a compact grid, a row a suit
+    const grid = document.createElement("div");
+    grid.className = "partner-grid";
+    grid.setAttribute("role", "group");
+    grid.setAttribute("aria-label", "Call a partner: whoever holds the card plays with you");
+    for (const suit of ["", "S", "C", "D", "H"]) {
+      const row = cardCalls.filter((a) => (suit ? a.endsWith(suit) : a.endsWith("Jo")));
+      if (!row.length) continue;
+      const line = document.createElement("div");
+      line.className = "partner-row";
+      for (const action of row) {
+        const card = action.split(" ")[1];
+        const el = button(cardText(card), () => act(action), { kind: "partner" });
+        el.dataset.action = action;
+        el.classList.add("partner-card");
+        if (/[DH]$/.test(card)) el.classList.add("red");
+        el.setAttribute("aria-label", answer.page.actions[action] || action);
+        line.append(el);
+      }
+      grid.append(line);
+    }
+    moves.append(grid);
+  }
   for (const action of legal) {
     if (box) continue;  // the bidding box has every call
+    if (cardCalls.length > 4 && cardCalls.includes(action)) continue;
     if (plays.includes(action) && !(jokers.length > 1 && jokers.includes(action))) continue;
     const button = document.createElement("button");
     button.type = "button";
@@ -465,6 +490,7 @@ function render(answer) {
   if (!animating && !felt.length) drawTrick(feltFrame(answer.page), answer);
   drawBox(answer, act);
   if (held) $("bidding").hidden = true;  // the next auction waits for the person
+  $("table").classList.toggle("auction", !$("bidding").hidden);
   drawAuction(answer);
   drawSheet(answer);
   drawMoves(answer, drawHand(answer));
