@@ -9,6 +9,7 @@ import {
 } from "./draw.js";
 import { Connection } from "./live.js";
 import { link, setupLobby, showLinks } from "./lobby.js";
+import { cardText, drawReviewBody } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 const PACES = { instant: 0, fast: 350, normal: 800, slow: 1500 };
@@ -642,66 +643,19 @@ async function takeBack() {
 
 // -- the review after a hand (sent by the server when it is ready) ------------------------
 
-function cardText(card) {  // "A♥": the notation with its suit's symbol
-  return card === "Jo" ? "Joker" : card.slice(0, -1) + "\u2660\u2663\u2666\u2665"["SCDH".indexOf(card.slice(-1))];
-}
-
-const MISERES = { M: "misère", OM: "open misère", BM: "blind misère" };
-function contractText(call) {
-  return MISERES[call] || call.replace(/[SCDH]$/, (s) => cardText(`2${s}`).slice(1));
-}
-
-// The review of the last hand (from the server's solver): what the contract could have
-// made with every card seen, and for each card played the cards that kept the most tricks.
+// The review of the last hand (from the server's solver), for the person reading it:
+// drawn by review.js; while the end of a hand is held, right under its result.
 function drawReview(answer) {
   const page = answer.page;
   const hand = page.reviewed;  // the last hand finished: never an older hand's review
   const review = hand !== null && reviews.get(hand);
-  $("review").hidden = !review;
+  const box = $("review");
+  box.hidden = !review;
+  const home = held || answer.view.view.result !== null ? $("hand-end") : $("exposed-box");
+  if (box.previousElementSibling !== home) home.after(box);
   if (!review) { askReview(hand); return; }
-  const name = (seat) => page.seats[seat].name;
   $("review-title").textContent = `Review of hand ${review.hand}`;
-  const body = $("review-body");
-  body.textContent = "";
-  const p = document.createElement("p");
-  if (review.contract && review.contractor !== null) {
-    const took = review.tricks_taken;
-    p.textContent = `${name(review.contractor)} ${review.made ? "made" : "lost"} ${contractText(review.contract)}`
-      + (took !== null ? ` with ${took} trick${took === 1 ? "" : "s"}` : "")
-      + (review.could_make !== null && review.could_make !== undefined
-        ? `; with every card seen, the contract could have taken ${review.could_make}.` : ".");
-  } else p.textContent = "A hand with no contract: nothing to review.";
-  body.append(p);
-  if (!review.complete) {
-    const note = document.createElement("p");
-    note.className = "hint";
-    note.textContent = "The review stopped at its time limit: some cards are not analysed.";
-    body.append(note);
-  }
-  const table = document.createElement("table");
-  table.className = "review";
-  table.createCaption().textContent = "Each card played, and the card that kept the most tricks";
-  const head = table.createTHead().insertRow();
-  for (const text of ["Trick", "Cards played (better card)"]) {
-    const th = document.createElement("th");
-    th.scope = "col";
-    th.textContent = text;
-    head.append(th);
-  }
-  const rows = table.createTBody();
-  for (const trick of review.tricks || []) {
-    const tr = rows.insertRow();
-    tr.insertCell().textContent = trick.number;
-    const cell = tr.insertCell();
-    cell.textContent = trick.cards.map((play) => {
-      let text = `${name(play.seat)}: ${cardText(play.card)}`;
-      if (play.analysed && play.lost > 0) {
-        text += ` (${play.best.map(cardText).join(" or ")} kept ${play.lost} more)`;
-      }
-      return text;
-    }).join(" · ");
-  }
-  body.append(table);
+  drawReviewBody($("review-body"), review, page);
 }
 
 const asked = new Set();
@@ -820,5 +774,6 @@ window.fivehundred = {
   get state() { return connection ? connection.state : null; },
   render,
   act,
+  showReview: onReview,
   refusalWords,
 };
