@@ -13,6 +13,8 @@ Routes (every answer is JSON, except the browser table's files)::
     POST /tables/{id}/seats/{n}  {"player": "heuristic"} -> the seat goes to a computer
     GET  /tables/{id}/people     who of the people is here, and how long the others are gone
     POST /tables/{id}/return     a person whose seat went to a computer takes it back
+    GET  /tables/{id}/chat       the table chat's last messages (spectators read them too)
+    POST /tables/{id}/chat       {"text": "..."} -> a message to everyone at the table
     POST /tables/{id}/claim      {"version": N} -> the rest of the tricks, if the solver agrees
     GET  /tables/{id}/review/{h} hand h's review (202 while it is worked out)
     WS   /tables/{id}/live       the seat's view pushed after every change (server._live)
@@ -41,6 +43,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fivehundred._quoting import expect
 from fivehundred.server import _ops
+from fivehundred.server._chat import Chat
 from fivehundred.server._guard import check_json, create_request
 from fivehundred.server._live import Hub, changed, claim_rest, live, table_of
 from fivehundred.server._review import (
@@ -426,6 +429,29 @@ async def take_back(request: Request) -> Response:
     return JSONResponse({"version": new, "seat": seat, "seats": list(table.seats)})
 
 
+async def get_chat(request: Request) -> Response:
+    """``GET /tables/{id}/chat``: the table chat's last messages, for its people and its
+    spectators (server._chat)."""
+    table, _ = await _seat(request, request.path_params["table_id"], watch=True)
+    chat: Chat = request.app.state.chat
+    return JSONResponse(
+        {"messages": chat.messages(table.id)}, headers={"cache-control": "no-store"}
+    )
+
+
+async def post_chat(request: Request) -> Response:
+    """``POST /tables/{id}/chat``: a person's message, pushed to every socket of the table."""
+    table, seat = await _person(request, request.path_params["table_id"])
+    body = await _json_body(request)
+    if set(body) != {"text"}:
+        raise Refused(400, "BAD_CHAT", 'send {"text": TEXT} only')
+    name = table.seat_names()[seat] or f"Player {seat + 1}"
+    chat: Chat = request.app.state.chat
+    message = chat.say(table.id, seat, name, body["text"])
+    _hub(request).publish(table.id, message)
+    return JSONResponse(message, status_code=201)
+
+
 async def _refused(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, Refused)
     answer = error(exc.status, exc.code, exc.message)
@@ -493,6 +519,8 @@ def create_app(
             Route("/tables/{table_id}/seats/{seat}", hand_over, methods=["POST"]),
             Route("/tables/{table_id}/people", people, methods=["GET"]),
             Route("/tables/{table_id}/return", take_back, methods=["POST"]),
+            Route("/tables/{table_id}/chat", get_chat, methods=["GET"]),
+            Route("/tables/{table_id}/chat", post_chat, methods=["POST"]),
             Route("/tables/{table_id}/claim", post_claim, methods=["POST"]),
             Route("/tables/{table_id}/review/{hand}", get_review, methods=["GET"]),
             WebSocketRoute("/tables/{table_id}/live", live),
@@ -508,6 +536,7 @@ def create_app(
     app.state.tables.subscribe(hub.notify)
     app.state.reviewer = Reviewer(hub.publish, budget=review_budget)
     app.state.claims = threading.BoundedSemaphore(MAX_CLAIMS)
+    app.state.chat = Chat()
     app.state.claim_budget = claim_budget
     app.state.ops = _ops.Operator(app.state.tables, settings or Settings())
     app.add_middleware(Limits, max_body=max_body, deadline=deadline, max_in_flight=max_in_flight)

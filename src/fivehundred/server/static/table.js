@@ -701,6 +701,62 @@ async function newGame() {
   location.hash = `table=${encodeURIComponent(data.table)}&token=${encodeURIComponent(data.tokens[mine])}`;
 }
 
+// -- the table chat: messages shown as text, never as markup ----------------------------
+
+let chatSeen = 0;  // the number of the last message drawn
+
+function onChat(message) {
+  if (!message || typeof message.n !== "number" || message.n <= chatSeen) return;
+  chatSeen = message.n;
+  const item = document.createElement("li");
+  const who = document.createElement("strong");
+  const mine = shown && message.seat === shown.page.you;
+  const known = shown && shown.page.seats[message.seat];
+  who.textContent = `${mine ? "You" : known && !known.computer ? known.name : String(message.name)}: `;
+  const text = document.createElement("span");
+  text.textContent = String(message.text);  // text only: nothing a message holds is run
+  item.append(who, text);
+  const log = $("chat-log");
+  log.append(item);
+  while (log.children.length > 50) log.firstElementChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+async function loadChat() {
+  chatSeen = 0;
+  $("chat-log").textContent = "";
+  if (!connection) return;
+  let answer;
+  try { answer = await connection.http("GET", `/tables/${here.table}/chat`); } catch (err) { return; }
+  if (answer.ok) for (const message of answer.data.messages) onChat(message);
+}
+
+async function sendChat(event) {
+  event.preventDefault();
+  const input = $("chat-text");
+  const text = input.value.trim();
+  const note = $("chat-note");
+  note.hidden = true;
+  if (!text || !connection) return;
+  let answer;
+  try {
+    answer = await connection.http("POST", `/tables/${here.table}/chat`, { text });
+  } catch (err) {
+    note.textContent = "Not sent: the server is out of reach.";
+    note.hidden = false;
+    return;
+  }
+  if (!answer.ok) {
+    note.textContent = answer.data.error === "RATE_LIMITED"
+      ? "Not sent: you are sending messages too fast. Wait a moment."
+      : `Not sent: ${answer.data.message || "the message was refused"}.`;
+    note.hidden = false;
+    return;
+  }
+  input.value = "";
+  onChat(answer.data);
+}
+
 // -- entering a table --------------------------------------------------------------------
 
 function fragment() {
@@ -735,8 +791,11 @@ function enter() {
     onState: connectionState,
     onRefused: refused,
     onReview,
+    onChat,
   });
   connection.start();
+  $("chat-form").hidden = here.watching;  // a spectator reads the chat
+  loadChat();
 }
 
 STATE_WORDS["idle-lobby"] = () => "";
@@ -744,6 +803,7 @@ $("pace").value = localStorage.getItem("fivehundred.pace") || "normal";
 $("pace").addEventListener("change", () => localStorage.setItem("fivehundred.pace", $("pace").value));
 $("take-back").addEventListener("click", takeBack);
 $("next-hand").addEventListener("click", nextHand);
+$("chat-form").addEventListener("submit", sendChat);
 $("new-game").addEventListener("click", newGame);
 $("to-lobby").addEventListener("click", () => { location.hash = ""; });
 $("last-trick-button").addEventListener("click", () => {
