@@ -7,7 +7,7 @@ them (or without Selenium) the tests are skipped, unless
 skip into a failure so that CI cannot pass without the browser.
 
 Screenshots go to ``$FIVEHUNDRED_SCREENSHOTS`` or else ``build/screenshots/``, named
-``{players}p-{phase}-{width}.png``, at 1280x900 and at 390x844.
+``{players}p-{phase}-{width}.png``, at 1280x800 and at 390x844 (the page's own size).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Where the screenshots of every phase go.
 SHOTS = Path(os.environ.get("FIVEHUNDRED_SCREENSHOTS") or ROOT / "build" / "screenshots")
 #: The two window sizes every screenshot is taken at: a laptop and a phone.
-SIZES = ((1280, 900), (390, 844))
+SIZES = ((1280, 800), (390, 844))
 
 
 def skip_without_browser() -> None:
@@ -93,6 +93,14 @@ def chromium(folder: Path, size: tuple[int, int] = SIZES[0]) -> Iterator[WebDriv
         driver.quit()
 
 
+def viewport(driver: WebDriver, width: int, height: int) -> None:
+    """Size the window so that the page itself (``innerWidth`` x ``innerHeight``) is
+    ``width`` x ``height``: headless Chromium keeps room for a window's frame."""
+    driver.set_window_size(width, height)
+    inner = driver.execute_script("return [innerWidth, innerHeight]")
+    driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+
+
 def wait_for(driver: WebDriver, test: Callable[[WebDriver], Any], timeout: float = 20) -> Any:
     """``test(driver)`` once it is truthy; fails after ``timeout`` seconds with the page's text."""
     deadline = time.monotonic() + timeout
@@ -141,7 +149,7 @@ def shoot(driver: WebDriver, name: str, at: str | None = None) -> list[Path]:
     before = driver.get_window_size()
     saved = []
     for width, height in SIZES:
-        driver.set_window_size(width, height)
+        viewport(driver, width, height)
         time.sleep(0.15)  # one layout after the resize
         if at is None:
             driver.execute_script("window.scrollTo(0, 0)")

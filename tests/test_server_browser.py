@@ -13,6 +13,7 @@ are the server's (R1.3), and the score sheet gets a row a hand (R8).
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 import shutil
@@ -25,6 +26,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 from browser_support import (
     SHOTS,
+    SIZES,
     answered,
     attributes,
     broken_words,
@@ -37,6 +39,7 @@ from browser_support import (
     settled,
     shoot,
     shown_moves,
+    viewport,
     wait_for,
 )
 from server_helpers import free_port, start_server
@@ -199,6 +202,22 @@ def test_a_whole_game_is_played_through_the_page(
     assert " won it with the " in browser.find_element(By.ID, "last-trick-words").text
     game.shot("last-trick")
     click(browser, "#last-trick-close")
+    # game over offers a new game with the same seats and rules, and the lobby
+    assert browser.find_element(By.ID, "hand-end").is_displayed()
+    assert browser.find_element(By.ID, "hand-end-words").text.startswith("The game is over")
+    assert not browser.find_element(By.ID, "next-hand").is_displayed()
+    click(browser, "#to-lobby")
+    wait_for(browser, lambda d: d.find_element(By.ID, "lobby").is_displayed())
+    assert not browser.find_element(By.ID, "table").is_displayed()
+    browser.back()  # the table's link again: the game over, as it was
+    wait_for(browser, lambda d: settled(d) and page(d, "f.shown.table") == final["table"])
+    click(browser, "#new-game")
+    moved = f"f.shown !== null && !f.busy && f.shown.table !== {json.dumps(final['table'])}"
+    wait_for(browser, lambda d: page(d, moved))
+    again = page(browser, "f.shown")
+    assert again["seats"] == final["seats"] and again["page"]["hand"] == 1
+    assert again["view"]["view"]["rules"] == final["view"]["view"]["rules"]
+    assert not browser.find_element(By.ID, "hand-end").is_displayed()
     assert {"bidding", "play"} <= game.phases
     assert (SHOTS / f"{players}p-play-390.png").stat().st_size > 10_000
     saved = os.environ.get("FIVEHUNDRED_SCREENSHOT")
@@ -261,7 +280,7 @@ def test_the_table_fits_a_phone_screen(browser: WebDriver, server: str) -> None:
         dealer = page(browser, "f.shown.page.seats.filter((s) => s.dealer).length")
         assert dealer == 1 and "dealer" in browser.find_element(By.ID, "legend").text
     finally:
-        browser.set_window_size(1280, 900)
+        viewport(browser, *SIZES[0])
 
 
 def test_a_second_person_and_a_spectator_join_by_their_links(
@@ -315,31 +334,6 @@ def test_the_lobby_opens_a_two_player_table_without_misere_V_NO_MISERE(
     assert not browser.find_element(By.ID, "opt-blind").is_enabled()
 
 
-def test_a_departed_persons_seat_is_given_to_a_computer_player(
-    browser: WebDriver, server: str
-) -> None:
-    """The page's control for ``POST /tables/{id}/seats/{n}``: the friends carry on
-    without someone who left (no socket of theirs is open), and the page says so."""
-    first = open_table(browser, server, 4, seats={2: "human"})
-    assert first["seats"][2] == "human"
-    wait_for(browser, lambda d: d.find_element(By.ID, "away").is_displayed())
-    # only the other person's seat is offered: not yours, not a computer player's
-    assert attributes(browser, "#away-list button", "data-seat") == ["2"]
-    button = browser.find_element(By.CSS_SELECTOR, '#away-list button[data-seat="2"]')
-    assert button.text == "Give Player 3's seat to a computer"
-    button.click()
-    # drawn again though no move was made (the view's version may be the same)
-    wait_for(browser, lambda d: settled(d) and page(d, "f.shown.seats[2] !== 'human'"))
-    assert page(browser, "f.shown.page.seats[2].computer") is True
-    assert not browser.find_element(By.ID, "away").is_displayed()  # nobody left to replace
-    assert not browser.find_element(By.ID, "refusal").text
-    # a refusal of the route in words, with no code
-    words = page(browser, "f.refusalWords('SEAT_IN_USE', 'seat 2 is still at the table')")
-    assert words.startswith("That person is still at the table") and "SEAT" not in words
-    words = page(browser, "f.refusalWords('DATABASE_UNAVAILABLE', 'the database did not answer')")
-    assert words.startswith("The server lost its database") and "DATABASE" not in words
-
-
 def overlaps(driver: WebDriver) -> list[tuple[str, str]]:
     """The trick's cards that cover a seat's box: (card, seat's name) pairs."""
     found: list[tuple[str, str]] = driver.execute_script(
@@ -370,8 +364,8 @@ def test_the_trick_and_a_misere_badge_fit_the_table(
     open_table(browser, server, players)
     cards = ["AS", "KS", "QS", "JS", "10S", "9S"][:players]
     try:
-        for width, height in ((1280, 900), (390, 844)):
-            browser.set_window_size(width, height)
+        for width, height in SIZES:
+            viewport(browser, width, height)
             browser.execute_script(
                 """
                 const answer = structuredClone(window.fivehundred.shown);
@@ -394,4 +388,4 @@ def test_the_trick_and_a_misere_badge_fit_the_table(
                 browser, "document.getElementById('badge').clientWidth"
             )
     finally:
-        browser.set_window_size(1280, 900)
+        viewport(browser, *SIZES[0])

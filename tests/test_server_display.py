@@ -1,5 +1,6 @@
 """What the game server sends its browser table to show: every card in the library's order
-and the trumps marked (R1.2-R1.4, R5.2, R6.3, R7.1, P6).
+(the suits after the trumps alternating in colour where the hand allows) and the trumps
+marked (R1.2-R1.4, R5.2, R6.3, R7.1, P6).
 
 The answer's ``display`` comes from :func:`fivehundred.tricks.display_groups` and
 :func:`~fivehundred.tricks.is_trump`, so the page's script holds no card order of its
@@ -13,6 +14,7 @@ from importlib import resources
 from typing import Any
 
 import fivehundred as fh
+from fivehundred.server._present import alternate
 from fivehundred.server.tables import HUMAN, SPECTATOR, Table, Tables
 from fivehundred.tricks import display_groups
 from helpers import BOWERS, JOKER_VOID, after_auction, cards, in_play, run
@@ -54,7 +56,7 @@ def test_a_six_player_hand_is_sent_in_rank_order_with_13_12_11_P6() -> None:
     state = dealt_to_seat_0(fh.Rules(players=6), "12S AS 8C 11C 4D 7D 10D 13D 2H 4H", dealer=5)
     assert state.phase is fh.Phase.BIDDING
     sent = display(state, 0)
-    assert shown(sent["hand"]) == ["AS 12S", "11C 8C", "13D 10D 7D 4D", "4H 2H"]
+    assert shown(sent["hand"]) == ["AS 12S", "13D 10D 7D 4D", "11C 8C", "4H 2H"]
     assert sent["trumps"] == []  # nothing is marked before there is a contract
 
 
@@ -66,7 +68,8 @@ def test_a_six_player_table_sends_every_seat_the_librarys_order_P6() -> None:
     for seat in range(6):
         answer = table.view(seat)
         hand = fh.parse_cards(" ".join(answer["view"]["view"]["hand"]))
-        expected = [[str(card) for card in group] for group in display_groups(hand, None)]
+        groups = alternate(display_groups(hand, None), trumps=False)
+        expected = [[str(card) for card in group] for group in groups]
         assert answer["display"]["hand"] == expected
         assert sorted(card for group in expected for card in group) == sorted(map(str, hand))
     tables.close()
@@ -80,7 +83,7 @@ def test_a_trump_contract_sends_its_trumps_joker_and_bowers_first_R1_3() -> None
     sent = display(state, 1)
     assert " ".join(sent["trumps"]) == "Jo JH JD AH KH QH 10H 9H 8H 7H 6H 5H 4H"
     assert shown(sent["hand"]) == ["JD", "9S 8S 7S 6S 5S", "8C 7C 6C 5C"]  # left bower first
-    assert shown(display(state, 0)["hand"]) == ["JH AH KH 10H 9H", "AS KS", "AC", "AD KD"]
+    assert shown(display(state, 0)["hand"]) == ["JH AH KH 10H 9H", "AS KS", "AD KD", "AC"]
 
 
 def test_in_misere_the_free_joker_is_the_one_trump_R1_4() -> None:
@@ -105,7 +108,7 @@ def test_the_kitty_is_sorted_and_in_the_hand_while_the_contractor_discards_R4_1(
     state = after_auction("7H", 0, BOWERS.hands, BOWERS.kitty)
     sent = display(state, 0)
     assert sent["kitty"] == ["QS", "JS", "10S"]
-    assert shown(sent["hand"]) == ["JH AH KH 10H 9H", "AS KS QS JS 10S", "AC", "AD KD"]
+    assert shown(sent["hand"]) == ["JH AH KH 10H 9H", "AS KS QS JS 10S", "AD KD", "AC"]
     assert display(state, 1)["kitty"] is None
 
 
@@ -114,7 +117,7 @@ def test_an_exposed_open_misere_hand_is_sent_in_order_R6_3() -> None:
     state = run(state, "4D", "6D")
     assert display(state, 0)["exposed_hand"] is None
     state = run(state, "KD")  # trick 1 is complete (seat 3 sits out): seat 1's hand is shown
-    assert shown(display(state, 0)["exposed_hand"]) == ["7S 6S 5S", "6C 5C", "5D", "6H 5H 4H"]
+    assert shown(display(state, 0)["exposed_hand"]) == ["7S 6S 5S", "5D", "6C 5C", "6H 5H 4H"]
 
 
 # -- the page's script -------------------------------------------------------------------
@@ -127,3 +130,19 @@ def test_the_pages_script_holds_no_card_order_of_its_own() -> None:
     assert not ranks.search(script)
     for name in ("RANKS", "sortHand", "isTrump", "SAME_COLOUR", "trumpSuit"):
         assert name not in script
+
+
+def test_the_suits_alternate_in_colour_where_the_hand_allows() -> None:
+    """Black and red suits take turns after the trumps; two of one colour sit together
+    only when no suit of the other colour is left."""
+    hand = fh.parse_cards("AS KC QD JH 9S 9C")
+    assert [str(g[0].suit) for g in alternate(display_groups(hand, None), trumps=False)] == [
+        str(fh.Suit.SPADES),
+        str(fh.Suit.DIAMONDS),
+        str(fh.Suit.CLUBS),
+        str(fh.Suit.HEARTS),
+    ]
+    trumps = display_groups(hand, fh.parse_call("7D"))  # hearts' jack is a trump: red first
+    shown_ = alternate(trumps, trumps=True)
+    assert [str(c) for c in shown_[0]] == ["JH", "QD"]
+    assert [g[0].suit.is_red for g in shown_[1:] if g[0].suit is not None] == [False, False]

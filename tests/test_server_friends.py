@@ -21,6 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 from fivehundred.server import create_app
 from fivehundred.server._live import POLICY
 from fivehundred.server._names import MAX_NAME, check_names
+from fivehundred.server.settings import Settings
 from fivehundred.server.tables import Table, Tables
 
 JSON = dict[str, Any]
@@ -205,7 +206,15 @@ def test_a_person_who_leaves_gives_their_seat_to_a_computer(client: TestClient) 
     gone = client.get(
         f"/tables/{created['table']}", headers=bearer(created["tokens"][str(leaving)])
     )
-    assert gone.status_code == 401
+    # the person who left watches: the spectator's view, no card of anyone's
+    assert gone.status_code == 200 and gone.json()["seat"] is None
+    assert gone.json()["view"]["view"]["hand"] == []
+    acted = client.post(
+        f"/tables/{created['table']}/actions",
+        json={"action": "pass", "version": gone.json()["version"]},
+        headers=bearer(created["tokens"][str(leaving)]),
+    )
+    assert acted.status_code == 403 and acted.json()["error"] == "SEAT_GIVEN"
     view = client.get(
         f"/tables/{created['table']}", headers=bearer(created["tokens"][str(staying)])
     )
@@ -213,7 +222,8 @@ def test_a_person_who_leaves_gives_their_seat_to_a_computer(client: TestClient) 
 
 
 def test_a_seat_given_away_is_stored(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path / "t.db", seed="h")) as first:
+    now = Settings(seat_grace=0)
+    with TestClient(create_app(tmp_path / "t.db", seed="h", settings=now)) as first:
         created = create_friends(first)
         answer = first.post(
             f"/tables/{created['table']}/seats/2",
@@ -227,7 +237,54 @@ def test_a_seat_given_away_is_stored(tmp_path: Path) -> None:
         assert view.json()["seats"] == ["human", "heuristic", "random", "heuristic"]
         assert view.json()["version"] == version
         gone = second.get(f"/tables/{created['table']}", headers=bearer(created["tokens"]["2"]))
-        assert gone.status_code == 401
+        assert gone.status_code == 200 and gone.json()["seat"] is None  # watching
+        back = second.post(
+            f"/tables/{created['table']}/return", headers=bearer(created["tokens"]["2"])
+        )
+        assert back.status_code == 200 and back.json()["seat"] == 2
+        assert back.json()["seats"] == ["human", "heuristic", "human", "heuristic"]
+    with TestClient(create_app(tmp_path / "t.db", seed="h")) as third:  # and so it stays
+        mine = third.get(f"/tables/{created['table']}", headers=bearer(created["tokens"]["2"]))
+        assert mine.status_code == 200 and mine.json()["seat"] == 2
+        again = third.post(
+            f"/tables/{created['table']}/return", headers=bearer(created["tokens"]["2"])
+        )
+        assert again.status_code == 401  # a seat's own token is no former seat's
+
+
+def test_a_seat_goes_to_a_computer_only_after_its_person_was_gone_the_grace(
+    tmp_path: Path,
+) -> None:
+    """Another person may give a seat away only once its person has had no page open
+    for ``seat_grace`` seconds; ``GET /people`` says who is here and how long to wait."""
+    with TestClient(create_app(tmp_path / "t.db", seed="g")) as client:  # grace 120 s
+        created = create_friends(client)
+        table, mine = created["table"], bearer(created["tokens"]["0"])
+        with client.websocket_connect(f"/tables/{table}/live") as ws:
+            ws.send_json({"type": "hello", "token": created["tokens"]["2"]})
+            assert receive(ws)["type"] == "view"
+            here = client.get(f"/tables/{table}/people", headers=mine).json()
+            assert here["grace"] == 120 and here["seats"] == [
+                {"seat": 2, "here": True, "gone": None, "wait": None}
+            ]
+        gone = client.get(f"/tables/{table}/people", headers=mine).json()["seats"][0]
+        assert not gone["here"] and 0 <= gone["gone"] < 120 and 0 < gone["wait"] <= 120
+        early = client.post(f"/tables/{table}/seats/2", json={"player": "heuristic"}, headers=mine)
+        assert early.status_code == 409 and early.json()["error"] == "NOT_GONE_LONG"
+        assert "may be given away after 120 s" in early.json()["message"]
+        assert table_of(client, table).seats[2] == "human"
+    with TestClient(create_app(tmp_path / "t.db", settings=Settings(seat_grace=0))) as client:
+        given = client.post(f"/tables/{table}/seats/2", json={"player": "heuristic"}, headers=mine)
+        assert given.status_code == 200
+        # the person comes back: their page watches, then takes the seat back
+        with client.websocket_connect(f"/tables/{table}/live") as ws:
+            ws.send_json({"type": "hello", "token": created["tokens"]["2"]})
+            watched = receive(ws)
+            assert watched["type"] == "view" and watched["view"]["seat"] is None
+        back = client.post(f"/tables/{table}/return", headers=bearer(created["tokens"]["2"]))
+        assert back.status_code == 200 and table_of(client, table).seats[2] == "human"
+        twice = client.post(f"/tables/{table}/return", headers=bearer(created["tokens"]["2"]))
+        assert twice.status_code == 401
 
 
 def test_a_seat_whose_person_is_connected_cannot_be_taken(client: TestClient) -> None:

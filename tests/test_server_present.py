@@ -170,3 +170,40 @@ def test_the_review_is_of_the_last_hand_finished_even_at_the_games_end_R9() -> N
         assert page_of(fh.deal(state, seed=100 + hand), 0)["reviewed"] == state.last_hand.number
     assert state.result is not None and state.last_hand is not None
     assert page_of(state, 0)["reviewed"] == state.last_hand.number == state.hand_number
+
+
+def test_the_tally_counts_each_sides_tricks_against_the_contract_R5_R8() -> None:
+    """During the play, the page counts the tricks each side took, the contract's against
+    what it needs, and names who leads; at 3 to 6 players, to the hand's last trick."""
+    for players in (3, 4, 5, 6):
+        rng = random.Random(f"tally-{players}")
+        rules = fh.Rules(players=players)
+        deck = list(rules.deck)
+        rng.shuffle(deck)
+        state = fh.deal(fh.new_game(rules, dealer=0), cards=tuple(deck))
+        checked = 0
+        for _ in range(400):
+            if state.last_hand is not None or state.result is not None:
+                break
+            seat = state.to_act
+            assert seat is not None
+            if state.phase is fh.Phase.PLAY:
+                view = fh.observe(state, seat)
+                tally = page_of(state, seat)["tally"]
+                assert [s["tricks"] for s in tally["sides"]] == list(view.tricks_won)
+                assert sum(s["tricks"] for s in tally["sides"]) == len(view.tricks)
+                ours = [s["tricks"] for s in tally["sides"] if s["contract"]]
+                assert tally["taken"] == sum(ours) and ours
+                assert tally["left"] == 10 - len(view.tricks)
+                leader = view.trick[0][0] if view.trick else seat
+                names = [s["name"] for s in page_of(state, seat)["seats"]]
+                assert tally["leader"] == names[leader]
+                assert view.contract is not None
+                if not tally["misere"]:
+                    assert tally["need"] == view.contract.tricks
+                    assert f"{tally['taken']} of the {tally['need']} tricks" in tally["words"]
+                checked += 1
+            else:
+                assert page_of(state, seat)["tally"] is None
+            state = fh.apply(state, rng.choice(fh.legal_actions(state)))
+        assert checked, f"no trick was played at {players} players"

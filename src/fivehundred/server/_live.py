@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
@@ -134,6 +135,10 @@ class Hub:
         self.hello_timeout = hello_timeout
         self._sockets: dict[str, set[Socket]] = {}
         self._count = 0
+        #: When each person's seat lost its last socket, and when each table's first
+        #: socket opened (``time.monotonic()``): how long a person has been gone.
+        self._gone: dict[tuple[str, int], float] = {}
+        self._seen: dict[str, float] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def __len__(self) -> int:
@@ -142,6 +147,20 @@ class Hub:
     def sockets(self, table_id: str) -> list[Socket]:
         """The open sockets of a table."""
         return list(self._sockets.get(table_id, ()))
+
+    def away(self, table_id: str, seat: int, now: float | None = None) -> float | None:
+        """Seconds the seat's person has had no socket open (``None``: one is open now).
+
+        Counted from their last socket's close, or else from the table's first socket
+        on this server (a friend who never came), or else from now.
+        """
+        now = time.monotonic() if now is None else now
+        if any(s.seat == seat for s in self._sockets.get(table_id, ())):
+            return None
+        since = self._gone.get((table_id, seat))
+        if since is None:
+            since = self._seen.setdefault(table_id, now)
+        return max(0.0, now - since)
 
     def full(self, table_id: str) -> str | None:
         """Why one more socket on the table is refused, or ``None``."""
@@ -156,6 +175,7 @@ class Hub:
         self._loop = asyncio.get_running_loop()
         self._sockets.setdefault(socket.table.id, set()).add(socket)
         self._count += 1
+        self._seen.setdefault(socket.table.id, time.monotonic())
 
     def remove(self, socket: Socket) -> None:
         """Forget a closed socket."""
@@ -163,6 +183,8 @@ class Hub:
         if sockets is not None and socket in sockets:
             sockets.discard(socket)
             self._count -= 1
+            if socket.seat is not None and not any(s.seat == socket.seat for s in sockets):
+                self._gone[(socket.table.id, socket.seat)] = time.monotonic()
             if not sockets:
                 del self._sockets[socket.table.id]
 
@@ -432,7 +454,7 @@ async def _hello(websocket: WebSocket, hub: Hub, tables: Tables) -> Socket | Non
             raise Refused(400, "BAD_REQUEST", 'first send {"type": "hello", "token": TOKEN}')
         table = await table_of(tables, websocket.path_params["table_id"])
         seat = table.seat_of(token)
-        if seat is None and not table.is_spectator(token):
+        if seat is None and not table.is_spectator(token) and table.former_seat_of(token) is None:
             raise Refused(401, "UNAUTHORIZED", "this token is not a seat's or a spectator's here")
         busy = hub.full(table.id)
         if busy is not None:

@@ -351,6 +351,41 @@ def _turn(view: fh.PlayerView, name: list[str], sides: list[str], you: int | Non
     return f"{name[view.to_act]} to {doing}."
 
 
+def _tally(view: fh.PlayerView, name: list[str], sides: list[str]) -> dict[str, Any] | None:
+    """The tricks each side has taken this hand, against what the contract needs, and who
+    leads the trick: what a player tracks at a glance during the play (R5, R8)."""
+    if view.phase is not fh.Phase.PLAY or view.contract is None or view.contractor is None:
+        return None
+    rules = view.rules
+    contract_sides = {_side_of(rules, view.contractor)}
+    if view.partner is not None:  # a five-player partner, once this seat may know it (P5)
+        contract_sides.add(_side_of(rules, view.partner))
+    taken = sum(view.tricks_won[side] for side in contract_sides)
+    playing = [size for seat, size in enumerate(view.hand_sizes) if seat not in view.sitting_out]
+    total = len(view.tricks) + max(playing, default=0)
+    misere = view.contract.kind is not CallKind.BID
+    need = 0 if misere else int(view.contract.tricks or 0)
+    against = total - need + 1 if not misere else 1  # the tricks that defeat the contract
+    leader = view.trick[0][0] if view.trick else view.to_act
+    return {
+        "sides": [
+            {"name": sides[n], "tricks": won, "contract": n in contract_sides}
+            for n, won in enumerate(view.tricks_won)
+        ],
+        "taken": taken,
+        "need": need,
+        "misere": misere,
+        "left": total - len(view.tricks),
+        "words": (
+            f"The contract must take no trick; it has {taken}."
+            if misere
+            else f"The contract has {taken} of the {need} tricks it needs; "
+            f"the others have {len(view.tricks) - taken} of the {against} that beat it."
+        ),
+        "leader": None if leader is None else name[leader],
+    }
+
+
 def page(
     view: fh.PlayerView,
     seats: Sequence[str],
@@ -460,6 +495,7 @@ def page(
             if not isinstance(action, fh.Discard)
         },
         "partner_card": None if view.partner_card is None else card_name(view.partner_card),
+        "tally": _tally(view, name, sides),
     }
 
 
@@ -494,3 +530,26 @@ def trumps(rules: fh.Rules, contract: fh.Call, joker: fh.Suit | None) -> tuple[s
     the hand, so worked out once."""
     first = display_groups(rules.deck, contract, joker_suit=joker)[0]
     return tuple(str(c) for c in first) if is_trump(first[0], contract, joker_suit=joker) else ()
+
+
+def _colour(group: Sequence[fh.Card]) -> bool | None:
+    """Whether a group of cards is red (``None``: the Joker alone, no colour)."""
+    suits = [card.suit for card in group if card.suit is not None]
+    return None if not suits else suits[-1].is_red
+
+
+def alternate(groups: Sequence[Sequence[fh.Card]], trumps: bool) -> list[Sequence[fh.Card]]:
+    """The groups of a hand with the suits in alternating colours where the cards allow it.
+
+    The trumps stay first (``trumps``: the first group is the trumps); each next group is
+    the first one left, in the library's suit order, whose colour differs from the one
+    before, so that no two suits of one colour lie side by side unless they must.
+    """
+    out: list[Sequence[fh.Card]] = [groups[0]] if trumps and groups else []
+    left = list(groups[1:] if trumps and groups else groups)
+    while left:
+        before = _colour(out[-1]) if out else None
+        pick = next((g for g in left if before is None or _colour(g) != before), left[0])
+        left.remove(pick)
+        out.append(pick)
+    return out

@@ -11,6 +11,10 @@ Routes (every answer is JSON, except the browser table's files)::
                                  no hidden card)
     POST /tables/{id}/actions    {"action": "7H", "version": N} -> {"version": M}
     POST /tables/{id}/seats/{n}  {"player": "heuristic"} -> the seat goes to a computer
+    GET  /tables/{id}/people     who of the people is here, and how long the others are gone
+    POST /tables/{id}/return     a person whose seat went to a computer takes it back
+    GET  /tables/{id}/chat       the table chat's last messages (spectators read them too)
+    POST /tables/{id}/chat       {"text": "..."} -> a message to everyone at the table
     POST /tables/{id}/claim      {"version": N} -> the rest of the tricks, if the solver agrees
     GET  /tables/{id}/review/{h} hand h's review (202 while it is worked out)
     WS   /tables/{id}/live       the seat's view pushed after every change (server._live)
@@ -40,6 +44,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fivehundred._engine.quoting import expect
 from fivehundred.server import _ops
+from fivehundred.server._chat import Chat
 from fivehundred.server._guard import check_json, create_request
 from fivehundred.server._live import Hub, changed, claim_rest, live, table_of
 from fivehundred.server._review import (
@@ -51,7 +56,7 @@ from fivehundred.server._review import (
 )
 from fivehundred.server.settings import Settings
 from fivehundred.server.store import UNAVAILABLE, Unavailable
-from fivehundred.server.tables import SPECTATOR, Refused, Tables
+from fivehundred.server.tables import HUMAN, SPECTATOR, Refused, Tables
 
 __all__ = [
     "DEADLINE",
@@ -241,6 +246,10 @@ async def _seat(request: Request, table_id: str, *, watch: bool = False) -> tupl
         if watch:
             return table, None
         raise Refused(403, "SPECTATOR", "a spectator watches: it cannot act")
+    if seat is None and token and table.former_seat_of(token) is not None:
+        if watch:  # a person whose seat went to a computer watches, and may ask it back
+            return table, None
+        raise Refused(403, "SEAT_GIVEN", "this seat went to a computer player: ask for it back")
     if seat is None:
         raise Refused(401, "UNAUTHORIZED", "send Authorization: Bearer TOKEN of a seat")
     return table, seat
@@ -352,9 +361,10 @@ async def hand_over(request: Request) -> Response:
     """``POST /tables/{id}/seats/{seat}``: give a person's seat to a computer player.
 
     A person may give their own seat (they leave), or another person's seat
-    that has no live socket open (that person has gone): friends at one table
-    can carry on without someone who left, but cannot take a seat from someone
-    who is still there.
+    that has had no live socket open for the operator's ``seat_grace`` seconds
+    (that person has gone): friends at one table can carry on without someone
+    who left, but cannot take a seat from someone who is still there or only
+    reloading. The person replaced may watch and take it back (``/return``).
     """
     table, me = await _person(request, request.path_params["table_id"])
     body = await _json_body(request)
@@ -365,14 +375,89 @@ async def hand_over(request: Request) -> Response:
         seat = int(request.path_params["seat"])
     except ValueError:
         raise Refused(404, "NOT_FOUND", "a seat is a number") from None
-    if seat != me and any(socket.seat == seat for socket in _hub(request).sockets(table.id)):
-        raise Refused(409, "SEAT_IN_USE", f"seat {seat} is still at the table: they can leave")
+    hub, grace = _hub(request), float(request.app.state.ops.settings.seat_grace)
+
+    def gone_long_enough() -> None:  # checked once the seat is known to be a person's
+        if seat == me:
+            return
+        gone = hub.away(table.id, seat)
+        if gone is None:
+            raise Refused(409, "SEAT_IN_USE", f"seat {seat} is still at the table: they can leave")
+        if gone < grace:
+            raise Refused(
+                409,
+                "NOT_GONE_LONG",
+                f"seat {seat} has been gone {gone:.0f} s: their seat may be given away "
+                f"after {grace:.0f} s",
+            )
+
     tables = _tables(request)
     before = finished_hands(table.state)
     # the database write (and a computer player's moves) is done off the event loop
-    new = await run_in_threadpool(tables.hand_over, table, seat, kind)
+    new = await run_in_threadpool(tables.hand_over, table, seat, kind, gone_long_enough)
     changed(request.app, table, before)
     return JSONResponse({"version": new, "seats": list(table.seats)})
+
+
+async def people(request: Request) -> Response:
+    """``GET /tables/{id}/people``: each other person's seat, whether they are here, how
+    long they have been gone and how long until their seat may go to a computer player."""
+    table, me = await _person(request, request.path_params["table_id"])
+    hub = _hub(request)
+    grace: float = request.app.state.ops.settings.seat_grace
+    seats = []
+    for seat, kind in enumerate(table.seats):
+        if kind != HUMAN or seat == me:
+            continue
+        gone = hub.away(table.id, seat)
+        seats.append(
+            {
+                "seat": seat,
+                "here": gone is None,
+                "gone": None if gone is None else round(gone, 1),
+                "wait": None if gone is None else round(max(0.0, grace - gone), 1),
+            }
+        )
+    return JSONResponse({"grace": grace, "seats": seats}, headers={"cache-control": "no-store"})
+
+
+async def take_back(request: Request) -> Response:
+    """``POST /tables/{id}/return``: the person whose seat went to a computer player takes
+    it back with their old link; the computer's moves meanwhile stay."""
+    kind, _, token = request.headers.get("authorization", "").partition(" ")
+    table = await table_of(_tables(request), request.path_params["table_id"])
+    token = token.strip() if kind.lower() == "bearer" else ""
+    seat = table.former_seat_of(token) if token else None
+    if seat is None:
+        raise Refused(401, "UNAUTHORIZED", "send Authorization: Bearer TOKEN of a former seat")
+    tables = _tables(request)
+    before = finished_hands(table.state)
+    new = await run_in_threadpool(tables.give_back, table, seat)
+    changed(request.app, table, before)
+    return JSONResponse({"version": new, "seat": seat, "seats": list(table.seats)})
+
+
+async def get_chat(request: Request) -> Response:
+    """``GET /tables/{id}/chat``: the table chat's last messages, for its people and its
+    spectators (server._chat)."""
+    table, _ = await _seat(request, request.path_params["table_id"], watch=True)
+    chat: Chat = request.app.state.chat
+    return JSONResponse(
+        {"messages": chat.messages(table.id)}, headers={"cache-control": "no-store"}
+    )
+
+
+async def post_chat(request: Request) -> Response:
+    """``POST /tables/{id}/chat``: a person's message, pushed to every socket of the table."""
+    table, seat = await _person(request, request.path_params["table_id"])
+    body = await _json_body(request)
+    if set(body) != {"text"}:
+        raise Refused(400, "BAD_CHAT", 'send {"text": TEXT} only')
+    name = table.seat_names()[seat] or f"Player {seat + 1}"
+    chat: Chat = request.app.state.chat
+    message = chat.say(table.id, seat, name, body["text"])
+    _hub(request).publish(table.id, message)
+    return JSONResponse(message, status_code=201)
 
 
 async def _refused(request: Request, exc: Exception) -> Response:
@@ -444,6 +529,10 @@ def create_app(
             Route("/tables/{table_id}", get_table, methods=["GET"]),
             Route("/tables/{table_id}/actions", post_action, methods=["POST"]),
             Route("/tables/{table_id}/seats/{seat}", hand_over, methods=["POST"]),
+            Route("/tables/{table_id}/people", people, methods=["GET"]),
+            Route("/tables/{table_id}/return", take_back, methods=["POST"]),
+            Route("/tables/{table_id}/chat", get_chat, methods=["GET"]),
+            Route("/tables/{table_id}/chat", post_chat, methods=["POST"]),
             Route("/tables/{table_id}/claim", post_claim, methods=["POST"]),
             Route("/tables/{table_id}/review/{hand}", get_review, methods=["GET"]),
             WebSocketRoute("/tables/{table_id}/live", live),
@@ -460,6 +549,7 @@ def create_app(
     app.state.tables.subscribe(hub.notify)
     app.state.reviewer = Reviewer(hub.publish, budget=review_budget)
     app.state.claims = threading.BoundedSemaphore(MAX_CLAIMS)
+    app.state.chat = Chat()
     app.state.claim_budget = claim_budget
     app.state.ops = _ops.Operator(app.state.tables, settings)
     app.add_middleware(Limits, max_body=max_body, deadline=deadline, max_in_flight=max_in_flight)

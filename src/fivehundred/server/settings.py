@@ -143,6 +143,10 @@ class Settings:
     shutdown_grace: float = attrs.field(
         default=1.0, validator=_nonnegative, converter=_seconds_field
     )
+    #: A person must be gone this long before another person at the table may give their
+    #: seat to a computer player (a friend who has not arrived yet counts as gone since
+    #: the table's first page opened).
+    seat_grace: float = attrs.field(default=120.0, validator=_nonnegative, converter=_seconds_field)
     #: The JSON log's level; requests are logged at ``info``.
     log_level: str = attrs.field(default="info", validator=_check_level)
     #: Addresses of reverse proxies whose ``X-Forwarded-For`` names the client
@@ -178,6 +182,7 @@ _NUMBERS: Final = (
     ("--keep-archived", "keep_archived", "seconds an archived game is kept (0: for ever)"),
     ("--sweep-every", "sweep_every", "seconds between two sweeps for expired tables"),
     ("--shutdown-grace", "shutdown_grace", "seconds SIGTERM waits for requests in flight"),
+    ("--seat-grace", "seat_grace", "seconds a person is gone before their seat may be given away"),
 )
 
 

@@ -257,6 +257,10 @@ class Change:
 
     seats: str | None = None
     drop_token: int | None = None
+    #: Token rows moved from one seat number to another, ``(from, to)`` in order: a seat
+    #: given to a computer keeps its person's token as a former seat's (``-2 - seat``),
+    #: so that person can watch and ask for the seat back; giving it back moves it home.
+    renumber: tuple[tuple[int, int], ...] = ()
 
 
 class Store(Protocol):
@@ -580,6 +584,11 @@ class _Relations:
             if change is not None and change.drop_token is not None:
                 self._rows(
                     "DELETE FROM token WHERE game = ? AND seat = ?", (game, change.drop_token)
+                )
+            for start, end in () if change is None else change.renumber:
+                self._rows("DELETE FROM token WHERE game = ? AND seat = ?", (game, end))
+                self._rows(
+                    "UPDATE token SET seat = ? WHERE game = ? AND seat = ?", (end, game, start)
                 )
             if change is not None:
                 self._announce(game, SEATS_CHANGED)

@@ -41,7 +41,7 @@ from fivehundred.server.store import (
     is_postgres_url,
     open_store,
 )
-from fivehundred.tricks import display_groups
+from fivehundred.tricks import display_groups, is_trump
 
 __all__ = [
     "HUMAN",
@@ -58,6 +58,14 @@ __all__ = [
 HUMAN: Final = "human"
 #: The key of the spectator's token among a table's tokens (a seat number otherwise).
 SPECTATOR: Final = -1
+
+
+def former_key(seat: int) -> int:
+    """Where a seat's token is kept once the seat went to a computer player: ``-2 - seat``
+    (below the spectator's -1), so its person may watch and ask for the seat back."""
+    return -2 - seat
+
+
 #: Tables one server holds (a table is created only below this many).
 MAX_TABLES: Final = 10_000
 #: What a table id looks like (``secrets.token_urlsafe(9)``, with room to spare).
@@ -97,9 +105,9 @@ def _display(view: fh.PlayerView) -> dict[str, Any]:
     contract, joker = view.contract, view.joker_suit
 
     def groups(cards: Sequence[fh.Card]) -> list[list[str]]:
-        return [
-            [str(c) for c in group] for group in display_groups(cards, contract, joker_suit=joker)
-        ]
+        found = display_groups(cards, contract, joker_suit=joker)
+        trumps = bool(found) and is_trump(found[0][0], contract, joker_suit=joker)
+        return [[str(c) for c in group] for group in _present.alternate(found, trumps)]
 
     kitty = view.kitty
     return {
@@ -138,6 +146,9 @@ class Table:
     _answers: dict[int, tuple[object, bytes]] = attrs.field(factory=dict)
     #: The SHA-256 of the spectator's token (``None``: the table has no spectator link).
     spectator_hash: str | None = None
+    #: The token hashes of people whose seats went to a computer player, by seat: each
+    #: may watch the table and ask for the seat back (:meth:`Tables.give_back`).
+    former: dict[int, str] = attrs.field(factory=dict)
     #: Each seat's name as its person gave it, or ``None`` (by seat; empty: no names).
     names: tuple[str | None, ...] = ()
     #: What readers are served: ``(version, state, finished hands, seats)`` as last
@@ -162,6 +173,15 @@ class Table:
         digest = hash_token(token)
         found = None
         for seat, known in self.hashes.items():
+            if hmac.compare_digest(known, digest):
+                found = seat
+        return found
+
+    def former_seat_of(self, token: str) -> int | None:
+        """The seat a token was a person's before it went to a computer player, or ``None``."""
+        digest = hash_token(token)
+        found = None
+        for seat, known in self.former.items():
             if hmac.compare_digest(known, digest):
                 found = seat
         return found
@@ -527,7 +547,7 @@ class Tables:
             return False
         fresh = _rebuild(table.id, stored)
         table.state, table.version, table.past = fresh.state, fresh.version, fresh.past
-        table.seats, table.hashes = fresh.seats, fresh.hashes
+        table.seats, table.hashes, table.former = fresh.seats, fresh.hashes, fresh.former
         table.touched = time.monotonic()
         table.publish()
         return True
@@ -578,14 +598,18 @@ class Tables:
                 self.observer("moves", "computer", len(moves) - 1)
             return table.version
 
-    def hand_over(self, table: Table, seat: int, kind: str) -> int:
+    def hand_over(
+        self, table: Table, seat: int, kind: str, check: Callable[[], None] | None = None
+    ) -> int:
         """Give a person's seat to a computer player of ``kind``; answer the new version.
 
         The seat's token stops working at once; the computer plays from the
         table as it is (at once, if the seat is to act). Who may ask is the web
         layer's choice (see docs/howto/game-server.md). Raises :class:`Refused`:
         422 ``BAD_SEATS`` for a kind that is no computer player or a seat that
-        is not a person's, 409 ``LAST_PERSON`` for the last person's seat.
+        is not a person's, 409 ``LAST_PERSON`` for the last person's seat, and
+        whatever ``check`` raises (called under the table's lock, once the seat is
+        known to be a person's: the web layer's rule on who may ask).
         """
         if not isinstance(kind, str) or kind not in PLAYER_TYPES:
             raise Refused(422, "BAD_SEATS", f"a seat is given to one of {', '.join(PLAYER_TYPES)}")
@@ -598,23 +622,59 @@ class Tables:
                     "LAST_PERSON",
                     "the last person's seat stays a person's: the game needs one",
                 )
+            if check is not None:
+                check()
             before, state, seats, hashes = table.version, table.state, table.seats, table.hashes
+            former = table.former
             try:
                 table.seats = (*seats[:seat], kind, *seats[seat + 1 :])
                 table.hashes = {n: h for n, h in hashes.items() if n != seat}
+                if seat in hashes:  # its person may watch, and ask for the seat back
+                    table.former = {**former, seat: hashes[seat]}
+                    change = Change(
+                        seats=json.dumps(table.seats), renumber=((seat, former_key(seat)),)
+                    )
+                else:
+                    change = Change(seats=json.dumps(table.seats), drop_token=seat)
                 moves: list[tuple[int, fh.Action]] = []
                 decks: list[str] = []
                 table.state = table.advance(state, moves, decks)
-                change = Change(seats=json.dumps(table.seats), drop_token=seat)
                 self._commit(table, state, before, moves, decks, change=change)
             except Refused as refused:
                 if refused.code != "STALE_VERSION":  # else read again after a lost race
                     table.rewind(before, state)
-                    table.seats, table.hashes = seats, hashes
+                    table.seats, table.hashes, table.former = seats, hashes, former
                 raise
             except BaseException:
                 table.rewind(before, state)
-                table.seats, table.hashes = seats, hashes
+                table.seats, table.hashes, table.former = seats, hashes, former
+                raise
+            return table.version
+
+    def give_back(self, table: Table, seat: int) -> int:
+        """Give a seat that went to a computer player back to its person; answer the version.
+
+        The person's old link works again at once; the computer's moves stay. Raises
+        :class:`Refused`: 409 ``SEAT_TAKEN`` when the seat is a person's again already
+        (a race between two windows of that person: the first one wins).
+        """
+        with table.lock:
+            if seat not in table.former or table.seats[seat] == HUMAN:
+                raise Refused(409, "SEAT_TAKEN", f"seat {seat} is a person's already")
+            before, state, seats = table.version, table.state, table.seats
+            hashes, former = table.hashes, table.former
+            try:
+                table.seats = (*seats[:seat], HUMAN, *seats[seat + 1 :])
+                table.hashes = {**hashes, seat: former[seat]}
+                table.former = {n: h for n, h in former.items() if n != seat}
+                change = Change(seats=json.dumps(table.seats), renumber=((former_key(seat), seat),))
+                self._commit(table, state, before, [], [], change=change)
+            except Refused as refused:
+                if refused.code != "STALE_VERSION":
+                    table.seats, table.hashes, table.former = seats, hashes, former
+                raise
+            except BaseException:
+                table.seats, table.hashes, table.former = seats, hashes, former
                 raise
             return table.version
 
@@ -759,6 +819,7 @@ def _rebuild(table_id: str, stored: StoredGame) -> Table:
     row = stored.row
     hashes = dict(stored.hashes)
     spectator_hash = hashes.pop(SPECTATOR, None)
+    former = {former_key(key): hashes.pop(key) for key in [k for k in hashes if k < SPECTATOR]}
     kinds = tuple(json.loads(row.seats))
     state = fh.new_game(rules_from_options(json.loads(row.rules)), dealer=row.dealer)
     next_deck = iter(stored.decks)
@@ -783,5 +844,6 @@ def _rebuild(table_id: str, stored: StoredGame) -> Table:
         version=len(stored.actions),
         past=past,
         spectator_hash=spectator_hash,
+        former=former,
         names=tuple(named.get(seat) for seat in range(len(kinds))) if named else (),
     )

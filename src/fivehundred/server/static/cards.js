@@ -50,7 +50,7 @@ export function cardFace(card) {
   const ink = suit && RED.has(suit) ? "red" : "black";
   const g = el("g", { class: `ink ${card === "Jo" ? "joker" : ink}` });
   if (card === "Jo") {
-    const star = el("g", { transform: "translate(12 24) scale(.36)" });
+    const star = el("g", { transform: "translate(17 26) scale(.34)" });  // the left edge free for marks
     star.append(el("path", { d: STAR }));
     g.append(star);
     for (const [y, flip] of [[13, false], [77, true]]) {
@@ -68,7 +68,7 @@ export function cardFace(card) {
       "text-anchor": "end" });
     bottom.textContent = rank;
     g.append(bottom, pip(suit, 44, 53, 11, true));
-    g.append(pip(suit, 16, 28, 28));
+    g.append(pip(suit, 21, 27, 26));  // the left edge below the corner free for marks
   }
   svg.append(g);
   return svg;
@@ -86,9 +86,11 @@ export function cardElement(card, info = {}, { button = false } = {}) {
   if (info.bower) node.classList.add(`bower-${info.bower}`);
   if (info.kitty) node.classList.add("kitty");
   node.append(cardFace(card));
-  // The marks sit at the card's left edge, the part of a fanned card that shows.
+  // The marks sit at the card's left edge, the part of a fanned card that shows, in their
+  // short form ("T", "RB", "LB", "K"), so that no mark covers a rank or a suit; the card's
+  // spoken name has them in words.
   const marks = [];
-  if (info.bower) marks.push([info.bower === "right" ? "Right bower" : "Left bower", "B", "trump"]);
+  if (info.bower) marks.push(info.bower === "right" ? ["Right bower", "RB", "trump"] : ["Left bower", "LB", "trump"]);
   else if (info.trump) marks.push(["Trump", "T", "trump"]);
   if (info.kitty) marks.push(["Kitty", "K", "kitty"]);
   if (marks.length) {
@@ -100,6 +102,7 @@ export function cardElement(card, info = {}, { button = false } = {}) {
       tag.className = `tag tag-${kind}`;
       tag.dataset.short = short;
       tag.textContent = text;
+      tag.title = text;
       tags.append(tag);
     }
     node.append(tags);

@@ -68,23 +68,45 @@ export function drawSeats(answer) {
   legend.hidden = shown.size === 0;
 }
 
-// The trick area: the cards laid before their seats, and the winner once it is won.
+// The oval the trick's cards lie on (in percent of the felt), inside the seats' oval: at
+// 5 and 6 players wider, so that each card lies before its own seat, clear of the others.
+function trickRadii(players, narrow) {
+  if (players === 6) return narrow ? [15, 22] : [27, 22];
+  if (players === 5) return narrow ? [15, 18] : [27, 19];
+  return narrow ? [13, 20] : [22, 21];
+}
+
+// The trick area: the cards laid before their seats, and the winner once it is won. A
+// card already on the felt keeps its node, so only the card just played lands (no card
+// fades in again each time another is laid).
 export function drawTrick(frame, answer) {
   const box = $("trick");
-  box.textContent = "";
   const cards = answer.page.cards;
+  const before = new Map([...box.children].map((node) => [node.dataset.key, node]));
+  const nodes = [];
+  const narrow = $("felt").clientWidth < 520;
   for (const { seat, card } of frame.plays) {
-    const node = cardElement(card, cards[card] || {});
-    const narrow = $("felt").clientWidth < 520;
-    const spot = place(seat, answer, narrow ? 13 : 22, narrow ? 20 : 21);
+    const key = `${seat}:${card}`;
+    let node = before.get(key);
+    if (!node) {
+      node = cardElement(card, cards[card] || {});
+      node.dataset.key = key;
+      node.classList.add("played");
+    }
+    const [rx, ry] = trickRadii(answer.page.seats.length, narrow);
+    const spot = place(seat, answer, rx, ry);
     node.style.left = `${spot.x}%`;
     node.style.top = `${spot.y}%`;
-    node.classList.add("played");
-    if (frame.winner === seat) node.classList.add("winner");
+    node.classList.toggle("winner", frame.winner === seat);
     node.setAttribute("aria-label", `${answer.page.seats[seat].name}: ${(cards[card] || {}).label || card}`
       + (frame.winner === seat ? ", winning" : ""));
-    box.append(node);
+    nodes.push(node);
   }
+  box.classList.toggle("many", answer.page.seats.length > 4);
+  // never detach a card that stays: a node put back in the page would land again
+  const keep = new Set(nodes);
+  for (const node of [...box.children]) if (!keep.has(node)) node.remove();
+  for (const node of nodes) if (node.parentNode !== box) box.append(node);
   const caption = $("trick-caption");
   caption.textContent = "";
   if (frame.result) caption.textContent = frame.result;
@@ -278,4 +300,35 @@ export function drawSheet(answer) {
   total.insertCell();
   for (const side of page.sides) total.insertCell().textContent = points(side.score);
   $("sheet").replaceChildren(table);
+}
+
+// The tricks each side has taken this hand, the contract's against what it needs, and
+// who leads the trick: one line above the felt during the play.
+export function drawTally(answer) {
+  const tally = answer.page.tally;
+  const box = $("tally");
+  box.hidden = !tally;
+  if (!tally) { box.textContent = ""; return; }
+  const many = tally.sides.length > 2;
+  const items = tally.sides.map((side) => {
+    const item = document.createElement("span");
+    item.className = side.contract ? "side contract" : "side";
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = many ? shortName(side.name) : side.name;
+    who.title = side.name;
+    const count = document.createElement("strong");
+    count.className = "tricks";
+    count.textContent = side.contract && !tally.misere ? `${side.tricks}/${tally.need}` : String(side.tricks);
+    item.append(who, " ", count);
+    return item;
+  });
+  const lead = document.createElement("span");
+  lead.className = "lead";
+  lead.textContent = tally.leader ? `${tally.leader === "You" ? "You lead" : `${tally.leader} leads`}` : "";
+  const words = document.createElement("span");
+  words.className = "visually-hidden";
+  words.textContent = tally.words;
+  box.replaceChildren(...items, lead, words);
+  box.dataset.taken = tally.taken;
 }

@@ -9,9 +9,9 @@ const ACK_WAIT = 8000;  // ms an action waits for its answer before it is sent a
 export class Connection {
   // onView(answer) gets every view; onState(state, detail) the connection's state:
   // "connecting", "live", "polling", "offline"; onRefused(error, message) a refusal;
-  // onReview(message) a hand's review.
-  constructor(table, token, { onView, onState, onRefused, onReview }) {
-    Object.assign(this, { table, token, onView, onState, onRefused, onReview });
+  // onReview(message) a hand's review; onChat(message) a message of the table chat.
+  constructor(table, token, { onView, onState, onRefused, onReview, onChat }) {
+    Object.assign(this, { table, token, onView, onState, onRefused, onReview, onChat });
     this.socket = null;
     this.failures = 0;
     this.ref = 0;
@@ -93,6 +93,8 @@ export class Connection {
       if (message.type === "refused") this.onRefused(message.error, message.message, sent);
     } else if (message.type === "review") {
       this.onReview(message);
+    } else if (message.type === "chat" && this.onChat) {
+      this.onChat(message);
     }
   }
 

@@ -5,13 +5,16 @@
 // this script holds no rule, no rank list and no points of its own.
 import { cardElement } from "./cards.js";
 import {
-  currentFrame, drawAuction, drawBar, drawBox, drawSeats, drawSheet, drawTrick,
+  currentFrame, drawAuction, drawBar, drawBox, drawSeats, drawSheet, drawTally, drawTrick,
 } from "./draw.js";
 import { Connection } from "./live.js";
-import { setupLobby, showLinks } from "./lobby.js";
+import { link, setupLobby, showLinks } from "./lobby.js";
+import { cardText, drawReviewBody } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 const PACES = { instant: 0, fast: 350, normal: 800, slow: 1500 };
+// Seconds the end of a hand stays up at each pace, unless the person says "Next hand".
+const HOLDS = { instant: 0, fast: 15, normal: 30, slow: 60 };
 
 let here = null;        // {table, token}
 let connection = null;
@@ -25,6 +28,14 @@ let reviews = new Map();
 function pace() {
   const name = localStorage.getItem("fivehundred.pace") || "normal";
   return PACES[name] ?? PACES.normal;
+}
+function holdSeconds() {  // the person's own choice ("fivehundred.hold"), else the pace's
+  const chosen = Number(localStorage.getItem("fivehundred.hold"));
+  if (localStorage.getItem("fivehundred.hold") !== null && Number.isFinite(chosen) && chosen >= 0) {
+    return Math.min(chosen, 600);
+  }
+  const name = localStorage.getItem("fivehundred.pace") || "normal";
+  return HOLDS[name] ?? HOLDS.normal;
 }
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
@@ -54,6 +65,10 @@ function refusalWords(code, message) {
     case "SEAT_IN_USE":
       return "That person is still at the table: only they can give their seat away.";
     case "LAST_PERSON": return "The last person's seat stays a person's.";
+    case "NOT_GONE_LONG":
+      return "That person has not been gone long enough: their seat can go to a computer later.";
+    case "SEAT_GIVEN":
+      return "Your seat went to a computer player while you were away.";
     default: break;
   }
   let text = (message || "That move is not allowed now.")
@@ -91,13 +106,44 @@ function connectionState(state, detail) {
 }
 
 async function act(action) {
-  if (!shown || sending) return;
+  if (!shown) return;
+  if (sending) {  // a second click while the first is on its way: said, not dropped
+    showNote("Your move is on its way: the table shows it in a moment.");
+    return;
+  }
   showRefusal(null);
+  showNote(null);
   sending = true;
+  catchUp();
+  if (shown.view.view.phase === "play") showMyCard(action.split(":")[0]);
   markSending();
   const sent = await connection.send("action", { action, version: shown.version });
   chosen = new Set();
   if (!sent) showRefusal("Not sent yet: the server is out of reach. It will be sent when it is back.");
+}
+
+// The card the person played leaves the hand and lies before them at once, before the
+// server answers; the server's view then draws the same (or its refusal puts it back).
+function showMyCard(card) {
+  const node = $("hand").querySelector(`[data-card="${CSS.escape(card)}"]`);
+  if (!node) return;
+  if (document.activeElement === node) {  // the keyboard stays in the hand
+    (node.nextElementSibling || node.previousElementSibling || $("turn")).focus({ preventScroll: true });
+  }
+  node.remove();
+  const frame = currentFrame(shown.page);
+  const plays = frame.winner !== null && frame.winner !== undefined ? [] : [...frame.plays];
+  plays.push({ seat: shown.seat, card });
+  drawTrick({ plays, winner: null }, shown);
+  $("turn").textContent = `You played ${(shown.page.cards[card] || {}).label || card}.`;
+  $("turn").classList.remove("mine");
+}
+
+// A short sentence by the hand: why a click did nothing (never a silent click).
+function showNote(text) {
+  const note = $("note");
+  note.textContent = text || "";
+  note.hidden = !text;
 }
 
 async function claim() {
@@ -113,6 +159,7 @@ function refused(code, message) {
   showRefusal(refusalWords(code, message));
   if (shown) render(shown);
   if (code === "STALE_VERSION") connection.fetchView();
+  else catchUp();  // a card laid before the answer goes back to the hand
 }
 
 function markSending() {
@@ -122,7 +169,14 @@ function markSending() {
   }
 }
 
-// -- receiving views, and showing computer players' cards one at a time -------------------
+// -- receiving views: drawn at once; only the felt lays the cards out one at a time ------
+//
+// Everything but the felt (the hand, whose turn it is, the controls) shows the newest
+// view the moment it arrives. The cards played since the felt was last drawn are laid
+// on it one at a time at the person's pace; a move of the person's own ends that at once.
+
+let felt = [];          // the frames still to lay on the felt, each {frame, answer}
+let feltTarget = null;  // the answer the felt's frames lead to
 
 function receive(answer) {
   const newest = latest || shown;
@@ -130,7 +184,18 @@ function receive(answer) {
   if (newest && answer.version === newest.version && answer.seat === newest.seat
     && String(answer.seats) === String(newest.seats)) return;
   latest = answer;
-  play();
+  const from = feltTarget || shown;
+  const frames = pace() > 0 && from && from.seat === answer.seat ? framesBetween(from, answer) : [];
+  felt.push(...frames.map((frame) => ({ frame, answer })));
+  feltTarget = answer;
+  const ended = shown && answer.page.previous && answer.page.hand !== shown.page.hand
+    && answer.page.previous.hand === shown.page.hand;
+  if (ended && answer.page.you !== null && answer.view.view.result === null && holdSeconds() > 0) {
+    hold(answer.page.previous.hand, holdSeconds());
+  }
+  if (shown === null || answer.version !== shown.version || answer.seat !== shown.seat) sending = false;
+  render(answer);
+  layOut();
 }
 
 function playsOf(tricks, current) {
@@ -160,25 +225,87 @@ function framesBetween(old, next) {
   ];
 }
 
-async function play() {
+// Lays the queued frames on the felt, one at a time; the newest view's felt at the end.
+async function layOut() {
   if (animating) return;
   animating = true;
   try {
-    while (latest && latest !== shown) {
-      const next = latest;
-      const frames = pace() > 0 ? framesBetween(shown, next) : [];
-      for (const frame of frames) {
-        if (pace() === 0 || latest.seat !== next.seat) break;
-        drawTrick(frame, next);
-        await sleep(frame.winner !== null && frame.winner !== undefined ? pace() * 2
-          : frame.result ? pace() * 3 : pace());
-      }
-      sending = false;
-      render(next);
+    while (felt.length) {
+      if (pace() === 0) { felt = []; break; }
+      const { frame, answer } = felt.shift();
+      drawTrick(frame, answer);
+      await sleep(frame.winner !== null && frame.winner !== undefined ? pace() * 2
+        : frame.result ? pace() * 3 : pace());
     }
+    if (shown) drawTrick(feltFrame(shown.page), shown);
   } finally {
     animating = false;
   }
+}
+
+// What the felt shows when no card is being laid: the trick, or while the end of a
+// hand is held, that hand's last trick with its winner.
+function feltFrame(page) {
+  if (held && page.previous && page.previous.tricks.length) {
+    const t = page.previous.tricks[page.previous.tricks.length - 1];
+    return { plays: t.plays, winner: t.winner, words: t.words };
+  }
+  return currentFrame(page);
+}
+
+// -- the end of a hand: its result, last trick and review stay until "Next hand" --------
+
+let held = null;  // {hand, until, timer}: the hand whose end is shown
+
+function hold(hand, seconds) {
+  if (held) clearInterval(held.timer);
+  held = { hand, until: Date.now() + seconds * 1000, timer: setInterval(tick, 1000) };
+}
+
+function tick() {
+  if (!held) return;
+  if (Date.now() >= held.until) { nextHand(); return; }
+  $("hand-end-count").textContent = countdownWords();
+}
+
+function countdownWords() {
+  const left = Math.max(0, Math.ceil((held.until - Date.now()) / 1000));
+  return `The next hand starts in ${left} s, or when you are ready.`;
+}
+
+function nextHand() {
+  if (!held) return;
+  clearInterval(held.timer);
+  held = null;
+  if (shown) {
+    render(shown);
+    if (!animating && !felt.length) drawTrick(currentFrame(shown.page), shown);
+    $("turn").focus({ preventScroll: true });
+  }
+}
+
+function drawHandEnd(answer) {
+  const page = answer.page;
+  const over = answer.view.view.result !== null;
+  $("hand-end").hidden = !held && !over;
+  $("next-hand").hidden = !held;
+  $("game-over-moves").hidden = !over;
+  if (!held && !over) return;
+  const previous = page.previous;
+  const hand = held ? held.hand : page.hand;
+  $("hand-end-title").textContent = over ? "The game is over" : `Hand ${hand} is over`;
+  const words = over ? [page.turn] : [];
+  if (previous && previous.hand === hand) words.push(previous.words);
+  else if (over && page.sheet.length) words.push(page.sheet[page.sheet.length - 1].words);
+  $("hand-end-words").textContent = words.join(" ");
+  $("hand-end-count").textContent = held ? countdownWords() : "";
+}
+
+
+// The person moves: the felt catches up at once (no card of theirs waits behind others').
+function catchUp() {
+  felt = [];
+  if (shown) drawTrick(currentFrame(shown.page), shown);
 }
 
 // -- drawing -----------------------------------------------------------------------------
@@ -217,6 +344,9 @@ function drawHand(answer) {
       } else {
         el.setAttribute("aria-disabled", "true");
         if (plays.length) el.classList.add("unplayable");
+        el.addEventListener("click", () => showNote(!mine ? `Not your turn yet: ${page.turn}`
+          : plays.length ? "That card cannot be played now: the raised cards can."
+            : "Your turn is not a card: choose above or beside the table."));
       }
       if (chosen.has(card)) {
         el.classList.add("selected");
@@ -252,8 +382,33 @@ function drawMoves(answer, { discarding, plays, mine }) {
   }
   const jokers = plays.filter((a) => a.startsWith("Jo:"));
   const box = answer.page.box;
+  const cardCalls = legal.filter((a) => /^partner (Jo|10|[2-9AKQJ]|1[1-3])[SCDH]?$/.test(a));
+  if (cardCalls.length > 4) {  // a partner called by card: a compact grid, a row a suit
+    const grid = document.createElement("div");
+    grid.className = "partner-grid";
+    grid.setAttribute("role", "group");
+    grid.setAttribute("aria-label", "Call a partner: whoever holds the card plays with you");
+    for (const suit of ["", "S", "C", "D", "H"]) {
+      const row = cardCalls.filter((a) => (suit ? a.endsWith(suit) : a.endsWith("Jo")));
+      if (!row.length) continue;
+      const line = document.createElement("div");
+      line.className = "partner-row";
+      for (const action of row) {
+        const card = action.split(" ")[1];
+        const el = button(cardText(card), () => act(action), { kind: "partner" });
+        el.dataset.action = action;
+        el.classList.add("partner-card");
+        if (/[DH]$/.test(card)) el.classList.add("red");
+        el.setAttribute("aria-label", answer.page.actions[action] || action);
+        line.append(el);
+      }
+      grid.append(line);
+    }
+    moves.append(grid);
+  }
   for (const action of legal) {
     if (box) continue;  // the bidding box has every call
+    if (cardCalls.length > 4 && cardCalls.includes(action)) continue;
     if (plays.includes(action) && !(jokers.length > 1 && jokers.includes(action))) continue;
     const button = document.createElement("button");
     button.type = "button";
@@ -315,49 +470,137 @@ function restoreFocus(key) {
 
 function render(answer) {
   const key = focusKey();
+  if (held && answer.page.you === null) { clearInterval(held.timer); held = null; }
   if (shown && (answer.version !== shown.version || answer.page.hand !== shown.page.hand)) {
     if (answer.page.hand !== shown.page.hand) chosen = new Set();
     const box = $("refusal");
     if (!box.hidden && !sending && box.dataset.version !== String(answer.version)) showRefusal(null);
+    if (!sending) showNote(null);
   }
   shown = answer;
   $("refusal").dataset.version = answer.version;
   document.title = answer.page.you === null ? "Five Hundred · watching" : `Five Hundred · ${answer.page.turn}`;
-  $("turn").textContent = answer.page.turn;
-  $("turn").classList.toggle("mine", answer.page.seats.some((s) => s.you && s.to_act));
+  $("turn").textContent = held ? `Hand ${held.hand} is over.` : answer.page.turn;
+  $("turn").classList.toggle("mine", !held && answer.page.seats.some((s) => s.you && s.to_act));
   drawBar(answer);
   drawSeats(answer);
-  drawTrick(currentFrame(answer.page), answer);
+  if (held) {  // nobody is to act on the hand whose end is shown
+    for (const seat of document.querySelectorAll("#seats .seat.to-act")) seat.classList.remove("to-act");
+  }
+  drawTally(answer);
+  if (!animating && !felt.length) drawTrick(feltFrame(answer.page), answer);
   drawBox(answer, act);
+  if (held) $("bidding").hidden = true;  // the next auction waits for the person
+  $("table").classList.toggle("auction", !$("bidding").hidden);
   drawAuction(answer);
   drawSheet(answer);
   drawMoves(answer, drawHand(answer));
+  if (held) { $("hand-box").hidden = true; $("moves").textContent = ""; }
+  drawHandEnd(answer);
   drawReview(answer);
   drawAway(answer);
+  drawGiven(answer);
   if (!$("last-trick").hidden) drawLastTrick();
   if (sending) markSending();
   restoreFocus(key);
 }
 
 // -- a departed person's seat, given to a computer player -----------------------------
+//
+// Each other person's seat says whether they are here, or how long they have been gone;
+// once they have been gone the server's grace, a button gives the seat to a computer
+// player after a confirmation. A person whose seat went to a computer watches, with a
+// sentence saying so and a button that takes the seat back.
+
+let people = null;        // the server's GET /people answer, and when it came
+let peopleTimer = null;
+let confirming = null;    // the seat whose hand-over waits for a confirmation
 
 function drawAway(answer) {
   const page = answer.page;
   const others = page.you === null || answer.view.view.phase === "game_over" ? []
     : page.seats.filter((s) => !s.computer && !s.you);
   $("away").hidden = others.length === 0;
+  if (!others.length) { clearTimeout(peopleTimer); peopleTimer = null; }
+  else if (peopleTimer === null) askPeople();
   const list = $("away-list");
-  const key = others.map((s) => `${s.seat}:${s.name}`).join(",");
+  const info = new Map(((people && people.seats) || []).map((p) => [p.seat, p]));
+  const rows = others.map((seat) => {
+    const known = info.get(seat.seat);
+    const wait = known && known.wait !== null ? Math.max(0, known.wait - (Date.now() - people.at) / 1000) : null;
+    let state = "unknown";
+    if (known && known.here) state = "here";
+    else if (known && wait > 0) state = `wait:${Math.ceil(wait / 10)}`;
+    else if (known) state = confirming === seat.seat ? "confirm" : "gone";
+    return { seat, known, wait, state };
+  });
+  const key = rows.map((r) => `${r.seat.seat}:${r.seat.name}:${r.state}`).join(",");
   if (list.dataset.key === key) return;  // unchanged: the buttons (and the focus) stay
   list.dataset.key = key;
-  list.replaceChildren(...others.map((seat) => {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.dataset.seat = seat.seat;
-    button.textContent = `Give ${seat.name}'s seat to a computer`;
-    button.addEventListener("click", () => handOver(seat.seat));
-    return button;
+  list.replaceChildren(...rows.map(({ seat, known, wait, state }) => {
+    const row = document.createElement("div");
+    row.className = "away-seat";
+    row.dataset.seat = seat.seat;
+    const words = document.createElement("p");
+    words.className = "hint";
+    row.append(words);
+    if (state === "unknown") words.textContent = `${seat.name}: checking whether they are here…`;
+    else if (state === "here") words.textContent = `${seat.name} is here.`;
+    else if (state.startsWith("wait")) {
+      words.textContent = `${seat.name} has been gone ${minutes(known.gone)}: their seat can go `
+        + `to a computer player in ${minutes(wait)}, if they have not come back.`;
+    } else if (state === "gone") {
+      words.textContent = `${seat.name} has been gone ${minutes(known.gone)}.`;
+      row.append(button(`Give ${seat.name}'s seat to a computer…`, () => {
+        confirming = seat.seat;
+        drawAway(shown);
+        $("away-list").querySelector(".confirm-yes").focus();
+      }, { seat: seat.seat, kind: "give" }));
+    } else {
+      words.textContent = `Give ${seat.name}'s seat to a computer player? It plays their cards `
+        + "from now on; they can take the seat back when they return.";
+      row.append(
+        button(`Yes, give ${seat.name}'s seat`, () => { confirming = null; handOver(seat.seat); },
+          { seat: seat.seat, kind: "yes", className: "confirm-yes" }),
+        button("Cancel", () => { confirming = null; drawAway(shown); }, { kind: "cancel" }),
+      );
+    }
+    return row;
   }));
+}
+
+function minutes(seconds) {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  return `${m} min${s % 60 ? ` ${s % 60} s` : ""}`;
+}
+
+function button(text, onClick, { seat = null, kind = "", className = "" } = {}) {
+  const el = document.createElement("button");
+  el.type = "button";
+  el.textContent = text;
+  if (seat !== null) el.dataset.seat = seat;
+  if (kind) el.dataset.kind = kind;
+  if (className) el.className = className;
+  el.addEventListener("click", onClick);
+  return el;
+}
+
+async function askPeople() {  // every 5 s, and when a grace is over
+  clearTimeout(peopleTimer);
+  peopleTimer = setTimeout(askPeople, 5000);
+  if (!connection || !shown || shown.page.you === null) return;
+  try {
+    const answer = await connection.http("GET", `/tables/${here.table}/people`);
+    if (answer.ok) people = { ...answer.data, at: Date.now() };
+  } catch (err) { return; }
+  const waits = people.seats.map((p) => p.wait).filter((w) => w !== null && w > 0);
+  if (waits.length && Math.min(...waits) < 5) {
+    clearTimeout(peopleTimer);
+    peopleTimer = setTimeout(askPeople, Math.min(...waits) * 1000 + 200);
+  }
+  if (shown) drawAway(shown);
 }
 
 async function handOver(seat) {
@@ -371,71 +614,48 @@ async function handOver(seat) {
     return;
   }
   if (!answer.ok) showRefusal(refusalWords(answer.data.error, answer.data.message));
+  await askPeople();
   await connection.fetchView();
+}
+
+// The person's own link, once their seat went to a computer player: they watch.
+function drawGiven(answer) {
+  const given = Boolean(here && !here.watching && answer.page.you === null);
+  $("given").hidden = !given;
+}
+
+async function takeBack() {
+  if (!connection) return;
+  let answer;
+  try {
+    answer = await connection.http("POST", `/tables/${here.table}/return`);
+  } catch (err) {
+    showRefusal("Not done: the server is out of reach. Try again when it is back.");
+    return;
+  }
+  if (!answer.ok) {
+    showRefusal(answer.status === 401 ? "This seat is a person's again: open your link again."
+      : refusalWords(answer.data.error, answer.data.message));
+    return;
+  }
+  enter();  // the link is the seat's again: connect as the seat
 }
 
 // -- the review after a hand (sent by the server when it is ready) ------------------------
 
-function cardText(card) {  // "A♥": the notation with its suit's symbol
-  return card === "Jo" ? "Joker" : card.slice(0, -1) + "\u2660\u2663\u2666\u2665"["SCDH".indexOf(card.slice(-1))];
-}
-
-const MISERES = { M: "misère", OM: "open misère", BM: "blind misère" };
-function contractText(call) {
-  return MISERES[call] || call.replace(/[SCDH]$/, (s) => cardText(`2${s}`).slice(1));
-}
-
-// The review of the last hand (from the server's solver): what the contract could have
-// made with every card seen, and for each card played the cards that kept the most tricks.
+// The review of the last hand (from the server's solver), for the person reading it:
+// drawn by review.js; while the end of a hand is held, right under its result.
 function drawReview(answer) {
   const page = answer.page;
   const hand = page.reviewed;  // the last hand finished: never an older hand's review
   const review = hand !== null && reviews.get(hand);
-  $("review").hidden = !review;
+  const box = $("review");
+  box.hidden = !review;
+  const home = held || answer.view.view.result !== null ? $("hand-end") : $("exposed-box");
+  if (box.previousElementSibling !== home) home.after(box);
   if (!review) { askReview(hand); return; }
-  const name = (seat) => page.seats[seat].name;
   $("review-title").textContent = `Review of hand ${review.hand}`;
-  const body = $("review-body");
-  body.textContent = "";
-  const p = document.createElement("p");
-  if (review.contract && review.contractor !== null) {
-    const took = review.tricks_taken;
-    p.textContent = `${name(review.contractor)} ${review.made ? "made" : "lost"} ${contractText(review.contract)}`
-      + (took !== null ? ` with ${took} trick${took === 1 ? "" : "s"}` : "")
-      + (review.could_make !== null && review.could_make !== undefined
-        ? `; with every card seen, the contract could have taken ${review.could_make}.` : ".");
-  } else p.textContent = "A hand with no contract: nothing to review.";
-  body.append(p);
-  if (!review.complete) {
-    const note = document.createElement("p");
-    note.className = "hint";
-    note.textContent = "The review stopped at its time limit: some cards are not analysed.";
-    body.append(note);
-  }
-  const table = document.createElement("table");
-  table.className = "review";
-  table.createCaption().textContent = "Each card played, and the card that kept the most tricks";
-  const head = table.createTHead().insertRow();
-  for (const text of ["Trick", "Cards played (better card)"]) {
-    const th = document.createElement("th");
-    th.scope = "col";
-    th.textContent = text;
-    head.append(th);
-  }
-  const rows = table.createTBody();
-  for (const trick of review.tricks || []) {
-    const tr = rows.insertRow();
-    tr.insertCell().textContent = trick.number;
-    const cell = tr.insertCell();
-    cell.textContent = trick.cards.map((play) => {
-      let text = `${name(play.seat)}: ${cardText(play.card)}`;
-      if (play.analysed && play.lost > 0) {
-        text += ` (${play.best.map(cardText).join(" or ")} kept ${play.lost} more)`;
-      }
-      return text;
-    }).join(" · ");
-  }
-  body.append(table);
+  drawReviewBody($("review-body"), review, page);
 }
 
 const asked = new Set();
@@ -456,19 +676,105 @@ function onReview(message) {  // only the review's part of the page is drawn aga
   if (shown) drawReview(shown);
 }
 
+// -- game over: a new game with the same seats (and rules), or the lobby -----------------
+
+async function newGame() {
+  if (!shown) return;
+  const body = { rules: shown.view.view.rules, seats: shown.seats };
+  if (shown.names && shown.names.some((n) => n)) body.names = shown.names;
+  let answer;
+  try {
+    const response = await fetch("/tables", { method: "POST",
+      headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    answer = { ok: response.ok, data: await response.json() };
+  } catch (err) {
+    showRefusal("Not done: the server is out of reach. Try again when it is back.");
+    return;
+  }
+  if (!answer.ok) { showRefusal(refusalWords(answer.data.error, answer.data.message)); return; }
+  const data = answer.data;
+  const mine = String(shown.seat ?? 0);
+  const links = Object.entries(data.tokens).filter(([seat]) => seat !== mine)
+    .map(([seat, token]) => [Number(seat), link(data.table, token)]);
+  if (data.spectator) links.push([null, link(data.table, data.spectator, true)]);
+  sessionStorage.setItem(`links:${data.table}`, JSON.stringify(links));
+  location.hash = `table=${encodeURIComponent(data.table)}&token=${encodeURIComponent(data.tokens[mine])}`;
+}
+
+// -- the table chat: messages shown as text, never as markup ----------------------------
+
+let chatSeen = 0;  // the number of the last message drawn
+
+function onChat(message) {
+  if (!message || typeof message.n !== "number" || message.n <= chatSeen) return;
+  chatSeen = message.n;
+  const item = document.createElement("li");
+  const who = document.createElement("strong");
+  const mine = shown && message.seat === shown.page.you;
+  const known = shown && shown.page.seats[message.seat];
+  who.textContent = `${mine ? "You" : known && !known.computer ? known.name : String(message.name)}: `;
+  const text = document.createElement("span");
+  text.textContent = String(message.text);  // text only: nothing a message holds is run
+  item.append(who, text);
+  const log = $("chat-log");
+  log.append(item);
+  while (log.children.length > 50) log.firstElementChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+async function loadChat() {
+  chatSeen = 0;
+  $("chat-log").textContent = "";
+  if (!connection) return;
+  let answer;
+  try { answer = await connection.http("GET", `/tables/${here.table}/chat`); } catch (err) { return; }
+  if (answer.ok) for (const message of answer.data.messages) onChat(message);
+}
+
+async function sendChat(event) {
+  event.preventDefault();
+  const input = $("chat-text");
+  const text = input.value.trim();
+  const note = $("chat-note");
+  note.hidden = true;
+  if (!text || !connection) return;
+  let answer;
+  try {
+    answer = await connection.http("POST", `/tables/${here.table}/chat`, { text });
+  } catch (err) {
+    note.textContent = "Not sent: the server is out of reach.";
+    note.hidden = false;
+    return;
+  }
+  if (!answer.ok) {
+    note.textContent = answer.data.error === "RATE_LIMITED"
+      ? "Not sent: you are sending messages too fast. Wait a moment."
+      : `Not sent: ${answer.data.message || "the message was refused"}.`;
+    note.hidden = false;
+    return;
+  }
+  input.value = "";
+  onChat(answer.data);
+}
+
 // -- entering a table --------------------------------------------------------------------
 
 function fragment() {
   const params = new URLSearchParams(location.hash.slice(1));
   const token = params.get("token") || params.get("watch");
-  return params.get("table") && token ? { table: params.get("table"), token } : null;
+  return params.get("table") && token
+    ? { table: params.get("table"), token, watching: !params.get("token") } : null;
 }
 
 function enter() {
   if (connection) connection.stop();
   connection = null;
   here = fragment();
-  shown = latest = null;
+  shown = latest = feltTarget = people = null;
+  if (held) clearInterval(held.timer);
+  held = null;
+  felt = [];
+  confirming = null;
   reviews = new Map();
   asked.clear();
   $("lobby").hidden = Boolean(here);
@@ -485,13 +791,21 @@ function enter() {
     onState: connectionState,
     onRefused: refused,
     onReview,
+    onChat,
   });
   connection.start();
+  $("chat-form").hidden = here.watching;  // a spectator reads the chat
+  loadChat();
 }
 
 STATE_WORDS["idle-lobby"] = () => "";
 $("pace").value = localStorage.getItem("fivehundred.pace") || "normal";
 $("pace").addEventListener("change", () => localStorage.setItem("fivehundred.pace", $("pace").value));
+$("take-back").addEventListener("click", takeBack);
+$("next-hand").addEventListener("click", nextHand);
+$("chat-form").addEventListener("submit", sendChat);
+$("new-game").addEventListener("click", newGame);
+$("to-lobby").addEventListener("click", () => { location.hash = ""; });
 $("last-trick-button").addEventListener("click", () => {
   drawLastTrick();
   $("last-trick").hidden = false;
@@ -502,6 +816,10 @@ $("last-trick-close").addEventListener("click", () => {
   $("last-trick-button").focus();
 });
 window.addEventListener("hashchange", enter);
+// A page left (or frozen in the back-forward cache) closes its socket, so the others see
+// the person gone; a page brought back connects again.
+window.addEventListener("pagehide", () => { if (connection) connection.stop(); });
+window.addEventListener("pageshow", (event) => { if (event.persisted) enter(); });
 window.addEventListener("resize", () => { if (shown && !animating) render(shown); });
 setupLobby();
 enter();
@@ -511,9 +829,11 @@ window.fivehundred = {
   get shown() { return shown; },
   get connection() { return connection; },
   get animating() { return animating; },
-  get busy() { return animating || sending || latest !== shown; },
+  get busy() { return animating || sending || latest !== shown || held !== null; },
+  get held() { return held; },
   get state() { return connection ? connection.state : null; },
   render,
   act,
+  showReview: onReview,
   refusalWords,
 };

@@ -1,0 +1,121 @@
+// The review of a hand, for the person reading it: at each trick the card they played
+// beside the best card for them and the tricks that choice cost, their own mistakes
+// picked out, and what the contract could have made with every card seen.
+
+const SUITS = "\u2660\u2663\u2666\u2665";
+
+export function cardText(card) {  // "A♥": the notation with its suit's symbol
+  return card === "Jo" ? "Joker" : card.slice(0, -1) + SUITS["SCDH".indexOf(card.slice(-1))];
+}
+
+const MISERES = { M: "misère", OM: "open misère", BM: "blind misère" };
+export function contractText(call) {
+  return MISERES[call] || call.replace(/[SCDH]$/, (s) => cardText(`2${s}`).slice(1));
+}
+
+const tricks = (n) => `${n} trick${n === 1 ? "" : "s"}`;
+// the card itself, or the Joker's lead ("Jo:H") as the Joker
+const bare = (action) => action.split(":")[0];
+
+// The person's side: their seat's side (the contract's, or the defence).
+function sideOf(review, seat) {
+  return review.side.includes(seat) ? "contract" : "defence";
+}
+
+// Who a card's "best" is best for, in words: "you", "your side", "Computer 2's side".
+function forWhom(review, seat, you, name) {
+  if (seat === you) return review.side.length > 1 && review.side.includes(you) ? "your side" : "you";
+  if (you !== null && sideOf(review, seat) === sideOf(review, you) && review.side.includes(you)) {
+    return "your side";
+  }
+  return review.side.includes(seat) ? "the contract" : "the defence";
+}
+
+// Draws the review into ``body``; answers the person's mistakes (for the tests).
+export function drawReviewBody(body, review, page) {
+  const you = page.you;
+  const name = (seat) => (seat === you ? "You" : page.seats[seat].name);
+  body.textContent = "";
+  const head = document.createElement("p");
+  head.className = "review-head";
+  if (review.contract && review.contractor !== null) {
+    const took = review.tricks_taken;
+    let text = `${name(review.contractor)} ${review.made ? "made" : "lost"} `
+      + `${contractText(review.contract)}` + (took !== null ? ` with ${tricks(took)}` : "");
+    if (review.could_make !== null && review.could_make !== undefined) {
+      text += `; ${tricks(review.could_make)} ${review.could_make === 1 ? "was" : "were"} there `
+        + "with every card seen.";
+    } else text += ".";
+    head.textContent = text;
+  } else head.textContent = "A hand with no contract: nothing to review.";
+  body.append(head);
+  if (!review.contract || review.contractor === null) return [];
+  const mistakes = [];
+  for (const trick of review.tricks || []) {
+    for (const play of trick.cards) {
+      if (play.seat === you && play.analysed && play.lost > 0) mistakes.push({ trick, play });
+    }
+  }
+  const summary = document.createElement("p");
+  summary.className = "review-you";
+  if (you === null) summary.textContent = "";
+  else if (mistakes.length) {
+    const cost = mistakes.reduce((n, m) => n + m.play.lost, 0);
+    summary.textContent = `Your cards cost ${forWhom(review, you, you, name)} ${tricks(cost)}: `
+      + mistakes.map(({ trick, play }) => `trick ${trick.number}, ${cardText(play.card)} `
+        + `(${play.best.map((b) => cardText(bare(b))).join(" or ")} was best)`).join("; ") + ".";
+  } else {
+    const analysed = (review.tricks || []).some((t) => t.cards.some((p) => p.seat === you && p.analysed));
+    summary.textContent = analysed ? "Every card you played was a best card: no trick lost." : "";
+  }
+  summary.hidden = !summary.textContent;
+  body.append(summary);
+  if (!review.complete) {
+    const note = document.createElement("p");
+    note.className = "hint";
+    note.textContent = "The review stopped at its time limit: the first tricks are not analysed.";
+    body.append(note);
+  }
+  const table = document.createElement("table");
+  table.className = "review";
+  table.createCaption().textContent = you === null
+    ? "Each card played, and the best card for its player"
+    : "Your card at each trick beside the best card for you, and other players' costly cards";
+  const headRow = table.createTHead().insertRow();
+  const titles = you === null ? ["Trick", "Costly cards"] : ["Trick", "You played", "Best for you", "Cost", "Others"];
+  for (const text of titles) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = text;
+    headRow.append(th);
+  }
+  const rows = table.createTBody();
+  for (const trick of review.tricks || []) {
+    const tr = rows.insertRow();
+    tr.insertCell().textContent = trick.number;
+    if (you !== null) {
+      const mine = trick.cards.find((p) => p.seat === you);
+      const played = tr.insertCell();
+      const best = tr.insertCell();
+      const cost = tr.insertCell();
+      if (!mine) {
+        played.textContent = "—";
+      } else {
+        played.textContent = cardText(mine.card);
+        if (!mine.analysed) best.textContent = "not analysed";
+        else if (mine.forced) best.textContent = "the only card";
+        else if (mine.lost > 0) {
+          best.textContent = mine.best.map((b) => cardText(bare(b))).join(" or ");
+          cost.textContent = `−${tricks(mine.lost)}`;
+          tr.classList.add("mistake");
+        } else best.textContent = "✓ a best card";
+      }
+    }
+    const others = trick.cards.filter((p) => p.seat !== you && p.analysed && p.lost > 0);
+    tr.insertCell().textContent = others.map((p) => `${name(p.seat)}: ${cardText(p.card)} `
+      + `(${p.best.map((b) => cardText(bare(b))).join(" or ")} kept ${tricks(p.lost)} more for `
+      + `${forWhom(review, p.seat, you, name)})`).join(" · ");
+  }
+  body.append(table);
+  return mistakes;
+}

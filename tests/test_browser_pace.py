@@ -1,0 +1,110 @@
+"""A pace that waits for people, in Chromium: the end of a hand keeps its result, its
+last trick and its review up until the person says "Next hand" or a visible countdown
+ends; the next auction is not shown meanwhile."""
+
+from __future__ import annotations
+
+import functools
+import re
+import subprocess
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+
+from browser_support import chromium, click, open_table, page, settled, shoot, wait_for
+from server_helpers import free_port, start_server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("server")
+    port = free_port()
+    process: subprocess.Popen[str] = start_server(folder / "tables.db", port, "--seed", "pace")
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        process.terminate()
+        process.communicate(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
+    with chromium(tmp_path_factory.mktemp("chromium")) as driver:
+        yield driver
+
+
+def ready(driver: WebDriver) -> bool:
+    return settled(driver) and bool(
+        page(driver, "f.shown.view.view.to_act === f.shown.seat || f.held !== null")
+    )
+
+
+def newer(driver: WebDriver, version: int) -> bool:
+    return bool(page(driver, f"f.shown.version > {version} || f.held !== null"))
+
+
+def to_the_last_card(driver: WebDriver) -> None:
+    """Play the first hand (pass, or the only move) until one card is left to play."""
+    for _ in range(80):
+        wait_for(driver, ready)
+        phase = page(driver, "f.shown.view.view.phase")
+        if phase == "play" and page(driver, "f.shown.display.hand.flat().length") == 1:
+            return
+        version = page(driver, "f.shown.version")
+        if phase == "discard":
+            for card in page(driver, "f.shown.display.hand.flat().slice(0, 3)"):
+                click(driver, f'#hand .card[data-card="{card}"]')
+            click(driver, "#discard")
+        elif phase == "play":
+            click(driver, "#hand .card.legal")
+        else:
+            click(driver, '#misere button[data-action="pass"], #moves button[data-action]')
+        wait_for(driver, functools.partial(newer, version=version))
+    raise AssertionError("the hand never came to its last card")
+
+
+def test_the_end_of_a_hand_waits_for_next_hand_then_for_the_countdown(
+    browser: WebDriver, server: str
+) -> None:
+    for how in ("button", "countdown"):
+        open_table(browser, server, 4, pace="instant")
+        to_the_last_card(browser)
+        browser.execute_script(
+            "localStorage.setItem('fivehundred.hold', arguments[0])",
+            "60" if how == "button" else "3",
+        )
+        hand = page(browser, "f.shown.page.hand")
+        click(browser, "#hand .card.legal")
+        wait_for(browser, lambda d: page(d, "f.held !== null"))
+        answer: Any = page(browser, "f.shown")
+        assert answer["page"]["hand"] == hand + 1  # the server dealt on: the page waits
+        end = browser.find_element(By.ID, "hand-end")
+        assert end.is_displayed()
+        assert browser.find_element(By.ID, "hand-end-title").text == f"HAND {hand} IS OVER"
+        words = browser.find_element(By.ID, "hand-end-words").text
+        assert words == answer["page"]["previous"]["words"]
+        count = browser.find_element(By.ID, "hand-end-count").text
+        assert re.fullmatch(r"The next hand starts in \d+ s, or when you are ready\.", count)
+        # the last trick lies on the felt with its winner; the next auction is not shown
+        last = answer["page"]["previous"]["tricks"][-1]
+        wait_for(browser, lambda d: not page(d, "f.animating"))
+        on_felt = browser.execute_script(
+            "return [...document.querySelectorAll('#trick .card')].map((c) => c.dataset.card)"
+        )
+        assert sorted(on_felt) == sorted(p["card"] for p in last["plays"])
+        assert browser.find_elements(By.CSS_SELECTOR, "#trick .card.winner")
+        assert not browser.find_element(By.ID, "bidding").is_displayed()
+        assert not browser.find_element(By.ID, "hand-box").is_displayed()
+        assert browser.find_element(By.ID, "turn").text == f"Hand {hand} is over."
+        if how == "button":
+            shoot(browser, "4p-hand-end")
+            click(browser, "#next-hand")
+        wait_for(browser, lambda d: page(d, "f.held === null"), timeout=20)
+        assert not end.is_displayed()
+        assert browser.find_element(By.ID, "turn").text == answer["page"]["turn"]
+        if answer["view"]["view"]["to_act"] == answer["seat"]:
+            assert browser.find_element(By.ID, "bidding").is_displayed()
+        browser.execute_script("localStorage.removeItem('fivehundred.hold')")
