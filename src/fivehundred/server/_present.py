@@ -553,3 +553,29 @@ def alternate(groups: Sequence[Sequence[fh.Card]], trumps: bool) -> list[Sequenc
         left.remove(pick)
         out.append(pick)
     return out
+
+
+def display(view: fh.PlayerView) -> dict[str, Any]:
+    """How the browser table shows a view's cards, sorted and marked by the library.
+
+    ``hand`` is the seat's cards (with the kitty while the seat discards from it)
+    and ``exposed_hand`` an open misère hand, each as groups in the order of
+    :func:`~fivehundred.tricks.display_groups`; ``kitty`` is in that order too.
+    ``trumps`` is every card of the deck that is a trump under the contract,
+    highest first (none before there is a contract), so that the page marks
+    them wherever they are shown: in the hand, the kitty or the trick.
+    """
+    contract, joker = view.contract, view.joker_suit
+
+    def groups(cards: Sequence[fh.Card]) -> list[list[str]]:
+        found = display_groups(cards, contract, joker_suit=joker)
+        trumps = bool(found) and is_trump(found[0][0], contract, joker_suit=joker)
+        return [[str(c) for c in group] for group in alternate(found, trumps)]
+
+    kitty = view.kitty
+    return {
+        "hand": groups([*view.hand, *(kitty or ())]),
+        "kitty": None if kitty is None else [card for group in groups(kitty) for card in group],
+        "exposed_hand": None if view.exposed_hand is None else groups(view.exposed_hand),
+        "trumps": [] if contract is None else list(trumps(view.rules, contract, joker)),
+    }

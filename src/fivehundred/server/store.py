@@ -26,19 +26,19 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, Protocol
-from urllib.parse import unquote, urlsplit
 
 import attrs
 
 from fivehundred._engine.quoting import expect, quote
 from fivehundred.errors import FiveHundredError
+from fivehundred.server._dburl import describe, is_postgres_url
 from fivehundred.server._logs import LOGGER
+from fivehundred.server._schema import SCHEMA_VERSION, STATUS, SchemaTooNew, upgrade
 
 __all__ = [
     "CHANNEL",
@@ -58,7 +58,6 @@ __all__ = [
     "describe",
     "is_postgres_url",
     "open_store",
-    "upgrade",
 ]
 
 #: The PostgreSQL notification channel of table changes: each payload is a game's id and
@@ -82,132 +81,6 @@ RELISTEN_EVERY: Final = 1.0
 UNAVAILABLE: Final = "the database did not answer: read the table again and retry"
 
 log = logging.getLogger(LOGGER)
-
-#: The relations, in SQL both databases accept.
-_SCHEMA: Final = (
-    """CREATE TABLE IF NOT EXISTS game (
-    id TEXT PRIMARY KEY,
-    rules TEXT NOT NULL,
-    seats TEXT NOT NULL,
-    seed TEXT NOT NULL,
-    dealer INTEGER NOT NULL
-)""",
-    """CREATE TABLE IF NOT EXISTS token (
-    game TEXT NOT NULL REFERENCES game(id),
-    seat INTEGER NOT NULL,
-    hash TEXT NOT NULL,
-    PRIMARY KEY (game, seat)
-)""",
-    """CREATE TABLE IF NOT EXISTS deal (
-    game TEXT NOT NULL REFERENCES game(id),
-    hand INTEGER NOT NULL,
-    deck TEXT NOT NULL,
-    PRIMARY KEY (game, hand)
-)""",
-    """CREATE TABLE IF NOT EXISTS name (
-    game TEXT NOT NULL REFERENCES game(id),
-    seat INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    PRIMARY KEY (game, seat)
-)""",
-    """CREATE TABLE IF NOT EXISTS action (
-    game TEXT NOT NULL REFERENCES game(id),
-    n INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    PRIMARY KEY (game, n)
-)""",
-    """CREATE TABLE IF NOT EXISTS closed (
-    game TEXT PRIMARY KEY REFERENCES game(id),
-    at DOUBLE PRECISION NOT NULL,
-    reason TEXT NOT NULL
-)""",
-)
-#: A game's number of actions, whether it is closed, and its seats, in one statement. The
-#: actions are numbered from 0 with no gap, so the last number (the end of the primary
-#: key's index) gives their count without counting them.
-_STATUS: Final = (
-    "SELECT (SELECT COALESCE(MAX(n) + 1, 0) FROM action WHERE game = ?), "
-    "(SELECT COUNT(*) FROM closed WHERE game = ?), "
-    "(SELECT seats FROM game WHERE id = ?)"
-)
-
-
-#: The version of the relations above, held in the database (``schema_version``). Each
-#: version's changes are in :data:`_MIGRATIONS`; a database without the relation
-#: ``schema_version`` but with ``game`` is of an earlier release (version 0).
-SCHEMA_VERSION: Final = 2
-#: What a server that finds a newer schema says to do.
-UPGRADE: Final = 'pip install --upgrade "fivehundred[server]"'
-
-
-def _version_1(postgres: bool) -> tuple[str, ...]:
-    """From the releases before versions: every relation that is missing (the first held
-    no ``name`` and no ``closed``; some had one of the two), PostgreSQL's order of
-    creation, and the version itself."""
-    created = ("ALTER TABLE game ADD COLUMN IF NOT EXISTS created BIGSERIAL",) if postgres else ()
-    return (*_SCHEMA, *created, "CREATE TABLE schema_version (version INTEGER NOT NULL)")
-
-
-def _version_2(postgres: bool) -> tuple[str, ...]:
-    """The rate limits' token buckets, which the processes on one PostgreSQL share."""
-    return (
-        """CREATE TABLE rate_bucket (
-    kind TEXT NOT NULL,
-    client TEXT NOT NULL,
-    tokens DOUBLE PRECISION NOT NULL,
-    at DOUBLE PRECISION NOT NULL,
-    full_at DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (kind, client)
-)""",
-    )
-
-
-#: The statements that bring a database to each version from the one before.
-_MIGRATIONS: Final[dict[int, Callable[[bool], tuple[str, ...]]]] = {
-    1: _version_1,
-    2: _version_2,
-}
-
-
-class SchemaTooNew(FiveHundredError):
-    """The database was written by a newer ``fivehundred``: this one must not touch it."""
-
-
-def upgrade(
-    run: Callable[..., list[tuple[Any, ...]]], relations: set[str], *, postgres: bool
-) -> int | None:
-    """Bring the schema to :data:`SCHEMA_VERSION`, in the caller's transaction.
-
-    ``run(sql, params)`` runs a statement written with ``?`` placeholders;
-    ``relations`` are the names of the tables there now. Answers the version
-    found (``None`` for an empty database). Raises :class:`SchemaTooNew`, with
-    the command to run, for a version this release does not know.
-    """
-    if "schema_version" in relations:
-        found: int | None = int(run("SELECT MAX(version) FROM schema_version")[0][0])
-    else:
-        found = 0 if "game" in relations else None
-    if found is not None and found > SCHEMA_VERSION:
-        raise SchemaTooNew(
-            f"the database's schema is version {found}, newer than this fivehundred's "
-            f"({SCHEMA_VERSION}): it was written by a newer release, so upgrade this one "
-            f"({UPGRADE}) before serving it"
-        )
-    if found == SCHEMA_VERSION:
-        return found
-    for version in range((found or 0) + 1, SCHEMA_VERSION + 1):
-        for statement in _MIGRATIONS[version](postgres):
-            run(statement)
-    run("DELETE FROM schema_version")
-    run("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
-    if found is not None:
-        log.warning(
-            "migrated the database's schema",
-            extra={"fields": {"from": found, "to": SCHEMA_VERSION}},
-        )
-    return found
-
 
 #: The relations a game's rows are in, the game's own last (foreign keys point at it).
 _RELATIONS: Final = ("action", "deal", "token", "name", "closed", "game")
@@ -340,132 +213,6 @@ class Store(Protocol):
     def close(self) -> None:
         """Release the connections (and stop listening)."""
         ...
-
-
-#: The keywords of a libpq connection string (``host=... dbname=...``), PostgreSQL 15's.
-LIBPQ_KEYS: Final = frozenset(
-    {
-        "host",
-        "hostaddr",
-        "port",
-        "dbname",
-        "user",
-        "password",
-        "passfile",
-        "channel_binding",
-        "connect_timeout",
-        "client_encoding",
-        "options",
-        "application_name",
-        "fallback_application_name",
-        "keepalives",
-        "keepalives_idle",
-        "keepalives_interval",
-        "keepalives_count",
-        "tcp_user_timeout",
-        "replication",
-        "gssencmode",
-        "sslmode",
-        "requiressl",
-        "sslcompression",
-        "sslcert",
-        "sslkey",
-        "sslpassword",
-        "sslrootcert",
-        "sslcrl",
-        "sslcrldir",
-        "sslsni",
-        "requirepeer",
-        "ssl_min_protocol_version",
-        "ssl_max_protocol_version",
-        "krbsrvname",
-        "gsslib",
-        "service",
-        "target_session_attrs",
-    }
-)
-
-#: A libpq ``key=value`` pair; the value bare, or quoted with backslash escapes.
-_PAIR: Final = re.compile(r"\s*([A-Za-z_]+)\s*=\s*('(?:[^'\\]|\\.)*'|[^\s']+)")
-
-
-def _conninfo_keys(text: str) -> list[str] | None:
-    """The keys of a whole libpq ``key=value`` connection string; ``None`` if it is not one."""
-    keys, at = [], 0
-    while at < len(text.rstrip()):
-        pair = _PAIR.match(text, at)
-        if pair is None:
-            return None
-        keys.append(pair.group(1))
-        at = pair.end()
-    return keys or None
-
-
-def is_postgres_url(db: str | Path) -> bool:
-    """Whether ``--db`` names a PostgreSQL database: a ``postgresql://`` (or ``postgres://``)
-    URL, or a libpq ``key=value`` connection string (``host=db dbname=five user=ann``).
-
-    Raises :class:`~fivehundred.FiveHundredError` for a text that looks like a
-    connection string but is not one (an ``=`` in it): it is never taken as a
-    SQLite file's name.
-    """
-    expect(db, (str, Path), "a database (a SQLite file's path or a postgresql:// URL)")
-    if not isinstance(db, str):
-        return False
-    if db.startswith(("postgresql://", "postgres://")):
-        return True
-    if "=" not in db:
-        return False
-    keys = _conninfo_keys(db)
-    unknown = sorted(set(keys or ()) - LIBPQ_KEYS)
-    if keys is None or unknown:
-        # no value is quoted back: a mistyped key may hold a password
-        found = f"keys {', '.join(unknown)} that libpq does not know" if unknown else "no key=value"
-        raise FiveHundredError(
-            f"--db holds an = but is no SQLite file's name nor a libpq connection string "
-            f"({found}): write host=HOST dbname=NAME user=USER ..., or postgresql://USER@HOST/NAME"
-        )
-    return True
-
-
-def _masked(pair: str) -> str:
-    """A query's ``key=value`` with the value hidden when the key, as libpq decodes it,
-    is ``password``."""
-    key, equals, _ = pair.partition("=")
-    return f"{key}=***" if equals and unquote(key).strip().lower() == "password" else pair
-
-
-#: A ``password`` pair of a libpq connection string, whatever its value.
-_PASSWORD: Final = re.compile(r"(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'?|[^\s']*)", re.IGNORECASE)
-
-
-def describe(db: str | Path) -> str:
-    """``db`` as it may be printed or logged: a URL without its password (in the user
-    part or as a ``password=`` parameter), a libpq connection string with
-    ``password=***``; a URL too malformed to take apart is shown as its scheme
-    alone."""
-    text = str(db)
-    if (
-        isinstance(db, str)
-        and "=" in text
-        and not text.startswith(("postgresql://", "postgres://"))
-    ):
-        keys = _conninfo_keys(text)
-        if keys is None or not LIBPQ_KEYS.issuperset(keys):
-            return "***"  # no connection string libpq reads: any part may be a password
-        return _PASSWORD.sub(lambda found: found.group(1) + "***", text)
-    if not (isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))):
-        return str(db)
-    try:
-        parts = urlsplit(str(db))
-    except ValueError:
-        return str(db).partition("://")[0] + "://***"
-    userinfo, at, hostport = parts.netloc.rpartition("@")
-    if ":" in userinfo:
-        userinfo = userinfo.partition(":")[0] + ":***"
-    query = "&".join(_masked(pair) for pair in parts.query.split("&")) if parts.query else ""
-    shown = f"{parts.scheme}://{userinfo}{at}{hostport}{parts.path}"  # keeps an empty host
-    return shown + (f"?{query}" if query else "") + (f"#{parts.fragment}" if parts.fragment else "")
 
 
 def open_store(db: str | Path) -> Store:
@@ -639,7 +386,7 @@ class _Relations:
 
     def status(self, game: str) -> tuple[int, bool, str]:
         with self._read():
-            (row,) = self._rows(_STATUS, (game, game, game))
+            (row,) = self._rows(STATUS, (game, game, game))
         return int(row[0]), bool(row[1]), str(row[2] or "[]")
 
     def archive(self, game: str, at: float, reason: str) -> bool:
@@ -909,7 +656,7 @@ class PostgresStore(_Relations):
         for attempt in range(POOL_SIZE + 1):
             try:
                 with self._status_pool.connection() as db:
-                    row = db.execute(_STATUS.replace("?", "%s"), (game, game, game)).fetchone()
+                    row = db.execute(STATUS.replace("?", "%s"), (game, game, game)).fetchone()
                 return int(row[0]), bool(row[1]), str(row[2] or "[]")
             except self._psycopg.OperationalError as err:
                 if attempt == POOL_SIZE:

@@ -12,11 +12,9 @@ rebuilds each table by dealing the stored decks and applying the stored actions.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import hmac
 import json
 import random
-import re
 import secrets
 import threading
 import time
@@ -27,10 +25,20 @@ from typing import Any, Final
 import attrs
 
 import fivehundred as fh
-from fivehundred._engine.quoting import expect
 from fivehundred.bots.tournament import DEFAULT_BUDGET, PLAYER_TYPES, make_player
 from fivehundred.records import rules_from_options, rules_options
 from fivehundred.server import _present
+from fivehundred.server._admission import (
+    HUMAN,
+    SPECTATOR,
+    TABLE_ID,
+    TOKEN_BYTES,
+    Refused,
+    check_rules,
+    check_seats,
+    former_key,
+    hash_token,
+)
 from fivehundred.server._names import check_names
 from fivehundred.server.store import (
     Change,
@@ -41,7 +49,6 @@ from fivehundred.server.store import (
     is_postgres_url,
     open_store,
 )
-from fivehundred.tricks import display_groups, is_trump
 
 __all__ = [
     "HUMAN",
@@ -54,68 +61,10 @@ __all__ = [
     "hash_token",
 ]
 
-#: The seat kind of a person; every other kind is a computer player (:data:`PLAYER_TYPES`).
-HUMAN: Final = "human"
-#: The key of the spectator's token among a table's tokens (a seat number otherwise).
-SPECTATOR: Final = -1
-
-
-def former_key(seat: int) -> int:
-    """Where a seat's token is kept once the seat went to a computer player: ``-2 - seat``
-    (below the spectator's -1), so its person may watch and ask for the seat back."""
-    return -2 - seat
-
-
 #: Tables one server holds (a table is created only below this many).
 MAX_TABLES: Final = 10_000
-#: What a table id looks like (``secrets.token_urlsafe(9)``, with room to spare).
-TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
-#: Bytes of randomness in a seat token (written as 43 URL-safe characters).
-TOKEN_BYTES: Final = 32
 #: The search player's deals per decision on a server (small: it answers within a request).
 SEARCH_BUDGET: Final = min(DEFAULT_BUDGET, 8)
-
-
-class Refused(Exception):
-    """A request the tables refuse: an HTTP status, a stable code and a sentence."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-
-
-def hash_token(token: str) -> str:
-    """The stored form of a seat token: its SHA-256, in hex (tokens are random, not passwords)."""
-    expect(token, str, "a seat token (a str)")
-    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-
-
-def _display(view: fh.PlayerView) -> dict[str, Any]:
-    """How the browser table shows a view's cards, sorted and marked by the library.
-
-    ``hand`` is the seat's cards (with the kitty while the seat discards from it)
-    and ``exposed_hand`` an open misère hand, each as groups in the order of
-    :func:`~fivehundred.tricks.display_groups`; ``kitty`` is in that order too.
-    ``trumps`` is every card of the deck that is a trump under the contract,
-    highest first (none before there is a contract), so that the page marks
-    them wherever they are shown: in the hand, the kitty or the trick.
-    """
-    contract, joker = view.contract, view.joker_suit
-
-    def groups(cards: Sequence[fh.Card]) -> list[list[str]]:
-        found = display_groups(cards, contract, joker_suit=joker)
-        trumps = bool(found) and is_trump(found[0][0], contract, joker_suit=joker)
-        return [[str(c) for c in group] for group in _present.alternate(found, trumps)]
-
-    kitty = view.kitty
-    return {
-        "hand": groups([*view.hand, *(kitty or ())]),
-        "kitty": None if kitty is None else [card for group in groups(kitty) for card in group],
-        "exposed_hand": None if view.exposed_hand is None else groups(view.exposed_hand),
-        "trumps": [] if contract is None else list(_present.trumps(view.rules, contract, joker)),
-    }
 
 
 @attrs.define(eq=False)
@@ -209,7 +158,7 @@ class Table:
             "version": version,
             "legal_actions": [fh.format_action(a) for a in view.legal_actions],
             "view": fh.to_dict(view),
-            "display": _display(view),
+            "display": _present.display(view),
             "page": _present.page(
                 view,
                 seats,
@@ -258,7 +207,7 @@ class Table:
             "version": version,
             "legal_actions": [],
             "view": fh.to_dict(view),
-            "display": _display(view),
+            "display": _present.display(view),
             "page": _present.page(
                 view, seats, self.past[:finished], names=self.seat_names(), spectator=True
             ),
@@ -333,32 +282,6 @@ class Table:
         decks: list[str] = []
         self.state = self.advance(state, moves, decks)
         return moves, decks
-
-
-def check_rules(options: object) -> fh.Rules:
-    """The rules of a table's options, checked by type and range before anything is made.
-
-    Raises :class:`Refused` 422 ``BAD_RULES`` with every problem in one sentence.
-    """
-    if not isinstance(options, Mapping):
-        raise Refused(422, "BAD_RULES", "rules must be an object of rule options")
-    try:
-        return rules_from_options(options)
-    except fh.InvalidStateError as err:  # each problem is a sentence, without the prefix
-        raise Refused(422, "BAD_RULES", "; ".join(err.problems)[:500] or str(err)) from None
-
-
-def _check_seats(seats: object, players: int) -> tuple[str, ...]:
-    kinds = (HUMAN, *PLAYER_TYPES)
-    if not isinstance(seats, list) or len(seats) != players:
-        raise Refused(
-            422, "BAD_SEATS", f"seats must be a list of {players} seat kinds: {', '.join(kinds)}"
-        )
-    if not all(isinstance(kind, str) and kind in kinds for kind in seats):
-        raise Refused(422, "BAD_SEATS", f"every seat must be one of {', '.join(kinds)}")
-    if HUMAN not in seats:
-        raise Refused(422, "BAD_SEATS", "at least one seat must be a person ('human')")
-    return tuple(seats)
 
 
 class Tables:
@@ -457,7 +380,7 @@ class Tables:
         They are answered here only; the store keeps their hashes.
         """
         rules = check_rules(options)
-        kinds = _check_seats(seats, rules.players)
+        kinds = check_seats(seats, rules.players)
         try:
             named = check_names(names, rules.players)
         except ValueError as err:
