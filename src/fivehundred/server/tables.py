@@ -61,6 +61,9 @@ __all__ = [
     "hash_token",
 ]
 
+# the refusal is met (and documented, pickled and shown in tracebacks) as this module's
+Refused.__module__ = __name__
+
 #: Tables one server holds (a table is created only below this many).
 MAX_TABLES: Final = 10_000
 #: The search player's deals per decision on a server (small: it answers within a request).
