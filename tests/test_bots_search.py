@@ -10,6 +10,7 @@ import pytest
 
 import fivehundred as fh
 from fivehundred._sight import read_sight
+from fivehundred.bots import bid_limits
 from fivehundred.bots._sampling import sample_masks
 from fivehundred.bots._search import HandUtility, _distinct_plays
 from fivehundred.cards import mask_of
@@ -116,8 +117,9 @@ def test_touching_cards_are_one_candidate() -> None:
 
 def test_search_ruffs_a_trick_it_can_take_last() -> None:
     state = run(in_play("7H", 0, TRUMPS, TRUMPS_KITTY), "AS", "10S", "JS")
-    play = search(state)
-    assert isinstance(play, fh.Play) and play.card.suit is fh.Suit.HEARTS
+    plays = [search(state, seed) for seed in range(5)]
+    ruffs = [p for p in plays if isinstance(p, fh.Play) and p.card.suit is fh.Suit.HEARTS]
+    assert len(ruffs) >= 3  # the play-outs split on the odd deal; most seeds ruff
 
 
 def test_search_bids_a_strong_hand_and_keeps_its_trumps() -> None:
@@ -229,18 +231,23 @@ def test_play_out_helpers_for_rare_contracts() -> None:
 
 
 def test_search_values_the_calls_it_compares_R3() -> None:
-    """``SearchPlayer.call_values``: passing and the cheapest bid of each strain, each
-    valued; ``choose`` bids the first of the best."""
+    """``SearchPlayer.call_values``: passing and every level of each strain the hand
+    might make, each valued over the same deals; ``choose`` bids the first of the best
+    when the score does not decide (both sides at 0 here)."""
     state = fh.deal(fh.new_game(dealer=3), seed=4)
     assert state.to_act is not None
     view = fh.observe(state, state.to_act)
     values = SearchPlayer(random.Random(2), 4).call_values(view)
     calls = [call for call, _ in values]
     assert calls[0] == fh.PASS and all(fh.is_legal(state, c) for c in calls)
-    strains = [(c.kind, c.strain) for c in calls[1:]]
-    assert len(set(strains)) == len(strains) == len(calls) - 1
+    levels = [(c.kind, c.strain, c.tricks) for c in calls[1:]]
+    assert len(set(levels)) == len(levels) == len(calls) - 1
     assert all(c.is_bid and not c.sans_kitty for c in calls[1:])
-    assert fh.parse_call("6S") in calls and fh.parse_call("7S") not in calls
+    assert fh.parse_call("6S") in calls
+    limits = bid_limits(view)
+    for call in calls[1:]:
+        if call.strain is not None:  # hopeless levels are not played out
+            assert (call.tricks or 0) <= limits[call.strain] + 2.5
     assert not any(c.kind is fh.CallKind.BLIND_MISERE for c in calls)
     best = max(v for _, v in values)
     first_best = next(c for c, v in values if v >= best - 1e-9)

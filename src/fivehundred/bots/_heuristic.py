@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections.abc import Iterable, Sequence
 from typing import Final
@@ -20,6 +21,7 @@ from fivehundred._sight import (
     read_sight,
 )
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
+from fivehundred.bots._game import game_call
 from fivehundred.bots._players import require_turn
 from fivehundred.calls import PASS, Call, CallKind, Strain
 from fivehundred.cards import CARDS, JOKER_INDEX, Card, Suit, indices, mask_of
@@ -33,6 +35,13 @@ from fivehundred.views import PlayerView
 PARTNER_SHARE: Final = 3.75
 #: The same share when the bidder has no partner (two or three players).
 KITTY_SHARE: Final = 1.0
+#: Tricks added for a partner's bid in a strain (their hand backs it).
+PARTNER_BID: Final = 1.0
+#: Tricks added per trump beyond two that this seat holds in its partner's suit (a fit).
+FIT_BONUS: Final = 0.6
+#: Tricks of margin a raise of the partner's suit keeps in hand: it bids the highest
+#: level its estimate covers by this much.
+RAISE_MARGIN: Final = 0.5
 
 
 # -- judging a hand ------------------------------------------------------------
@@ -245,14 +254,34 @@ def bid_limits(view: PlayerView, boldness: float = 0.0) -> dict[Strain, float]:
         if call.kind is not CallKind.BID or call.strain is None or seat == view.seat:
             continue
         if seat in partners:
-            limits[call.strain] += 1.0
+            limits[call.strain] += PARTNER_BID
         elif (hand & context(call.strain.suit).trump_mask).bit_count() < 4:
             limits[call.strain] -= 0.75  # their trumps, and this seat is short of them
+    backed = partner_strain(view)
+    if backed is not None and backed.suit is not None:
+        trumps = (hand & context(backed.suit).trump_mask).bit_count()
+        limits[backed] += FIT_BONUS * max(0, trumps - 2)
     return limits
 
 
+def partner_strain(view: PlayerView) -> Strain | None:
+    """The strain of the latest suit or No Trumps bid of this seat's partner, if any."""
+    partners = view.rules.partners(view.seat)
+    for seat, call in reversed(view.auction):
+        if seat in partners and call.kind is CallKind.BID and call.strain is not None:
+            return call.strain
+    return None
+
+
+def make_chance(margin: float) -> float:
+    """The heuristic's chance of making a bid ``margin`` tricks below its estimate."""
+    return 1.0 / (1.0 + math.exp(-2.0 * (margin + 0.25)))
+
+
 def choose_bid(view: PlayerView, legal: Sequence[Call], boldness: float = 0.0) -> Call:
-    """The heuristic call: the cheapest affordable bid in the best strain, misère, or pass.
+    """The heuristic call: the game situation's call (:mod:`fivehundred.bots._game`), else
+    the cheapest affordable bid in the best strain, a full-value raise of the partner's
+    suit, misère, or pass.
 
     It raises nothing for a view: with no affordable bid among ``legal`` (or none given) it
     passes. Anything but a view, or a list or tuple of calls, is a
@@ -263,14 +292,51 @@ def choose_bid(view: PlayerView, legal: Sequence[Call], boldness: float = 0.0) -
     rules = view.rules
     plain = [c for c in legal if c.is_bid and not c.sans_kitty]
     limits = bid_limits(view, boldness)
-    partners = set(rules.partners(view.seat))
-    standing = next((seat for seat, call in reversed(view.auction) if call.is_bid), None)
-    partner_holds = standing in partners
     hand = mask_of(view.hand)
     misere_ok, open_ok = _misere_fit(hand, rules)
+    chances: dict[Call, float] = {}
+    for call in plain:
+        if call.kind is CallKind.BID and call.strain is not None and call.tricks is not None:
+            chances[call] = make_chance(limits[call.strain] - call.tricks)
+        elif call.kind is CallKind.MISERE:
+            chances[call] = 0.7 if misere_ok else 0.05
+        elif call.kind is CallKind.OPEN_MISERE:
+            chances[call] = 0.7 if open_ok else 0.02
+    if view.my_turn and view.phase is Phase.BIDDING:
+        forced = game_call(view, chances)
+        if forced is not None and (forced in legal or forced is PASS):
+            return forced
+    return _plain_bid(view, plain, limits, misere_ok, open_ok)
+
+
+def _plain_bid(
+    view: PlayerView,
+    plain: Sequence[Call],
+    limits: dict[Strain, float],
+    misere_ok: bool,
+    open_ok: bool,
+) -> Call:
+    """The heuristic call when the score does not decide it."""
+    partners = set(view.rules.partners(view.seat))
+    standing = next((seat for seat, call in reversed(view.auction) if call.is_bid), None)
+    partner_holds = standing in partners
     for call in plain:
         if call.kind is CallKind.OPEN_MISERE and open_ok and not partner_holds:
             return call
+    raised = partner_strain(view) if partner_holds else None
+    if raised is not None:
+        # a raise of the partner's suit bids the side's full value: the contract scores
+        # what is bid, and the partner has shown its share already
+        levels = [
+            c
+            for c in plain
+            if c.kind is CallKind.BID
+            and c.strain is raised
+            and c.tricks is not None
+            and limits[raised] - c.tricks >= RAISE_MARGIN
+        ]
+        if levels:
+            return max(levels, key=lambda c: c.tricks or 0)
     best: Call | None = None
     best_margin = 0.0
     for call in plain:

@@ -5,6 +5,7 @@ Public as :mod:`fivehundred.search`, whose docstring says how it decides.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import time
@@ -30,14 +31,15 @@ from fivehundred._engine.table import table as _rules_table
 from fivehundred._quoting import expect
 from fivehundred._sight import JOKER_BIT, card_table, deck_mask, read_sight
 from fivehundred.actions import Action, Discard, Nominate, Play
-from fivehundred.bots._heuristic import HeuristicPlayer, ranked_discards
+from fivehundred.bots._game import game_call
+from fivehundred.bots._heuristic import HeuristicPlayer, bid_limits, ranked_discards
 from fivehundred.bots._players import require_turn
 from fivehundred.bots._sampling import (
     MaskWorld,
     sample_world,
     sampling_problem,
 )
-from fivehundred.calls import PASS, Call, CallKind
+from fivehundred.calls import PASS, Call, CallKind, Strain
 from fivehundred.cards import CARDS, JOKER_INDEX, Card, Suit, indices, mask_of
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 from fivehundred.rules import Rules
@@ -579,6 +581,23 @@ class SearchPlayer:
     #: at plus this for the winners and minus this for the others instead of by its
     #: score. ``None`` (the default): every hand is valued by its score alone.
     game_value: float | None = attrs.field(default=None, kw_only=True, validator=check_game_value)
+    #: Sampled deals per auction decision; ``None`` (the default): four times ``samples``.
+    #: Every candidate call is valued over the same deals.
+    bid_samples: int | None = attrs.field(default=None, kw_only=True)
+    #: The seed of every decision's own random source, drawn from ``rng`` at the first
+    #: decision: each decision draws its deals from this and the view, so one view
+    #: gets one answer.
+    _base: int | None = attrs.field(default=None, init=False, repr=False, eq=False)
+    _draw: random.Random | None = attrs.field(default=None, init=False, repr=False, eq=False)
+
+    @bid_samples.validator
+    def _check_bid_samples(self, attribute: attrs.Attribute[int | None], value: object) -> None:
+        if value is None:
+            return
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise FiveHundredTypeError(f"bid_samples must be a whole number, not {value!r}")
+        if value < 1:
+            raise FiveHundredError(f"bid_samples={value}: a search needs at least one deal")
 
     @samples.validator
     def _check_samples(self, attribute: attrs.Attribute[int], value: int) -> None:
@@ -591,6 +610,7 @@ class SearchPlayer:
         legal = require_turn(view)
         if len(legal) == 1:
             return legal[0]
+        self._draw = self.decision_rng(view)
         first = legal[0]
         if isinstance(first, Play):
             return self._play(view, [a for a in legal if isinstance(a, Play)])
@@ -600,21 +620,30 @@ class SearchPlayer:
             return self._discard(view)
         if isinstance(first, Nominate):
             return self._nominate(view, [a for a in legal if isinstance(a, Nominate)])
-        return HeuristicPlayer(self.rng).choose(view)
+        return HeuristicPlayer(self._draw).choose(view)
 
-    def _worlds(self, view: PlayerView) -> Iterator[MaskWorld]:
+    def decision_rng(self, view: PlayerView) -> random.Random:
+        """The random source of one decision: from the player's seed and the view alone,
+        so that the same view always draws the same deals."""
+        if self._base is None:
+            self._base = self.rng.getrandbits(64)
+        digest = hashlib.blake2b(repr(view).encode(), digest_size=16).hexdigest()
+        return random.Random(f"{self._base}/{digest}")
+
+    def _worlds(self, view: PlayerView, count: int | None = None) -> Iterator[MaskWorld]:
         """The sampled deals for one decision, drawn one at a time within the budget.
 
         With a ``time_limit`` the next deal is drawn only while time is left
         (the caller plays each deal out before asking for the next).
         """
         problem = sampling_problem(view)
+        rng = self._draw if self._draw is not None else self.decision_rng(view)
         start = time.perf_counter()
-        for count in range(self.samples):
+        for drawn in range(self.samples if count is None else count):
             limit = self.time_limit
-            if count and limit is not None and time.perf_counter() - start >= limit:
+            if drawn and limit is not None and time.perf_counter() - start >= limit:
                 return
-            yield sample_world(problem, view.rules, self.rng)
+            yield sample_world(problem, view.rules, rng)
 
     def _play(self, view: PlayerView, legal: list[Play]) -> Play:
         candidates = _distinct_plays(view, legal)
@@ -655,14 +684,16 @@ class SearchPlayer:
     def call_values(self, view: PlayerView) -> list[tuple[Call, float]]:
         """The calls the auction compares, each with its average value over sampled deals.
 
-        The calls are passing (when legal) and the cheapest legal bid in each
-        strain and in misère and open misère, in that order; blind misère and the
-        bids without the kitty are not considered. A bid is valued by playing
-        the hand as its contractor in each sampled deal; a pass by playing the
-        standing bid's contract as it is (0 when nobody has bid). The value is
-        the search player's utility: the hand's score change for the bidder's
-        side minus the others' average, misère marked down by
-        :attr:`misere_doubt`. :meth:`choose` bids the first of the best.
+        The calls are passing (when legal), every legal level of each strain, misère and
+        open misère, in that order; blind misère and the bids without the kitty are not
+        considered. Every call is valued over the same sampled deals (common random
+        numbers): a bid by playing the hand as its contractor in each deal (one play-out
+        per strain serves all its levels), a pass by playing the standing bid's contract
+        as it is (0 when nobody has bid). The value is the search player's utility: the
+        hand's score change for the bidder's side minus the others' average, misère
+        marked down by :attr:`misere_doubt`. :meth:`choose` bids the game situation's
+        call when there is one (:func:`fivehundred.bots._game.game_call`, from the share
+        of deals in which each bid is made), else the first of the best.
 
         Raises :class:`~fivehundred.FiveHundredError` when it is not the view's
         seat's turn to call.
@@ -671,30 +702,53 @@ class SearchPlayer:
         calls = [a for a in legal if isinstance(a, Call)]
         if not calls:
             raise FiveHundredError(f"seat {view.seat} is not in the auction: nothing to call")
-        candidates = _bid_candidates(calls)
-        totals, worlds = self._call_totals(view, candidates)
+        self._draw = self.decision_rng(view)
+        candidates = _bid_candidates(calls, bid_limits(view))
+        totals, _, worlds = self._call_totals(view, candidates)
         return [(call, total / worlds) for call, total in zip(candidates, totals, strict=True)]
 
     def _bid(self, view: PlayerView, legal: list[Call]) -> Call:
-        """The first of the best :meth:`call_values`, without valuing a lone candidate."""
-        candidates = _bid_candidates(legal)
+        """The game situation's call, else the first of the best :meth:`call_values`."""
+        candidates = _bid_candidates(legal, bid_limits(view))
         if len(candidates) == 1:
             return candidates[0]
-        return candidates[_best(self._call_totals(view, candidates)[0])]
+        totals, made, worlds = self._call_totals(view, candidates)
+        chances = {c: made[k] / worlds for k, c in enumerate(candidates) if c.is_bid}
+        forced = game_call(view, chances)
+        if forced is not None:
+            return forced
+        return candidates[_best(totals)]
 
-    def _call_totals(self, view: PlayerView, candidates: list[Call]) -> tuple[list[float], int]:
-        """The total value of each candidate call over the sampled deals, and their number."""
+    def _call_totals(
+        self, view: PlayerView, candidates: list[Call]
+    ) -> tuple[list[float], list[int], int]:
+        """The total value of each candidate call over the sampled deals, the deals in
+        which each is made, and the number of deals."""
         standing = next(((s, c) for s, c in reversed(view.auction) if c.is_bid), None)
         game = self.game_value
+        rules = view.rules
         utilities = {c: HandUtility(view, c, view.seat, game) for c in candidates if c.is_bid}
+        side = rules.side_of(view.seat)
         totals = [0.0] * len(candidates)
+        made = [0] * len(candidates)
         worlds = 0
-        for world in self._worlds(view):
+        count = self.bid_samples if self.bid_samples is not None else 4 * self.samples
+        for world in self._worlds(view, count):
             worlds += 1
+            played: dict[object, tuple[list[int], int | None]] = {}
             for k, call in enumerate(candidates):
                 if call.is_bid:
-                    won, partner = _simulate_contract(view, call, view.seat, world)
+                    # one play-out per strain serves every level; misère and open misère
+                    # share one too (every hand is in sight in a play-out)
+                    key = call.strain if call.kind is CallKind.BID else "misere"
+                    if key not in played:
+                        played[key] = _simulate_contract(view, call, view.seat, world)
+                    won, partner = played[key]
                     totals[k] += utilities[call](won, partner)
+                    ours = won[side]
+                    if partner is not None and rules.side_of(partner) != side:
+                        ours += won[rules.side_of(partner)]
+                    made[k] += ours == 0 if call.is_misere else ours >= (call.tricks or 0)
                 elif standing is not None:
                     seat, contract = standing
                     if contract not in utilities:
@@ -704,7 +758,8 @@ class SearchPlayer:
         for k, call in enumerate(candidates):
             if call.is_misere:
                 totals[k] -= self.misere_doubt * bid_value(call, view.rules) * worlds
-        return totals, worlds
+                made[k] = round(made[k] * (1 - self.misere_doubt))
+        return totals, made, worlds
 
     def _discard(self, view: PlayerView) -> Discard:
         """Compare the heuristic's favourite discards by playing each out."""
@@ -744,14 +799,26 @@ class SearchPlayer:
         return legal[_best(totals)]
 
 
-def _bid_candidates(legal: Sequence[Call]) -> list[Call]:
-    """Passing (when legal) and the cheapest legal bid of each strain, misère included."""
+#: A bid more than this many tricks above the heuristic estimate of its strain is not
+#: played out in the auction (it would cost a play-out per deal for a hopeless bid).
+_HOPELESS: Final = 2.5
+
+
+def _bid_candidates(legal: Sequence[Call], limits: dict[Strain, float]) -> list[Call]:
+    """Passing (when legal) and every legal level of each strain, misère included, but for
+    bids :data:`_HOPELESS` tricks beyond the heuristic player's estimate."""
     candidates: list[Call] = [PASS] if PASS in legal else []
     seen = set()
     for call in legal:
         if not call.is_bid or call.sans_kitty or call.kind is CallKind.BLIND_MISERE:
             continue
-        key = (call.kind, call.strain)
+        if (
+            call.kind is CallKind.BID
+            and call.strain is not None
+            and (call.tricks or 0) > limits[call.strain] + _HOPELESS
+        ):
+            continue
+        key = (call.kind, call.strain, call.tricks)
         if key not in seen:
             seen.add(key)
             candidates.append(call)
