@@ -94,6 +94,7 @@ import attrs
 
 from fivehundred.actions import Action, Discard, Nominate, Play
 from fivehundred.bots import HeuristicPlayer, ranked_discards
+from fivehundred.bots._misere import defends_misere, misere_defence
 from fivehundred.bots._players import require_turn
 from fivehundred.bots._search import HandUtility, check_game_value
 from fivehundred.calls import PASS, Call
@@ -159,6 +160,11 @@ class PIMCPlayer:
     game_value: float | None = attrs.field(
         default=GAME_VALUE, kw_only=True, validator=check_game_value
     )
+    #: The search player it hands the auction, the nomination and early play to: one for
+    #: the player's life, so that its decisions too depend on the view alone.
+    _searcher: SearchPlayer | None = attrs.field(default=None, init=False, repr=False, eq=False)
+    #: The random source of the decision in hand (from the seed and the view).
+    _draw: random.Random = attrs.field(factory=random.Random, init=False, repr=False, eq=False)
 
     @samples.validator
     @playouts.validator
@@ -186,7 +192,11 @@ class PIMCPlayer:
         legal = require_turn(view)
         if len(legal) == 1:
             return legal[0]
+        self._draw = self._search().decision_rng(view)
         first = legal[0]
+        if isinstance(first, Play) and defends_misere(view):
+            plays = [a for a in legal if isinstance(a, Play)]
+            return misere_defence(view, plays, self._draw, self.samples, self.time_limit)
         if isinstance(first, Play) and self._solves(len(view.hand)):
             return self._play(view, [a for a in legal if isinstance(a, Play)])
         if isinstance(first, Discard) and self._solves(len(view.hand)):
@@ -195,14 +205,16 @@ class PIMCPlayer:
             return self._bid(view)
         if isinstance(first, (Call, Discard, Play, Nominate)):
             return self._search().choose(view)
-        return HeuristicPlayer(self.rng).choose(view)
+        return HeuristicPlayer(self._draw).choose(view)
 
     def _search(self) -> SearchPlayer:
         """The search player that takes the auction, the nomination, early card play
         and, under a time limit, the kitty."""
-        return SearchPlayer(
-            self.rng, self.playouts, time_limit=self.time_limit, game_value=self.game_value
-        )
+        if self._searcher is None:
+            self._searcher = SearchPlayer(
+                self.rng, self.playouts, time_limit=self.time_limit, game_value=self.game_value
+            )
+        return self._searcher
 
     def _solves(self, tricks_left: int) -> bool:
         """Whether card play (or the kitty) with this many tricks left is solved, else
@@ -251,8 +263,8 @@ class PIMCPlayer:
         limit one deal is solved, or a few when the play-outs stopped early."""
         forced = deals = 0
         for _ in self._samples(start):
-            state = sample_state(view, self.rng)
-            result = solve(_to_play(apply(state, call), self.rng), actions=False)
+            state = sample_state(view, self._draw)
+            result = solve(_to_play(apply(state, call), self._draw), actions=False)
             forced += bool(result.forced)
             deals += 1
         return forced <= self.misere_risk * deals
@@ -272,9 +284,9 @@ class PIMCPlayer:
         remaining = len(view.hand)
         totals = [0.0] * len(options)
         for _ in self._samples():
-            state = sample_state(view, self.rng)
+            state = sample_state(view, self._draw)
             for k, option in enumerate(options):
-                played = _to_play(apply(state, option), self.rng)
+                played = _to_play(apply(state, option), self._draw)
                 result = solve(played, actions=False)
                 rest = _other_side(rules, counted, played.partner)
                 won = _won(view.tricks_won, counted, rest, remaining, result.tricks)
@@ -301,7 +313,7 @@ class PIMCPlayer:
         mine = rules.side_of(view.seat)
         totals = dict.fromkeys(legal, 0.0)
         for _ in self._samples():
-            state = sample_state(view, self.rng)
+            state = sample_state(view, self._draw)
             result = solve(state, None if contractor is not None else view.seat)
             ours = view.seat in result.side
             sign = 1.0 if ours != misere else -1.0

@@ -816,5 +816,8 @@ def _misere_defender(setup: _Turn, options: int) -> int:
             return _lowest(ctx, options)
         return _highest(ctx, options)  # the trick is lost to a defender: shed a high card
     if following:
+        if not theirs & ctx.suit_masks[led]:
+            # the misère player cannot follow, so a defender takes this trick: unblock
+            return _highest(ctx, options)
         return _lowest(ctx, options)
     return _highest(ctx, options)

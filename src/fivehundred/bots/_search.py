@@ -33,6 +33,7 @@ from fivehundred._sight import JOKER_BIT, card_table, deck_mask, read_sight
 from fivehundred.actions import Action, Discard, Nominate, Play
 from fivehundred.bots._game import game_call
 from fivehundred.bots._heuristic import HeuristicPlayer, bid_limits, ranked_discards
+from fivehundred.bots._misere import defends_misere, misere_defence
 from fivehundred.bots._players import require_turn
 from fivehundred.bots._sampling import (
     MaskWorld,
@@ -646,6 +647,9 @@ class SearchPlayer:
             yield sample_world(problem, view.rules, rng)
 
     def _play(self, view: PlayerView, legal: list[Play]) -> Play:
+        if defends_misere(view):
+            rng = self._draw if self._draw is not None else self.decision_rng(view)
+            return misere_defence(view, legal, rng, max(1, self.samples // 4), self.time_limit)
         candidates = _distinct_plays(view, legal)
         if len(candidates) == 1:
             return candidates[0]
