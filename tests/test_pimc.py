@@ -122,6 +122,7 @@ class Solved:
         self.side = side
         self.tricks = max(values.values())
         self.forced = None
+        self.exact = True
 
 
 def contractor_to_play() -> tuple[fh.GameState, int]:

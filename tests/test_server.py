@@ -529,3 +529,34 @@ def test_a_table_reopened_before_any_action_has_its_deal(tmp_path: Path) -> None
     again = Tables(db).get(table.id)
     assert (again.state, again.version) == (table.state, 0)
     assert again.seat_of(tokens[0]) == 0
+
+
+def test_the_strong_seat_is_the_strongest_player_with_a_time_budget(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A "search" seat plays :func:`~fivehundred.tournament.strong_player`: every decision
+    bounded by its time limit."""
+    from fivehundred.server import tables
+    from fivehundred.tournament import STRONG_TIME_LIMIT, strong_player
+
+    made: list[float | None] = []
+
+    def recording(rng: random.Random) -> fh.bots.Player:
+        player = strong_player(rng)
+        made.append(player.time_limit)
+        return player
+
+    monkeypatch.setattr(tables, "strong_player", recording)
+    created = create(client, ["human", "search", "search", "search"])
+    token = created["tokens"]["0"]
+    for _ in range(200):
+        view = look(client, created["table"], token)
+        if view["legal_actions"]:
+            break
+    assert view["legal_actions"]  # the computers moved first
+    if view["view"]["view"]["to_act"] == 0 and not made:  # seat 0 called first
+        act(client, created["table"], token, view["legal_actions"][0], view["version"])
+        for _ in range(200):
+            if look(client, created["table"], token)["legal_actions"]:
+                break
+    assert made and set(made) == {STRONG_TIME_LIMIT}

@@ -116,6 +116,9 @@ MISERE_RISK: Final = 1.0
 GAME_VALUE: Final = None
 #: Tricks left from which card play is solved under a time limit, by default.
 _TIMED_SOLVE_TRICKS: Final = 7
+#: Under a time limit, the most positions one solve of card play may search: a solve
+#: that would search more is dropped (a hard bound on the decision's time).
+TIMED_NODES: Final = 4_000
 
 
 @attrs.define
@@ -312,9 +315,15 @@ class PIMCPlayer:
         remaining = len(view.hand)
         mine = rules.side_of(view.seat)
         totals = dict.fromkeys(legal, 0.0)
-        for _ in self._samples():
+        nodes = TIMED_NODES if self.time_limit is not None else None
+        solved = 0
+        start = time.perf_counter()
+        for _ in self._samples(start):
             state = sample_state(view, self._draw)
-            result = solve(state, None if contractor is not None else view.seat)
+            result = solve(state, None if contractor is not None else view.seat, nodes=nodes)
+            if not result.exact:
+                break  # too big a position for the budget: the deals solved so far decide
+            solved += 1
             ours = view.seat in result.side
             sign = 1.0 if ours != misere else -1.0
             for play in legal:
@@ -326,6 +335,18 @@ class PIMCPlayer:
             for play in legal:
                 won = _won(view.tricks_won, counted, rest, remaining, result.values[play])
                 totals[play] += utility(won, state.partner)
+        if not solved:  # no deal solved within the budget: the play-outs choose, in the
+            # decision's time that is left
+            search = self._search()
+            limit = self.time_limit
+            if limit is not None:
+                search.time_limit = max(0.2 * limit, limit - (time.perf_counter() - start))
+            try:
+                action = search.choose(view)
+            finally:
+                search.time_limit = limit
+            assert isinstance(action, Play)
+            return action
         return max(legal, key=totals.__getitem__)
 
 

@@ -31,7 +31,7 @@ from fivehundred.views import PlayerView
 #: Against an open misère, card play is solved once at most this many tricks are left.
 SOLVE_TRICKS: Final = 5
 #: Positions one solve may search before it stops with what it has proven.
-SOLVE_NODES: Final = 20_000
+SOLVE_NODES: Final = 4_000
 
 
 def defends_misere(view: PlayerView) -> bool:
@@ -63,6 +63,8 @@ def misere_defence(
         if count and time_limit is not None and time.perf_counter() - start >= time_limit:
             break
         result = solve(sample_state(view, rng), nodes=SOLVE_NODES)
+        if not result.exact:
+            continue  # too many positions for the budget: this deal is not counted
         for play, forced in result.values.items():
             if play in totals:
                 totals[play] += forced  # the misère player's tricks: 0 or 1

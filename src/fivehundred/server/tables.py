@@ -40,7 +40,7 @@ from fivehundred.server.store import (
     is_postgres_url,
     open_store,
 )
-from fivehundred.tournament import DEFAULT_BUDGET, PLAYER_TYPES, make_player
+from fivehundred.tournament import DEFAULT_BUDGET, PLAYER_TYPES, make_player, strong_player
 from fivehundred.tricks import display_groups, is_trump
 
 __all__ = [
@@ -271,7 +271,9 @@ class Table:
 
     def _computer(self, state: fh.GameState, seat: int) -> fh.Action:
         rng = random.Random(f"{self.seed}/move/{self.version}")
-        player = make_player(self.seats[seat], rng, SEARCH_BUDGET)
+        kind = self.seats[seat]
+        # the strong seat is the strongest player, its every decision within a time budget
+        player = strong_player(rng) if kind == "search" else make_player(kind, rng, SEARCH_BUDGET)
         return player.choose(fh.observe(state, seat))
 
     def rewind(self, version: int, state: fh.GameState) -> None:
