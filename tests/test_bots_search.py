@@ -233,7 +233,8 @@ def test_play_out_helpers_for_rare_contracts() -> None:
 def test_search_values_the_calls_it_compares_R3() -> None:
     """``SearchPlayer.call_values``: passing and every level of each strain the hand
     might make, each valued over the same deals; ``choose`` bids the first of the best
-    when the score does not decide (both sides at 0 here)."""
+    among passing and the cheapest level of each strain when the score does not decide
+    (both sides at 0 here)."""
     state = fh.deal(fh.new_game(dealer=3), seed=4)
     assert state.to_act is not None
     view = fh.observe(state, state.to_act)
@@ -249,8 +250,11 @@ def test_search_values_the_calls_it_compares_R3() -> None:
         if call.strain is not None:  # hopeless levels are not played out
             assert (call.tricks or 0) <= limits[call.strain] + 2.5
     assert not any(c.kind is fh.CallKind.BLIND_MISERE for c in calls)
-    best = max(v for _, v in values)
-    first_best = next(c for c, v in values if v >= best - 1e-9)
+    cheapest = {}
+    for call, value in values:  # the score decides nothing at 0: the cheapest of each strain
+        cheapest.setdefault((call.kind, call.strain), (call, value))
+    best = max(v for _, v in cheapest.values())
+    first_best = next(c for c, v in cheapest.values() if v >= best - 1e-9)
     assert SearchPlayer(random.Random(2), 4).choose(view) == first_best
     with pytest.raises(fh.FiveHundredError, match="no action"):
         SearchPlayer().call_values(fh.observe(state, (state.to_act + 1) % 4))

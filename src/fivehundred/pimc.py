@@ -17,7 +17,8 @@ forced). Under a ``time_limit`` the kitty, like early card play, is the search
 player's (below), since one full hand solved per discard does not fit in a
 decision's time.
 
-The auction and the Joker nomination are the search player's
+The auction and the Joker nomination are the search player's, on purpose (it has no
+auction of its own; why, below)
 (:class:`~fivehundred.search.SearchPlayer`, ``playouts`` deals a decision):
 each call is valued by the score of playing it out in sampled deals
 (:meth:`~fivehundred.search.SearchPlayer.call_values`). Solved deals do not

@@ -30,7 +30,7 @@ from fivehundred.views import PlayerView
 #: The least chance of making a bid that wins the game for the player to bid it.
 GAME_CHANCE: Final = 0.5
 #: The least chance of making a bid for the player to push opponents who would win.
-PUSH_CHANCE: Final = 0.25
+PUSH_CHANCE: Final = 0.15
 
 
 @attrs.frozen

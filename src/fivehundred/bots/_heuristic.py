@@ -39,6 +39,8 @@ KITTY_SHARE: Final = 1.0
 PARTNER_BID: Final = 1.0
 #: Tricks added per trump beyond two that this seat holds in its partner's suit (a fit).
 FIT_BONUS: Final = 0.6
+#: Tricks the kitty adds to a side whose partner has shown its share by a bid.
+RAISE_KITTY: Final = 0.75
 #: Tricks of margin a raise of the partner's suit keeps in hand: it bids the highest
 #: level its estimate covers by this much.
 RAISE_MARGIN: Final = 0.5
@@ -250,17 +252,26 @@ def bid_limits(view: PlayerView, boldness: float = 0.0) -> dict[Strain, float]:
     limits = {}
     for strain in Strain:
         limits[strain] = mask_tricks(hand, strain, rules) + share
+    backed = partner_strain(view)
     for seat, call in view.auction:
         if call.kind is not CallKind.BID or call.strain is None or seat == view.seat:
             continue
         if seat in partners:
-            limits[call.strain] += PARTNER_BID
+            if call.strain is not backed:
+                limits[call.strain] += PARTNER_BID
         elif (hand & context(call.strain.suit).trump_mask).bit_count() < 4:
             limits[call.strain] -= 0.75  # their trumps, and this seat is short of them
-    backed = partner_strain(view)
-    if backed is not None and backed.suit is not None:
-        trumps = (hand & context(backed.suit).trump_mask).bit_count()
-        limits[backed] += FIT_BONUS * max(0, trumps - 2)
+    if backed is not None and any(s == view.seat and c.strain is backed for s, c in view.auction):
+        backed = None  # the partner raised this seat's own suit: its bid counts this hand
+    if backed is not None:
+        # the partner's latest bid shows its own share (the bid less PARTNER_SHARE) and
+        # the kitty adds some: counted instead of the flat share when that is more
+        bid = max(c.tricks or 0 for s, c in view.auction if s in partners and c.strain is backed)
+        own = mask_tricks(hand, backed, rules) + boldness
+        limits[backed] = own + max(share - boldness + 0.5, bid - PARTNER_SHARE + RAISE_KITTY)
+        if backed.suit is not None:
+            trumps = (hand & context(backed.suit).trump_mask).bit_count()
+            limits[backed] += FIT_BONUS * max(0, trumps - 2)
     return limits
 
 
@@ -275,7 +286,7 @@ def partner_strain(view: PlayerView) -> Strain | None:
 
 def make_chance(margin: float) -> float:
     """The heuristic's chance of making a bid ``margin`` tricks below its estimate."""
-    return 1.0 / (1.0 + math.exp(-2.0 * (margin + 0.25)))
+    return 1.0 / (1.0 + math.exp(-2.0 * (margin - 0.5)))
 
 
 def choose_bid(view: PlayerView, legal: Sequence[Call], boldness: float = 0.0) -> Call:
@@ -324,6 +335,8 @@ def _plain_bid(
         if call.kind is CallKind.OPEN_MISERE and open_ok and not partner_holds:
             return call
     raised = partner_strain(view) if partner_holds else None
+    if any(s == view.seat and c.strain is raised for s, c in view.auction):
+        raised = None  # the partner raised this seat's own suit: no raise back
     if raised is not None:
         # a raise of the partner's suit bids the side's full value: the contract scores
         # what is bid, and the partner has shown its share already

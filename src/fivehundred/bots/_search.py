@@ -697,7 +697,8 @@ class SearchPlayer:
         hand's score change for the bidder's side minus the others' average, misère
         marked down by :attr:`misere_doubt`. :meth:`choose` bids the game situation's
         call when there is one (:func:`fivehundred.bots._game.game_call`, from the share
-        of deals in which each bid is made), else the first of the best.
+        of deals in which each bid is made), else the first of the best among passing
+        and the cheapest level of each strain (the play-outs flatter higher levels).
 
         Raises :class:`~fivehundred.FiveHundredError` when it is not the view's
         seat's turn to call.
@@ -721,7 +722,11 @@ class SearchPlayer:
         forced = game_call(view, chances)
         if forced is not None:
             return forced
-        return candidates[_best(totals)]
+        # Otherwise the cheapest level of each strain: the play-outs, which see every
+        # hand, flatter the contractor, the more so the higher the level (bidding every
+        # level by its play-out value won 18 of 40 games against the heuristic player)
+        plain = _cheapest(candidates)
+        return candidates[max(plain, key=lambda k: (totals[k], -k))]
 
     def _call_totals(
         self, view: PlayerView, candidates: list[Call]
@@ -827,6 +832,18 @@ def _bid_candidates(legal: Sequence[Call], limits: dict[Strain, float]) -> list[
             seen.add(key)
             candidates.append(call)
     return candidates
+
+
+def _cheapest(candidates: Sequence[Call]) -> list[int]:
+    """The indices of passing and of the cheapest candidate of each strain and kind."""
+    seen = set()
+    kept = []
+    for k, call in enumerate(candidates):
+        key = (call.kind, call.strain)
+        if key not in seen:
+            seen.add(key)
+            kept.append(k)
+    return kept
 
 
 def _best(totals: Sequence[float]) -> int:
