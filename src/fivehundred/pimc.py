@@ -119,7 +119,7 @@ GAME_VALUE: Final = None
 _TIMED_SOLVE_TRICKS: Final = 7
 #: Under a time limit, the most positions one solve of card play may search: a solve
 #: that would search more is dropped (a hard bound on the decision's time).
-TIMED_NODES: Final = 4_000
+TIMED_NODES: Final = 30_000
 
 
 @attrs.define

@@ -6,11 +6,13 @@ PIMC players bid for the game alike (:func:`game_call`):
 - **do not outbid a winning partner:** when this seat's side holds the standing bid and
   making it wins the game (R9.1, V-TARGET, V-DEFENCE-WINS), pass;
 - **bid the game:** when a bid this seat can make (by its own estimate, at least
-  :data:`GAME_CHANCE`) wins the game when made, bid the one likeliest to be made
-  (the cheapest on ties): at 120 with 9♦ worth 380, 9♦ rather than 10♦;
+  :data:`GAME_CHANCE`; :data:`MISERE_GAME_CHANCE` for a misère) wins the game when
+  made, bid the one likeliest to be made (the cheapest on ties): at 120 with 9♦
+  worth 380, 9♦ rather than 10♦;
 - **push:** when the opponents hold a bid that wins them the game if they make it,
-  outbid them with any bid this seat makes at least :data:`PUSH_CHANCE` of the time and
-  whose failure does not put its side out backwards (R9.2).
+  outbid them with any trump or No Trumps bid this seat makes at least
+  :data:`PUSH_CHANCE` of the time and whose failure does not put its side out
+  backwards (R9.2).
 
 Otherwise the player's own judgement stands (:func:`game_call` returns ``None``).
 """
@@ -29,6 +31,10 @@ from fivehundred.views import PlayerView
 
 #: The least chance of making a bid that wins the game for the player to bid it.
 GAME_CHANCE: Final = 0.5
+#: The same for a misère bid, whose estimate is the least sure (one card can sink it;
+#: the search players' play-outs flatter it most): in effect the game logic leaves
+#: misère to the player's own judgement.
+MISERE_GAME_CHANCE: Final = 0.9
 #: The least chance of making a bid for the player to push opponents who would win.
 PUSH_CHANCE: Final = 0.15
 
@@ -117,11 +123,20 @@ def game_call(view: PlayerView, chances: Mapping[Call, float]) -> Call | None:
         return PASS
     order = {call: k for k, call in enumerate(view.legal_actions)}
     bids = [c for c in chances if c.is_bid and c in legal]
-    winners = [c for c in bids if chances[c] >= GAME_CHANCE and game.wins_if_made(c)]
+    winners = [
+        c
+        for c in bids
+        if chances[c] >= (MISERE_GAME_CHANCE if c.is_misere else GAME_CHANCE)
+        and game.wins_if_made(c)
+    ]
     if winners:
         return max(winners, key=lambda c: (chances[c], -order[c]))
     if game.standing_wins and not game.ours:
-        pushes = [c for c in bids if chances[c] >= PUSH_CHANCE and not game.loses_if_failed(c)]
+        pushes = [
+            c
+            for c in bids
+            if not c.is_misere and chances[c] >= PUSH_CHANCE and not game.loses_if_failed(c)
+        ]
         if pushes:
             return max(pushes, key=lambda c: (chances[c], -order[c]))
     return None
