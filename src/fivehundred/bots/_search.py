@@ -815,18 +815,22 @@ _HOPELESS: Final = 2.5
 
 def _bid_candidates(legal: Sequence[Call], limits: dict[Strain, float]) -> list[Call]:
     """Passing (when legal) and every legal level of each strain, misère included, but for
-    bids :data:`_HOPELESS` tricks beyond the heuristic player's estimate."""
+    levels above a strain's cheapest that are :data:`_HOPELESS` tricks beyond the heuristic
+    player's estimate."""
     candidates: list[Call] = [PASS] if PASS in legal else []
     seen = set()
+    strains: set[tuple[CallKind, Strain | None]] = set()
     for call in legal:
         if not call.is_bid or call.sans_kitty or call.kind is CallKind.BLIND_MISERE:
             continue
         if (
             call.kind is CallKind.BID
             and call.strain is not None
+            and (call.kind, call.strain) in strains
             and (call.tricks or 0) > limits[call.strain] + _HOPELESS
         ):
-            continue
+            continue  # a hopeless level above the cheapest of its strain
+        strains.add((call.kind, call.strain))
         key = (call.kind, call.strain, call.tricks)
         if key not in seen:
             seen.add(key)
