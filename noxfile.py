@@ -371,6 +371,19 @@ def bench_compiled(session: nox.Session) -> None:
 
 
 @nox.session
+def bench_bots(session: nox.Session) -> None:
+    """The strongest player's seeded matches and decision time, on the compiled wheel
+    (opt-in): python -m benchmarks.bench_bots {posargs}.
+
+    2,000 games against the heuristic and the search players by default, and the
+    decision-time percentiles, each against its target; ``-- --games 200`` for a
+    shorter run. It exits non-zero when a "must" target is missed.
+    """
+    install_compiled(session)
+    session.run("python", "-m", "benchmarks.bench_bots", *session.posargs)
+
+
+@nox.session
 def bench_openspiel(session: nox.Session) -> None:
     """Benchmarks beside OpenSpiel's euchre, measured in the same rounds (opt-in).
 

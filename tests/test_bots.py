@@ -429,13 +429,15 @@ def test_perfect_low_hand_bids_open_misere_R3_5() -> None:
 
 def test_overcalls_opponents_and_only_a_partner_with_a_much_better_hand() -> None:
     state = run(dealt(TRUMPS, TRUMPS_KITTY, dealer=1), "pass", "6H")  # seat 3 bids 6H
-    assert heuristic(state) == fh.parse_call("7H")  # seat 0 holds the top hearts
+    # seat 0 holds the top hearts: 10♥, worth 500, wins the game from 0 (R8.1, R9.1)
+    assert heuristic(state) == fh.parse_call("10H")
     partner = acting_view(run(dealt(TRUMPS, TRUMPS_KITTY, dealer=1), "6NT", "pass"))
     assert partner.seat == 0  # seat 2, the partner, bid 6NT
     modest = attrs.evolve(partner, hand=fh.parse_cards("JS QS KS 10C JC QC KC 4D 6D 7D"))
     calls = [a for a in partner.legal_actions if isinstance(a, fh.Call)]
     assert choose_bid(modest, calls) == fh.PASS
-    assert choose_bid(partner, calls) == fh.parse_call("7H")
+    # the top hearts: 10♥ is worth 500, so it wins the game from 0 (R8.1, R9.1)
+    assert choose_bid(partner, calls) == fh.parse_call("10H")
 
 
 def test_misere_contractor_discards_the_joker_R4_1() -> None:

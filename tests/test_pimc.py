@@ -16,7 +16,7 @@ import pytest
 import fivehundred as fh
 from fivehundred import bots
 from fivehundred.bots import HeuristicPlayer, SearchPlayer, pimc
-from fivehundred.bots._search import HandUtility
+from fivehundred.bots._utility import HandUtility
 from fivehundred.bots.pimc import PIMCPlayer
 from fivehundred.bots.tournament import make_player
 
@@ -121,6 +121,7 @@ class Solved:
         self.side = side
         self.tricks = max(values.values())
         self.forced = None
+        self.exact = True
 
 
 def contractor_to_play() -> tuple[fh.GameState, int]:

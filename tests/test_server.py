@@ -554,3 +554,34 @@ def test_an_answer_is_the_same_json_with_orjson_or_without(
     assert json.loads(fast) == json.loads(plain) == json.loads(json.dumps(view))
     assert "♠" in fast.decode("utf-8") and b"\\u2660" in plain
     assert json.loads(table.answer(0)) == json.loads(plain)
+
+
+def test_the_strong_seat_is_the_strongest_player_with_a_time_budget(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A "search" seat plays :func:`~fivehundred.bots.tournament.strong_player`: every decision
+    bounded by its time limit."""
+    from fivehundred.bots.tournament import STRONG_TIME_LIMIT, strong_player
+    from fivehundred.server import tables
+
+    made: list[float | None] = []
+
+    def recording(rng: random.Random) -> fh.bots.Player:
+        player = strong_player(rng)
+        made.append(player.time_limit)
+        return player
+
+    monkeypatch.setattr(tables, "strong_player", recording)
+    created = create(client, ["human", "search", "search", "search"])
+    token = created["tokens"]["0"]
+    for _ in range(200):
+        view = look(client, created["table"], token)
+        if view["legal_actions"]:
+            break
+    assert view["legal_actions"]  # the computers moved first
+    if view["view"]["view"]["to_act"] == 0 and not made:  # seat 0 called first
+        act(client, created["table"], token, view["legal_actions"][0], view["version"])
+        for _ in range(200):
+            if look(client, created["table"], token)["legal_actions"]:
+                break
+    assert made and set(made) == {STRONG_TIME_LIMIT}

@@ -62,17 +62,22 @@ deal into a full :class:`~fivehundred.GameState` by replaying the hand's public
 actions on it, so it can be inspected with the ordinary API.
 
 What is compared: in card play, every legal card (touching cards count once);
-in the auction, passing against the cheapest bid in each strain and misère
-(a bid is played out with this seat as contractor, a pass with the standing
-bid as the contract); in the kitty exchange, the heuristic player's favourite
-discards; and every Joker nomination. The score of a play-out is this side's
+in the auction, passing against every level of each strain the hand might make
+and misère, all over the same sampled deals (a bid is played out with this seat
+as contractor, once per strain for all its levels; a pass with the standing bid
+as the contract), and the score decides first (``fivehundred.bots._game``: the
+bid that wins the game, no outbidding a partner's winning contract, a push
+against opponents about to win); in the kitty exchange, the heuristic player's
+favourite discards; and every Joker nomination. Against a misère the defence is
+``fivehundred.bots._misere``'s. The score of a play-out is this side's
 score change minus the other sides' average (R8).
 
 The play-outs run on a small internal bitmask model of card play that asks the
 engine's own ``fivehundred.engine.playable`` what may be played (R5, R7,
 and the variants), and never leaves this module; the actions the player
-returns always come from ``view.legal_actions``. The player is deterministic
-given its random source, unless ``time_limit`` is set.
+returns always come from ``view.legal_actions``. Each decision draws its deals from a
+seed the player takes once from its random source and from the view itself, so
+one view always gets one answer, unless ``time_limit`` cuts the deals short.
 
 >>> import random
 >>> import fivehundred as fh
@@ -82,6 +87,7 @@ given its random source, unless ``time_limit`` is set.
 True
 """
 
+from fivehundred.bots._hands import discard_value, misere_danger, trick_estimate
 from fivehundred.bots._heuristic import (
     HeuristicPlayer,
     best_discard,
@@ -89,11 +95,8 @@ from fivehundred.bots._heuristic import (
     call_partner,
     choose_bid,
     choose_play,
-    discard_value,
-    misere_danger,
     nominate,
     ranked_discards,
-    trick_estimate,
 )
 from fivehundred.bots._knowledge import Knowledge, read_view
 from fivehundred.bots._players import Player, RandomPlayer

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 import attrs
@@ -16,16 +17,20 @@ from fivehundred._engine.sight import (
     Sight,
     by_power,
     card_table,
-    deck_mask,
     read_sight,
 )
 from fivehundred._engine.values import Phase
 from fivehundred.actions import DECLINE, Action, CallPartner, Discard, Nominate, Play
+from fivehundred.bots._game import game_call
+from fivehundred.bots._hands import (
+    mask_discard_value,
+    mask_tricks,
+    misere_fit,
+)
 from fivehundred.bots._players import require_turn
 from fivehundred.calls import PASS, Call, CallKind, Strain
-from fivehundred.cards import CARDS, JOKER_INDEX, Card, Suit, indices, mask_of
+from fivehundred.cards import CARDS, JOKER_INDEX, Suit, indices, mask_of
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
-from fivehundred.rules import Rules
 from fivehundred.tricks import Context, context, contract_context
 from fivehundred.views import PlayerView
 
@@ -33,147 +38,15 @@ from fivehundred.views import PlayerView
 PARTNER_SHARE: Final = 3.75
 #: The same share when the bidder has no partner (two or three players).
 KITTY_SHARE: Final = 1.0
-
-
-# -- judging a hand ------------------------------------------------------------
-
-
-def mask_tricks(hand: int, strain: Strain, rules: Rules) -> float:
-    """:func:`trick_estimate` of a card-index bit mask."""
-    deck = deck_mask(rules)
-    ctx = context(strain.suit)
-    table = card_table(ctx)
-    outside = deck & ~hand
-    total = 0.0
-    trump = -1 if ctx.trump is None else int(ctx.trump)
-    trumps = hand & ctx.trump_mask
-    length = trumps.bit_count()
-    if trump >= 0:
-        held = sorted(indices(trumps), key=lambda i: -ctx.power[i])
-        for at, index in enumerate(held):
-            higher = (table.above[index] & outside).bit_count()
-            if higher == 0:
-                total += 1.0
-            elif length - at > higher:
-                total += max(0.45, 0.9 - 0.15 * higher)
-            else:
-                total += 0.3
-        ruffs = 0.0
-    elif trumps:  # the suitless Joker in No Trumps: a sure trick
-        total += 1.0
-    for suit in range(4):
-        if suit == trump:
-            continue
-        cards = hand & ctx.suit_masks[suit]
-        count = cards.bit_count()
-        if trump >= 0 and count <= 1 and length >= 3:
-            ruffs += 0.6 if count == 0 else 0.3
-        held = sorted(indices(cards), key=lambda i: -ctx.power[i])
-        for at, index in enumerate(held):
-            higher = (table.above[index] & outside).bit_count()
-            if higher == 0:
-                total += (1.0 if trump < 0 else 0.9) - 0.2 * at * (trump >= 0)
-            elif higher == 1 and count >= 2 and at <= 1:
-                total += 0.45
-            elif higher == 2 and count >= 3 and at <= 2 and trump < 0:
-                total += 0.25
-        if trump < 0 and count >= 5 and held and (table.above[held[0]] & outside) == 0:
-            total += 0.6 * (count - 4)
-        if trump < 0 and (count == 0 or (table.above[held[0]] & outside).bit_count() > count):
-            total -= 0.4  # an unstopped suit in No Trumps
-    if trump >= 0:
-        total += min(ruffs, max(0.0, 0.5 * (length - 2)))
-    return total
-
-
-def mask_danger(hand: int, rules: Rules, *, slack: int = 1) -> list[int]:
-    """:func:`misere_danger` of a card-index bit mask."""
-    deck = deck_mask(rules)
-    table = card_table(context(None))
-    danger = []
-    for index in indices(hand):
-        if index == JOKER_INDEX:
-            danger.append(10)
-            continue
-        below = table.below[index]
-        position = (below & deck).bit_count()
-        mine = (below & hand).bit_count()
-        danger.append(max(0, position - (2 * mine + slack)))
-    return sorted(danger, reverse=True)
-
-
-def _hand_mask(cards: Iterable[Card]) -> int:
-    """The bit mask of a user's cards; anything but Cards is a FiveHundredTypeError."""
-    try:
-        items = tuple(cards)
-    except TypeError:
-        raise FiveHundredTypeError(f"a hand is an iterable of Cards, not {cards!r}") from None
-    for card in items:
-        if not isinstance(card, Card):
-            raise FiveHundredTypeError(f"a hand is made of Cards, not {card!r}")
-    return mask_of(items)
-
-
-def trick_estimate(hand: Iterable[Card], strain: Strain, rules: Rules) -> float:
-    """Tricks a hand should take by itself with ``strain`` as the contract.
-
-    Counts trumps (Joker, bowers, length), side aces and guarded kings, and
-    short side suits to ruff in; in No Trumps the suitless Joker, top cards and
-    long suits. The partner's share is not included.
-
-    >>> import fivehundred as fh
-    >>> hand = fh.parse_cards("Jo JH JD AH KH 10H AS AC 5D 6S")
-    >>> round(trick_estimate(hand, fh.Strain.HEARTS, fh.Rules()), 1)
-    7.7
-
-    Raises :class:`~fivehundred.FiveHundredTypeError` when ``hand`` is not an iterable of
-    :class:`~fivehundred.Card` (a bit mask, for one).
-    """
-    return mask_tricks(_hand_mask(hand), strain, rules)
-
-
-def misere_danger(hand: Iterable[Card], rules: Rules, *, slack: int = 1) -> list[int]:
-    """How hard each card of a hand is to lose in misère, highest first (0: safe).
-
-    The i-th lowest card of a suit is safe when at most ``2 i + slack`` cards of
-    that suit rank below it; each card further up adds one. The Joker, which
-    must win a trick once played (R7.3), counts 10.
-
-    >>> import fivehundred as fh
-    >>> misere_danger(fh.parse_cards("4H 5H 7H 5S 6S 7C 4D AD 9S Jo"), fh.Rules())
-    [10, 7, 1, 0, 0, 0, 0, 0, 0, 0]
-
-    Raises :class:`~fivehundred.FiveHundredTypeError` when ``hand`` is not an iterable of
-    :class:`~fivehundred.Card` (a bit mask, for one).
-    """
-    return mask_danger(_hand_mask(hand), rules, slack=slack)
-
-
-def discard_value(keep: Iterable[Card], contract: Call, rules: Rules) -> float:
-    """How good the kept cards are for a contract: trick estimate, or misère safety.
-
-    >>> import fivehundred as fh
-    >>> keep = fh.parse_cards("Jo JH JD AH KH 10H AS AC 5D 6S")
-    >>> discard_value(keep, fh.parse_call("8H"), fh.Rules()) > 7
-    True
-
-    Raises :class:`~fivehundred.FiveHundredTypeError` when ``keep`` is not an iterable of
-    :class:`~fivehundred.Card` (a bit mask, for one).
-    """
-    return mask_discard_value(_hand_mask(keep), contract, rules)
-
-
-def _misere_fit(hand: int, rules: Rules) -> tuple[bool, bool]:
-    """Whether a hand suits misère and open misère (the kitty exchange sheds bad cards).
-
-    Misère: at most two bad cards (one of them may be the Joker). Open misère,
-    where the defenders see the hand: one bad card at most, by a stricter count.
-    """
-    danger = mask_danger(hand, rules)
-    misere = sum(danger[2:]) == 0 and sum(danger[:2]) <= 12
-    strict = mask_danger(hand, rules, slack=0)
-    open_misere = sum(strict[1:]) == 0
-    return misere, open_misere
+#: Tricks added for a partner's bid in a strain (their hand backs it).
+PARTNER_BID: Final = 1.0
+#: Tricks added per trump beyond two that this seat holds in its partner's suit (a fit).
+FIT_BONUS: Final = 0.6
+#: Tricks the kitty adds to a side whose partner has shown its share by a bid.
+RAISE_KITTY: Final = 0.75
+#: Tricks of margin a raise of the partner's suit keeps in hand: it bids the highest
+#: level its estimate covers by this much.
+RAISE_MARGIN: Final = 0.5
 
 
 # -- the heuristic player ------------------------------------------------------
@@ -241,18 +114,47 @@ def bid_limits(view: PlayerView, boldness: float = 0.0) -> dict[Strain, float]:
     limits = {}
     for strain in Strain:
         limits[strain] = mask_tricks(hand, strain, rules) + share
+    backed = partner_strain(view)
     for seat, call in view.auction:
         if call.kind is not CallKind.BID or call.strain is None or seat == view.seat:
             continue
         if seat in partners:
-            limits[call.strain] += 1.0
+            if call.strain is not backed:
+                limits[call.strain] += PARTNER_BID
         elif (hand & context(call.strain.suit).trump_mask).bit_count() < 4:
             limits[call.strain] -= 0.75  # their trumps, and this seat is short of them
+    if backed is not None and any(s == view.seat and c.strain is backed for s, c in view.auction):
+        backed = None  # the partner raised this seat's own suit: its bid counts this hand
+    if backed is not None:
+        # the partner's latest bid shows its own share (the bid less PARTNER_SHARE) and
+        # the kitty adds some: counted instead of the flat share when that is more
+        bid = max(c.tricks or 0 for s, c in view.auction if s in partners and c.strain is backed)
+        own = mask_tricks(hand, backed, rules) + boldness
+        limits[backed] = own + max(share - boldness + 0.5, bid - PARTNER_SHARE + RAISE_KITTY)
+        if backed.suit is not None:
+            trumps = (hand & context(backed.suit).trump_mask).bit_count()
+            limits[backed] += FIT_BONUS * max(0, trumps - 2)
     return limits
 
 
+def partner_strain(view: PlayerView) -> Strain | None:
+    """The strain of the latest suit or No Trumps bid of this seat's partner, if any."""
+    partners = view.rules.partners(view.seat)
+    for seat, call in reversed(view.auction):
+        if seat in partners and call.kind is CallKind.BID and call.strain is not None:
+            return call.strain
+    return None
+
+
+def make_chance(margin: float) -> float:
+    """The heuristic's chance of making a bid ``margin`` tricks below its estimate."""
+    return 1.0 / (1.0 + math.exp(-2.0 * (margin - 0.5)))
+
+
 def choose_bid(view: PlayerView, legal: Sequence[Call], boldness: float = 0.0) -> Call:
-    """The heuristic call: the cheapest affordable bid in the best strain, misère, or pass.
+    """The heuristic call: the game situation's call (:mod:`fivehundred.bots._game`), else
+    the cheapest affordable bid in the best strain, a full-value raise of the partner's
+    suit, misère, or pass.
 
     It raises nothing for a view: with no affordable bid among ``legal`` (or none given) it
     passes. Anything but a view, or a list or tuple of calls, is a
@@ -263,14 +165,53 @@ def choose_bid(view: PlayerView, legal: Sequence[Call], boldness: float = 0.0) -
     rules = view.rules
     plain = [c for c in legal if c.is_bid and not c.sans_kitty]
     limits = bid_limits(view, boldness)
-    partners = set(rules.partners(view.seat))
+    hand = mask_of(view.hand)
+    misere_ok, open_ok = misere_fit(hand, rules)
+    chances: dict[Call, float] = {}
+    for call in plain:
+        if call.kind is CallKind.BID and call.strain is not None and call.tricks is not None:
+            chances[call] = make_chance(limits[call.strain] - call.tricks)
+        elif call.kind is CallKind.MISERE:
+            chances[call] = 0.7 if misere_ok else 0.05
+        elif call.kind is CallKind.OPEN_MISERE:
+            chances[call] = 0.7 if open_ok else 0.02
+    if view.my_turn and view.phase is Phase.BIDDING:
+        forced = game_call(view, chances)
+        if forced is not None and (forced in legal or forced is PASS):
+            return forced
+    return _plain_bid(view, plain, limits, misere_ok, open_ok)
+
+
+def _plain_bid(
+    view: PlayerView,
+    plain: Sequence[Call],
+    limits: dict[Strain, float],
+    misere_ok: bool,
+    open_ok: bool,
+) -> Call:
+    """The heuristic call when the score does not decide it."""
+    partners = set(view.rules.partners(view.seat))
     standing = next((seat for seat, call in reversed(view.auction) if call.is_bid), None)
     partner_holds = standing in partners
-    hand = mask_of(view.hand)
-    misere_ok, open_ok = _misere_fit(hand, rules)
     for call in plain:
         if call.kind is CallKind.OPEN_MISERE and open_ok and not partner_holds:
             return call
+    raised = partner_strain(view) if partner_holds else None
+    if any(s == view.seat and c.strain is raised for s, c in view.auction):
+        raised = None  # the partner raised this seat's own suit: no raise back
+    if raised is not None:
+        # a raise of the partner's suit bids the side's full value: the contract scores
+        # what is bid, and the partner has shown its share already
+        levels = [
+            c
+            for c in plain
+            if c.kind is CallKind.BID
+            and c.strain is raised
+            and c.tricks is not None
+            and limits[raised] - c.tricks >= RAISE_MARGIN
+        ]
+        if levels:
+            return max(levels, key=lambda c: c.tricks or 0)
     best: Call | None = None
     best_margin = 0.0
     for call in plain:
@@ -287,15 +228,6 @@ def choose_bid(view: PlayerView, legal: Sequence[Call], boldness: float = 0.0) -
                 return call
         return PASS
     return best
-
-
-def mask_discard_value(keep: int, contract: Call, rules: Rules) -> float:
-    """:func:`discard_value` of a card-index bit mask."""
-    if contract.is_misere:
-        danger = mask_danger(keep, rules)
-        return -float(sum(danger)) - 0.1 * danger[0]
-    assert contract.strain is not None
-    return mask_tricks(keep, contract.strain, rules)
 
 
 def _expect(view: PlayerView, phase: Phase, what: str) -> None:
@@ -750,5 +682,8 @@ def _misere_defender(setup: _Turn, options: int) -> int:
             return _lowest(ctx, options)
         return _highest(ctx, options)  # the trick is lost to a defender: shed a high card
     if following:
+        if not theirs & ctx.suit_masks[led]:
+            # the misère player cannot follow, so a defender takes this trick: unblock
+            return _highest(ctx, options)
         return _lowest(ctx, options)
     return _highest(ctx, options)

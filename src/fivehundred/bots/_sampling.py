@@ -14,7 +14,8 @@ from fivehundred._engine.sight import JOKER_BIT, Sight, read_sight
 from fivehundred._engine.state import GameState
 from fivehundred._engine.values import Phase
 from fivehundred.bots._deals import Replay, ViewDeals, deal_count
-from fivehundred.bots._heuristic import PARTNER_SHARE, mask_danger, mask_tricks
+from fivehundred.bots._hands import mask_danger, mask_tricks
+from fivehundred.bots._heuristic import PARTNER_SHARE
 from fivehundred.calls import Call, CallKind
 from fivehundred.cards import Card, cards_from_mask, indices
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError

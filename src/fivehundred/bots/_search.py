@@ -5,7 +5,7 @@ How it decides is told in :mod:`fivehundred.bots` (the search player).
 
 from __future__ import annotations
 
-import math
+import hashlib
 import random
 import time
 from collections.abc import Iterator, Sequence
@@ -30,18 +30,21 @@ from fivehundred._engine.table import Table
 from fivehundred._engine.table import positions_context as _positions_context
 from fivehundred._engine.table import table as _rules_table
 from fivehundred.actions import Action, Discard, Nominate, Play
-from fivehundred.bots._heuristic import HeuristicPlayer, ranked_discards
+from fivehundred.bots._game import game_call
+from fivehundred.bots._heuristic import HeuristicPlayer, bid_limits, ranked_discards
+from fivehundred.bots._misere import defends_misere, misere_defence
 from fivehundred.bots._players import require_turn
 from fivehundred.bots._sampling import (
     MaskWorld,
     sample_world,
     sampling_problem,
 )
-from fivehundred.calls import PASS, Call, CallKind
+from fivehundred.bots._utility import HandUtility, check_game_value
+from fivehundred.calls import PASS, Call, CallKind, Strain
 from fivehundred.cards import CARDS, JOKER_INDEX, Card, Suit, indices, mask_of
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
 from fivehundred.rules import Rules
-from fivehundred.scoring import bid_value, contract_made, game_result, score_hand
+from fivehundred.scoring import bid_value
 from fivehundred.tricks import Context, context, contract_context
 from fivehundred.views import PlayerView
 
@@ -409,92 +412,6 @@ def _fast_discard(rules: Rules, contract: Call, pool: int, size: int) -> int:
     return out
 
 
-# -- scoring a play-out ---------------------------------------------------------
-
-
-class HandUtility:
-    """One side's score change minus the others' average, from tricks per side (cached).
-
-    The value a computer player puts on a finished hand of ``contract`` played by
-    ``contractor``, seen from ``view.seat``'s side: the search player's play-outs and
-    the PIMC player's solved deals are both scored with it. With a ``game_value``,
-    a hand that ends the game (:func:`~fivehundred.game_result`: R9, P-END and the
-    V- options) is worth that much to a winning side and minus that much to the
-    others, instead of its score. Calling it raises what
-    :func:`~fivehundred.score_hand` raises for trick counts that do not fit the rules.
-    """
-
-    def __init__(
-        self,
-        view: PlayerView,
-        contract: Call | None,
-        contractor: int | None,
-        game_value: float | None = None,
-    ) -> None:
-        rules = view.rules
-        self.rules = rules
-        self.contract = contract
-        self.contract_side = None if contractor is None else rules.side_of(contractor)
-        self.side = rules.side_of(view.seat)
-        self.scores = view.scores
-        self.game_value = game_value
-        self.cache: dict[tuple[tuple[int, ...], int | None], float] = {}
-
-    def __call__(self, won: Sequence[int], partner: int | None = None) -> float:
-        partner_side = None if partner is None else self.rules.side_of(partner)
-        key = (tuple(won), partner_side)
-        value = self.cache.get(key)
-        if value is None:
-            changes = score_hand(
-                self.contract,
-                self.contract_side,
-                key[0],
-                rules=self.rules,
-                scores=self.scores,
-                partner=partner_side,
-            )
-            value = self._game(key[0], changes, partner_side)
-            if value is None:
-                others = [c for k, c in enumerate(changes) if k != self.side]
-                value = changes[self.side] - (sum(others) / len(others) if others else 0.0)
-            self.cache[key] = value
-        return value
-
-    def _game(
-        self, won: Sequence[int], changes: Sequence[int], partner_side: int | None
-    ) -> float | None:
-        """Plus or minus :attr:`game_value` when the hand ends the game, else None."""
-        if self.game_value is None:
-            return None
-        contracting: tuple[int, ...] = ()
-        made = None
-        if self.contract is not None and self.contract_side is not None:
-            contracting = (self.contract_side,)
-            if partner_side is not None and partner_side != self.contract_side:
-                contracting = (self.contract_side, partner_side)
-            made = contract_made(self.contract, sum(won[side] for side in contracting))
-        scores = [a + b for a, b in zip(self.scores, changes, strict=True)]
-        end = game_result(contracting, made, scores, self.rules)
-        if end is None:
-            return None
-        return self.game_value if self.side in end.winners else -self.game_value
-
-
-def check_game_value(
-    instance: object, attribute: attrs.Attribute[float | None], value: object
-) -> None:
-    """The ``game_value`` field's attrs validator of both computer players that take one:
-    raise unless ``value`` is a whole or decimal number of points from 0, or None."""
-    if value is None:
-        return
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        raise FiveHundredTypeError(f"game_value must be a number or None, not {value!r}")
-    if not 0 <= value < math.inf:
-        raise FiveHundredError(
-            f"game_value={value}: a game is worth a finite number of points, 0 or more"
-        )
-
-
 def _partner_in(view: PlayerView, hands: Sequence[int]) -> int | None:
     """The five-player partner in a sampled deal: known, or the holder of the called card."""
     if view.partner is not None or view.partner_card is None:
@@ -579,6 +496,23 @@ class SearchPlayer:
     #: at plus this for the winners and minus this for the others instead of by its
     #: score. ``None`` (the default): every hand is valued by its score alone.
     game_value: float | None = attrs.field(default=None, kw_only=True, validator=check_game_value)
+    #: Sampled deals per auction decision; ``None`` (the default): four times ``samples``.
+    #: Every candidate call is valued over the same deals.
+    bid_samples: int | None = attrs.field(default=None, kw_only=True)
+    #: The seed of every decision's own random source, drawn from ``rng`` at the first
+    #: decision: each decision draws its deals from this and the view, so one view
+    #: gets one answer.
+    _base: int | None = attrs.field(default=None, init=False, repr=False, eq=False)
+    _draw: random.Random | None = attrs.field(default=None, init=False, repr=False, eq=False)
+
+    @bid_samples.validator
+    def _check_bid_samples(self, attribute: attrs.Attribute[int | None], value: object) -> None:
+        if value is None:
+            return
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise FiveHundredTypeError(f"bid_samples must be a whole number, not {value!r}")
+        if value < 1:
+            raise FiveHundredError(f"bid_samples={value}: a search needs at least one deal")
 
     @samples.validator
     def _check_samples(self, attribute: attrs.Attribute[int], value: int) -> None:
@@ -591,6 +525,7 @@ class SearchPlayer:
         legal = require_turn(view)
         if len(legal) == 1:
             return legal[0]
+        self._draw = self.decision_rng(view)
         first = legal[0]
         if isinstance(first, Play):
             return self._play(view, [a for a in legal if isinstance(a, Play)])
@@ -600,23 +535,35 @@ class SearchPlayer:
             return self._discard(view)
         if isinstance(first, Nominate):
             return self._nominate(view, [a for a in legal if isinstance(a, Nominate)])
-        return HeuristicPlayer(self.rng).choose(view)
+        return HeuristicPlayer(self._draw).choose(view)
 
-    def _worlds(self, view: PlayerView) -> Iterator[MaskWorld]:
+    def decision_rng(self, view: PlayerView) -> random.Random:
+        """The random source of one decision: from the player's seed and the view alone,
+        so that the same view always draws the same deals."""
+        if self._base is None:
+            self._base = self.rng.getrandbits(64)
+        digest = hashlib.blake2b(repr(view).encode(), digest_size=16).hexdigest()
+        return random.Random(f"{self._base}/{digest}")
+
+    def _worlds(self, view: PlayerView, count: int | None = None) -> Iterator[MaskWorld]:
         """The sampled deals for one decision, drawn one at a time within the budget.
 
         With a ``time_limit`` the next deal is drawn only while time is left
         (the caller plays each deal out before asking for the next).
         """
         problem = sampling_problem(view)
+        rng = self._draw if self._draw is not None else self.decision_rng(view)
         start = time.perf_counter()
-        for count in range(self.samples):
+        for drawn in range(self.samples if count is None else count):
             limit = self.time_limit
-            if count and limit is not None and time.perf_counter() - start >= limit:
+            if drawn and limit is not None and time.perf_counter() - start >= limit:
                 return
-            yield sample_world(problem, view.rules, self.rng)
+            yield sample_world(problem, view.rules, rng)
 
     def _play(self, view: PlayerView, legal: list[Play]) -> Play:
+        if defends_misere(view):
+            rng = self._draw if self._draw is not None else self.decision_rng(view)
+            return misere_defence(view, legal, rng, max(1, self.samples // 4), self.time_limit)
         candidates = _distinct_plays(view, legal)
         if len(candidates) == 1:
             return candidates[0]
@@ -655,14 +602,17 @@ class SearchPlayer:
     def call_values(self, view: PlayerView) -> list[tuple[Call, float]]:
         """The calls the auction compares, each with its average value over sampled deals.
 
-        The calls are passing (when legal) and the cheapest legal bid in each
-        strain and in misère and open misère, in that order; blind misère and the
-        bids without the kitty are not considered. A bid is valued by playing
-        the hand as its contractor in each sampled deal; a pass by playing the
-        standing bid's contract as it is (0 when nobody has bid). The value is
-        the search player's utility: the hand's score change for the bidder's
-        side minus the others' average, misère marked down by
-        :attr:`misere_doubt`. :meth:`choose` bids the first of the best.
+        The calls are passing (when legal), every legal level of each strain, misère and
+        open misère, in that order; blind misère and the bids without the kitty are not
+        considered. Every call is valued over the same sampled deals (common random
+        numbers): a bid by playing the hand as its contractor in each deal (one play-out
+        per strain serves all its levels), a pass by playing the standing bid's contract
+        as it is (0 when nobody has bid). The value is the search player's utility: the
+        hand's score change for the bidder's side minus the others' average, misère
+        marked down by :attr:`misere_doubt`. :meth:`choose` bids the game situation's
+        call when there is one (:func:`fivehundred.bots._game.game_call`, from the share
+        of deals in which each bid is made), else the first of the best among passing
+        and the cheapest level of each strain (the play-outs flatter higher levels).
 
         Raises :class:`~fivehundred.FiveHundredError` when it is not the view's
         seat's turn to call.
@@ -671,30 +621,57 @@ class SearchPlayer:
         calls = [a for a in legal if isinstance(a, Call)]
         if not calls:
             raise FiveHundredError(f"seat {view.seat} is not in the auction: nothing to call")
-        candidates = _bid_candidates(calls)
-        totals, worlds = self._call_totals(view, candidates)
+        self._draw = self.decision_rng(view)
+        candidates = _bid_candidates(calls, bid_limits(view))
+        totals, _, worlds = self._call_totals(view, candidates)
         return [(call, total / worlds) for call, total in zip(candidates, totals, strict=True)]
 
     def _bid(self, view: PlayerView, legal: list[Call]) -> Call:
-        """The first of the best :meth:`call_values`, without valuing a lone candidate."""
-        candidates = _bid_candidates(legal)
+        """The game situation's call, else the first of the best :meth:`call_values`."""
+        candidates = _bid_candidates(legal, bid_limits(view))
         if len(candidates) == 1:
             return candidates[0]
-        return candidates[_best(self._call_totals(view, candidates)[0])]
+        totals, made, worlds = self._call_totals(view, candidates)
+        chances = {c: made[k] / worlds for k, c in enumerate(candidates) if c.is_bid}
+        forced = game_call(view, chances)
+        if forced is not None:
+            return forced
+        # Otherwise the cheapest level of each strain: the play-outs, which see every
+        # hand, flatter the contractor, the more so the higher the level (bidding every
+        # level by its play-out value won 18 of 40 games against the heuristic player)
+        plain = _cheapest(candidates)
+        return candidates[max(plain, key=lambda k: (totals[k], -k))]
 
-    def _call_totals(self, view: PlayerView, candidates: list[Call]) -> tuple[list[float], int]:
-        """The total value of each candidate call over the sampled deals, and their number."""
+    def _call_totals(
+        self, view: PlayerView, candidates: list[Call]
+    ) -> tuple[list[float], list[int], int]:
+        """The total value of each candidate call over the sampled deals, the deals in
+        which each is made, and the number of deals."""
         standing = next(((s, c) for s, c in reversed(view.auction) if c.is_bid), None)
         game = self.game_value
+        rules = view.rules
         utilities = {c: HandUtility(view, c, view.seat, game) for c in candidates if c.is_bid}
+        side = rules.side_of(view.seat)
         totals = [0.0] * len(candidates)
+        made = [0] * len(candidates)
         worlds = 0
-        for world in self._worlds(view):
+        count = self.bid_samples if self.bid_samples is not None else 4 * self.samples
+        for world in self._worlds(view, count):
             worlds += 1
+            played: dict[object, tuple[list[int], int | None]] = {}
             for k, call in enumerate(candidates):
                 if call.is_bid:
-                    won, partner = _simulate_contract(view, call, view.seat, world)
+                    # one play-out per strain serves every level; misère and open misère
+                    # share one too (every hand is in sight in a play-out)
+                    key = call.strain if call.kind is CallKind.BID else "misere"
+                    if key not in played:
+                        played[key] = _simulate_contract(view, call, view.seat, world)
+                    won, partner = played[key]
                     totals[k] += utilities[call](won, partner)
+                    ours = won[side]
+                    if partner is not None and rules.side_of(partner) != side:
+                        ours += won[rules.side_of(partner)]
+                    made[k] += ours == 0 if call.is_misere else ours >= (call.tricks or 0)
                 elif standing is not None:
                     seat, contract = standing
                     if contract not in utilities:
@@ -704,7 +681,8 @@ class SearchPlayer:
         for k, call in enumerate(candidates):
             if call.is_misere:
                 totals[k] -= self.misere_doubt * bid_value(call, view.rules) * worlds
-        return totals, worlds
+                made[k] = round(made[k] * (1 - self.misere_doubt))
+        return totals, made, worlds
 
     def _discard(self, view: PlayerView) -> Discard:
         """Compare the heuristic's favourite discards by playing each out."""
@@ -744,18 +722,46 @@ class SearchPlayer:
         return legal[_best(totals)]
 
 
-def _bid_candidates(legal: Sequence[Call]) -> list[Call]:
-    """Passing (when legal) and the cheapest legal bid of each strain, misère included."""
+#: A bid more than this many tricks above the heuristic estimate of its strain is not
+#: played out in the auction (it would cost a play-out per deal for a hopeless bid).
+_HOPELESS: Final = 2.5
+
+
+def _bid_candidates(legal: Sequence[Call], limits: dict[Strain, float]) -> list[Call]:
+    """Passing (when legal) and every legal level of each strain, misère included, but for
+    levels above a strain's cheapest that are :data:`_HOPELESS` tricks beyond the heuristic
+    player's estimate."""
     candidates: list[Call] = [PASS] if PASS in legal else []
     seen = set()
+    strains: set[tuple[CallKind, Strain | None]] = set()
     for call in legal:
         if not call.is_bid or call.sans_kitty or call.kind is CallKind.BLIND_MISERE:
             continue
-        key = (call.kind, call.strain)
+        if (
+            call.kind is CallKind.BID
+            and call.strain is not None
+            and (call.kind, call.strain) in strains
+            and (call.tricks or 0) > limits[call.strain] + _HOPELESS
+        ):
+            continue  # a hopeless level above the cheapest of its strain
+        strains.add((call.kind, call.strain))
+        key = (call.kind, call.strain, call.tricks)
         if key not in seen:
             seen.add(key)
             candidates.append(call)
     return candidates
+
+
+def _cheapest(candidates: Sequence[Call]) -> list[int]:
+    """The indices of passing and of the cheapest candidate of each strain and kind."""
+    seen = set()
+    kept = []
+    for k, call in enumerate(candidates):
+        key = (call.kind, call.strain)
+        if key not in seen:
+            seen.add(key)
+            kept.append(k)
+    return kept
 
 
 def _best(totals: Sequence[float]) -> int:

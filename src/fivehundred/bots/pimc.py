@@ -17,7 +17,8 @@ forced). Under a ``time_limit`` the kitty, like early card play, is the search
 player's (below), since one full hand solved per discard does not fit in a
 decision's time.
 
-The auction and the Joker nomination are the search player's
+The auction and the Joker nomination are the search player's, on purpose (it has no
+auction of its own; why, below)
 (:class:`~fivehundred.bots.SearchPlayer`, ``playouts`` deals a decision):
 each call is valued by the score of playing it out in sampled deals
 (:meth:`~fivehundred.bots.SearchPlayer.call_values`). Solved deals do not
@@ -96,8 +97,9 @@ from fivehundred._engine.state import GameState
 from fivehundred._engine.values import Phase
 from fivehundred.actions import Action, Discard, Nominate, Play
 from fivehundred.bots import HeuristicPlayer, SearchPlayer, ranked_discards, sample_state
+from fivehundred.bots._misere import defends_misere, misere_defence
 from fivehundred.bots._players import require_turn
-from fivehundred.bots._search import HandUtility, check_game_value
+from fivehundred.bots._utility import HandUtility, check_game_value
 from fivehundred.calls import PASS, Call
 from fivehundred.engine import apply, legal_actions
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
@@ -115,6 +117,9 @@ MISERE_RISK: Final = 1.0
 GAME_VALUE: Final = None
 #: Tricks left from which card play is solved under a time limit, by default.
 _TIMED_SOLVE_TRICKS: Final = 7
+#: Under a time limit, the most positions one solve of card play may search: a solve
+#: that would search more is dropped (a hard bound on the decision's time).
+TIMED_NODES: Final = 30_000
 
 
 @attrs.define
@@ -159,6 +164,11 @@ class PIMCPlayer:
     game_value: float | None = attrs.field(
         default=GAME_VALUE, kw_only=True, validator=check_game_value
     )
+    #: The search player it hands the auction, the nomination and early play to: one for
+    #: the player's life, so that its decisions too depend on the view alone.
+    _searcher: SearchPlayer | None = attrs.field(default=None, init=False, repr=False, eq=False)
+    #: The random source of the decision in hand (from the seed and the view).
+    _draw: random.Random = attrs.field(factory=random.Random, init=False, repr=False, eq=False)
 
     @samples.validator
     @playouts.validator
@@ -186,7 +196,11 @@ class PIMCPlayer:
         legal = require_turn(view)
         if len(legal) == 1:
             return legal[0]
+        self._draw = self._search().decision_rng(view)
         first = legal[0]
+        if isinstance(first, Play) and defends_misere(view):
+            plays = [a for a in legal if isinstance(a, Play)]
+            return misere_defence(view, plays, self._draw, self.samples, self.time_limit)
         if isinstance(first, Play) and self._solves(len(view.hand)):
             return self._play(view, [a for a in legal if isinstance(a, Play)])
         if isinstance(first, Discard) and self._solves(len(view.hand)):
@@ -195,14 +209,16 @@ class PIMCPlayer:
             return self._bid(view)
         if isinstance(first, (Call, Discard, Play, Nominate)):
             return self._search().choose(view)
-        return HeuristicPlayer(self.rng).choose(view)
+        return HeuristicPlayer(self._draw).choose(view)
 
     def _search(self) -> SearchPlayer:
         """The search player that takes the auction, the nomination, early card play
         and, under a time limit, the kitty."""
-        return SearchPlayer(
-            self.rng, self.playouts, time_limit=self.time_limit, game_value=self.game_value
-        )
+        if self._searcher is None:
+            self._searcher = SearchPlayer(
+                self.rng, self.playouts, time_limit=self.time_limit, game_value=self.game_value
+            )
+        return self._searcher
 
     def _solves(self, tricks_left: int) -> bool:
         """Whether card play (or the kitty) with this many tricks left is solved, else
@@ -251,8 +267,8 @@ class PIMCPlayer:
         limit one deal is solved, or a few when the play-outs stopped early."""
         forced = deals = 0
         for _ in self._samples(start):
-            state = sample_state(view, self.rng)
-            result = solve(_to_play(apply(state, call), self.rng), actions=False)
+            state = sample_state(view, self._draw)
+            result = solve(_to_play(apply(state, call), self._draw), actions=False)
             forced += bool(result.forced)
             deals += 1
         return forced <= self.misere_risk * deals
@@ -272,9 +288,9 @@ class PIMCPlayer:
         remaining = len(view.hand)
         totals = [0.0] * len(options)
         for _ in self._samples():
-            state = sample_state(view, self.rng)
+            state = sample_state(view, self._draw)
             for k, option in enumerate(options):
-                played = _to_play(apply(state, option), self.rng)
+                played = _to_play(apply(state, option), self._draw)
                 result = solve(played, actions=False)
                 rest = _other_side(rules, counted, played.partner)
                 won = _won(view.tricks_won, counted, rest, remaining, result.tricks)
@@ -300,9 +316,15 @@ class PIMCPlayer:
         remaining = len(view.hand)
         mine = rules.side_of(view.seat)
         totals = dict.fromkeys(legal, 0.0)
-        for _ in self._samples():
-            state = sample_state(view, self.rng)
-            result = solve(state, None if contractor is not None else view.seat)
+        nodes = TIMED_NODES if self.time_limit is not None else None
+        solved = 0
+        start = time.perf_counter()
+        for _ in self._samples(start):
+            state = sample_state(view, self._draw)
+            result = solve(state, None if contractor is not None else view.seat, nodes=nodes)
+            if not result.exact:
+                break  # too big a position for the budget: the deals solved so far decide
+            solved += 1
             ours = view.seat in result.side
             sign = 1.0 if ours != misere else -1.0
             for play in legal:
@@ -314,6 +336,18 @@ class PIMCPlayer:
             for play in legal:
                 won = _won(view.tricks_won, counted, rest, remaining, result.values[play])
                 totals[play] += utility(won, state.partner)
+        if not solved:  # no deal solved within the budget: the play-outs choose, in the
+            # decision's time that is left
+            search = self._search()
+            limit = self.time_limit
+            if limit is not None:
+                search.time_limit = max(0.2 * limit, limit - (time.perf_counter() - start))
+            try:
+                action = search.choose(view)
+            finally:
+                search.time_limit = limit
+            assert isinstance(action, Play)
+            return action
         return max(legal, key=totals.__getitem__)
 
 

@@ -62,6 +62,7 @@ __all__ = [
     "DEFAULT_BUDGET",
     "MAX_HANDS",
     "PLAYER_TYPES",
+    "STRONG_TIME_LIMIT",
     "GameOutcome",
     "MatchResult",
     "PlayerSpec",
@@ -74,9 +75,26 @@ __all__ = [
     "play_games",
     "player_name",
     "run_match",
+    "strong_player",
     "summarize",
     "wilson_interval",
 ]
+
+#: Seconds one decision of the strongest player (``"strong"``) takes at most by default.
+STRONG_TIME_LIMIT: Final = 0.1
+
+
+def strong_player(rng: random.Random, time_limit: float = STRONG_TIME_LIMIT) -> PIMCPlayer:
+    """The strongest shipped player, each decision's time bounded: a PIMC player whose deals
+    are bounded by ``time_limit`` seconds, not by a count (each solve in positions too); the
+    browser's strong seat (``"search"``) plays it. Raises what
+    :class:`~fivehundred.bots.pimc.PIMCPlayer` raises for a wrong ``rng`` or ``time_limit``.
+
+    >>> strong_player(random.Random(1)).time_limit
+    0.1
+    """
+    return PIMCPlayer(rng, samples=64, playouts=64, time_limit=time_limit)
+
 
 #: Player types by name: a factory from a random source and a search budget.
 PLAYER_TYPES: Final[dict[str, Callable[[random.Random, int], Player]]] = {
@@ -84,6 +102,7 @@ PLAYER_TYPES: Final[dict[str, Callable[[random.Random, int], Player]]] = {
     "heuristic": lambda rng, budget: HeuristicPlayer(rng),
     "search": lambda rng, budget: SearchPlayer(rng, samples=budget),
     "pimc": lambda rng, budget: PIMCPlayer(rng, samples=max(1, budget // 4), playouts=budget),
+    "strong": lambda rng, budget: strong_player(rng),
 }
 #: What plays a side of a match: the name of a built-in type (a key of
 #: :data:`PLAYER_TYPES`), ``"module:attr"`` naming a player or a factory to import, a

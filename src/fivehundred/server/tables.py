@@ -25,7 +25,7 @@ from typing import Any, Final
 import attrs
 
 import fivehundred as fh
-from fivehundred.bots.tournament import DEFAULT_BUDGET, PLAYER_TYPES, make_player
+from fivehundred.bots.tournament import DEFAULT_BUDGET, PLAYER_TYPES, make_player, strong_player
 from fivehundred.records import rules_from_options, rules_options
 from fivehundred.server import _present
 from fivehundred.server._admission import (
@@ -223,7 +223,9 @@ class Table:
 
     def _computer(self, state: fh.GameState, seat: int) -> fh.Action:
         rng = random.Random(f"{self.seed}/move/{self.version}")
-        player = make_player(self.seats[seat], rng, SEARCH_BUDGET)
+        kind = self.seats[seat]
+        # the strong seat is the strongest player, its every decision within a time budget
+        player = strong_player(rng) if kind == "search" else make_player(kind, rng, SEARCH_BUDGET)
         return player.choose(fh.observe(state, seat))
 
     def rewind(self, version: int, state: fh.GameState) -> None:
