@@ -596,3 +596,23 @@ def test_nothing_is_kept_for_old_names_before_the_first_release() -> None:
     )
     assert shims == []
     assert not hasattr(fivehundred, "encode_action")
+
+
+README: Final = SRC.parents[1] / "README.md"
+
+
+@pytest.mark.skipif(not README.exists(), reason="the README is not beside this build")
+def test_the_readme_map_of_the_package_names_what_is_there() -> None:
+    """Each dotted name the README's "Where things are" table gives is a module or a name
+    of one, and each audience's package is named."""
+    text = README.read_text(encoding="utf-8")
+    table = text[text.index("## Where things are") :].split("\n## ", 1)[0]
+    named = set(re.findall(r"`(fivehundred(?:\.\w+)*)`", table))
+    assert {"fivehundred", "fivehundred.bots", "fivehundred.ai"} <= named
+    for name in sorted(named):
+        if name in SOURCES:
+            continue
+        module, _, attr = name.rpartition(".")
+        if module in EXTRA_MODULES or name in EXTRA_MODULES:
+            continue
+        assert hasattr(importlib.import_module(module), attr), name
