@@ -113,6 +113,10 @@ def click(src: str, pace: str, cards: int = 12) -> tuple[list[float], list[float
     return gone, served
 
 
+def _put(finished: Any, table_id: str, review: dict[str, Any]) -> None:
+    finished.put(review)
+
+
 def reviews(hands: int, budget: float, pace: float) -> dict[int, tuple[int, int, list[float]]]:
     """By table size: reviews complete, reviews run, and each one's seconds."""
     import queue
@@ -124,7 +128,7 @@ def reviews(hands: int, budget: float, pace: float) -> dict[int, tuple[int, int,
     out = {}
     for players in (3, 4, 5, 6):
         finished: queue.Queue[dict[str, Any]] = queue.Queue()
-        reviewer = Reviewer(lambda _, review, put=finished.put: put(review), budget=budget)
+        reviewer = Reviewer(functools.partial(_put, finished), budget=budget)
         tables = Tables(":memory:", seed=f"budget-{players}")
         table, _ = tables.create({"players": players}, ["heuristic"] * (players - 1) + ["human"])
         done, times = 0, list[float]()
