@@ -4,9 +4,12 @@
 on a card in headless Chromium to the hand without it, and to the server's view drawn,
 at the given pace (a ``fivehundred serve`` from ``--src`` on a free port; 12 cards).
 
-``python -m benchmarks.table reviews [--hands 5] [--budget 5]``: the share of hand
-reviews that finish within the server's budget at 3, 4, 5 and 6 players (seeded
-hands of computer players, each reviewed by the server's own child process).
+``python -m benchmarks.table reviews [--hands 5] [--budget 5] [--pace 2]``: the share
+of hand reviews that finish within the server's budget at 3, 4, 5 and 6 players
+(seeded hands of computer players and one person, reviewed by the server's own
+:class:`~fivehundred.server._review.Reviewer`). The person takes ``--pace`` seconds a
+card, while the server values the finished tricks; ``--pace 0`` reviews each hand
+only at its end.
 
 Needs Debian's ``chromium`` and ``chromium-driver`` and Selenium for ``click``; prints
 the figures, and fails nothing.
@@ -110,14 +113,22 @@ def click(src: str, pace: str, cards: int = 12) -> tuple[list[float], list[float
     return gone, served
 
 
-def reviews(hands: int, budget: float) -> dict[int, tuple[int, int, list[float]]]:
+def _put(finished: Any, table_id: str, review: dict[str, Any]) -> None:
+    finished.put(review)
+
+
+def reviews(hands: int, budget: float, pace: float) -> dict[int, tuple[int, int, list[float]]]:
     """By table size: reviews complete, reviews run, and each one's seconds."""
+    import queue
+
     import fivehundred as fh
-    from fivehundred.server._review import hand_job, run_budgeted
+    from fivehundred.server._review import Reviewer, hand_job
     from fivehundred.server.tables import Tables
 
     out = {}
     for players in (3, 4, 5, 6):
+        finished: queue.Queue[dict[str, Any]] = queue.Queue()
+        reviewer = Reviewer(functools.partial(_put, finished), budget=budget)
         tables = Tables(":memory:", seed=f"budget-{players}")
         table, _ = tables.create({"players": players}, ["heuristic"] * (players - 1) + ["human"])
         done, times = 0, list[float]()
@@ -130,9 +141,14 @@ def reviews(hands: int, budget: float) -> dict[int, tuple[int, int, list[float]]
             last = table.past[-1].result if len(table.past) > before else None
             if last is not None and last.contract is not None:
                 start = time.monotonic()
-                _, complete = run_budgeted("review", hand_job(table.state, last.number), -1, budget)
+                reviewer.start(table.id, hand_job(table.state, last.number))
+                review = finished.get(timeout=budget + 30)
                 times.append(time.monotonic() - start)
-                done += complete
+                done += review["complete"]
+            elif pace and table.state.phase is fh.Phase.PLAY:
+                reviewer.follow(table.id, table.state)
+                time.sleep(pace)
+        reviewer.close()
         tables.close()
         out[players] = (done, len(times), times)
     return out
@@ -147,6 +163,7 @@ def main() -> int:
     two = sub.add_parser("reviews")
     two.add_argument("--hands", type=int, default=5)
     two.add_argument("--budget", type=float, default=5.0)
+    two.add_argument("--pace", type=float, default=2.0, help="a person's seconds a card")
     args = parser.parse_args()
     if args.what == "click":
         gone, served = click(args.src, args.pace)
@@ -157,9 +174,10 @@ def main() -> int:
             f"max {max(served):.1f} ms"
         )
     else:
-        for players, (done, ran, times) in reviews(args.hands, args.budget).items():
+        for players, (done, ran, times) in reviews(args.hands, args.budget, args.pace).items():
             print(
-                f"{players} players: {done}/{ran} reviews within {args.budget:g} s "
+                f"{players} players: {done}/{ran} reviews within {args.budget:g} s, "
+                f"a card every {args.pace:g} s "
                 f"(seconds: {', '.join(f'{t:.1f}' for t in times)})"
             )
     return 0

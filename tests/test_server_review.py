@@ -27,6 +27,7 @@ import fivehundred as fh
 from fivehundred.bots import HeuristicPlayer
 from fivehundred.server import create_app
 from fivehundred.server._review import (
+    FOLLOW_IDLE,
     HandJob,
     Reviewer,
     build_review,
@@ -45,6 +46,8 @@ JSON = dict[str, Any]
 WAIT = 60.0
 #: Moves a test drives at most.
 MAX_MOVES = 2000
+#: Seconds a person at the table thinks over a card at most.
+THINK = 60.0
 
 
 def played_hand(players: int, seed: int) -> fh.GameState:
@@ -175,6 +178,79 @@ def test_the_reviewer_refuses_beyond_its_queue() -> None:
         assert not reviewer.start("b", job)
     finally:
         reviewer.close()
+
+
+def play_at_a_pace(reviewer: Reviewer, table_id: str, job: HandJob, think: float) -> int:
+    """Play ``job``'s hand to the reviewer as a person would: after each card, think for
+    up to ``think`` seconds, while the reviewer values the cards played. Answers the
+    cards the reviewer was shown."""
+    assert job.hand == 1  # a job's states are of a game of that one hand: its first
+    shown = played = 0
+    for state, action in job.states():
+        if state.phase is fh.Phase.PLAY:
+            reviewer.follow(table_id, state)
+            shown = played
+        if isinstance(action, fh.Play):
+            played += 1
+            for _ in range(int(think / 0.05)):
+                if reviewer.followed(table_id, job.hand) >= shown:
+                    break
+                time.sleep(0.05)
+    return shown
+
+
+def review_of(reviewer: Reviewer, got: dict[str, JSON], job: HandJob) -> JSON:
+    assert reviewer.start("t", job)
+    for _ in range(int(WAIT / 0.05)):
+        if "t" in got:
+            return got["t"]
+        time.sleep(0.05)
+    raise AssertionError(f"no review within {WAIT} s")
+
+
+def test_cards_valued_while_the_hand_is_played_are_its_review() -> None:
+    got: dict[str, JSON] = {}
+    reviewer = Reviewer(lambda table_id, review: got.update({table_id: review}), budget=WAIT)
+    job = job_of(played_hand(3, 3))
+    try:
+        shown = play_at_a_pace(reviewer, "t", job, WAIT)
+        assert shown and reviewer.followed("t", job.hand) == shown  # every card played
+        review = review_of(reviewer, got, job)
+        assert reviewer.followed("t", job.hand) == 0  # its child ended with the review
+    finally:
+        reviewer.close()
+    # the same review as one worked out at the end of the hand alone
+    assert review == build_review(job.hand, list(review_pieces(job)), complete=True)
+
+
+def test_a_followed_hand_makes_way_only_when_left_idle() -> None:
+    reviewer = Reviewer(lambda table_id, review: None, budget=WAIT, following=1)
+    state = in_play(4, 3, 8)
+    try:
+        reviewer.follow("a", state)
+        reviewer.follow("b", state)  # the one child is a's: b is reviewed at its end
+        reviewer._feeder.submit(lambda: None).result(WAIT)
+        assert list(reviewer._followers) == [("a", state.hand_number)]
+        reviewer._followers["a", state.hand_number].fed -= FOLLOW_IDLE
+        reviewer.follow("b", state)
+        reviewer._feeder.submit(lambda: None).result(WAIT)
+        assert list(reviewer._followers) == [("b", state.hand_number)]
+    finally:
+        reviewer.close()
+    assert not reviewer._followers
+
+
+def test_a_six_player_hand_played_at_a_persons_pace_is_reviewed_whole() -> None:
+    got: dict[str, JSON] = {}
+    reviewer = Reviewer(lambda table_id, review: got.update({table_id: review}))
+    job = job_of(played_hand(6, 4))  # far over the review's budget at the end of the hand
+    try:
+        play_at_a_pace(reviewer, "t", job, THINK)
+        review = review_of(reviewer, got, job)
+    finally:
+        reviewer.close()
+    assert review["complete"] and review["could_make"] is not None
+    assert all(card["analysed"] for trick in review["tricks"] for card in trick["cards"])
 
 
 # -- claims, in process -----------------------------------------------------------------------

@@ -221,6 +221,33 @@ def solve(
     >>> 0 <= result.tricks <= 3, set(result.values) == set(fh.legal_plays(state))
     (True, True)
     """
+    return solve_in_hand(state, seat, actions=actions, nodes=nodes)
+
+
+class HandMemory:
+    """What the searches of one hand may share: the transposition table and the best
+    moves found (see :func:`solve_in_hand`). Its entries are bounds on the tricks from a trick
+    boundary for one counted side, so they hold for every position of the hand."""
+
+    def __init__(self, limit: int = 1_000_000) -> None:
+        #: The entries kept at most: past it, the memory starts afresh.
+        self.limit = limit
+        self.owner: tuple[object, int, int] | None = None
+        self.tt: dict[tuple[int, int, int, int, int, int], int] = {}
+        self.best: dict[int, int] = {}
+
+
+def solve_in_hand(
+    state: GameState,
+    seat: int | None = None,
+    *,
+    actions: bool = True,
+    nodes: int | None = None,
+    memory: HandMemory | None = None,
+) -> Solution:
+    """:func:`solve`, sharing ``memory`` with the earlier searches of the same hand (and
+    counted side): a review solving every card of a hand searches each boundary once.
+    A memory from another hand or side is started afresh, so it is never wrong."""
     state = _check(state)
     if nodes is not None:
         if not isinstance(nodes, int) or isinstance(nodes, bool):
@@ -228,6 +255,11 @@ def solve(
         if nodes < 1:
             raise FiveHundredError(f"nodes={nodes}: a search budget is at least 1 position")
     search, counted, minimising = _search(state, seat)
+    if memory is not None:
+        owner = (search.ctx, counted, search.maximisers)
+        if memory.owner != owner or len(memory.tt) > memory.limit:
+            memory.owner, memory.tt, memory.best = owner, {}, {}
+        search.tt, search.best = memory.tt, memory.best
     if nodes is not None:
         search.limit = nodes
     remaining = search.remaining()

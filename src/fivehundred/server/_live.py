@@ -422,8 +422,9 @@ async def claim_rest(app: Any, table: Table, seat: int, version: int) -> int:
 
 def changed(app: Any, table: Table, finished_before: int) -> None:
     """A table changed: push it to its sockets and, when it has any, start the review of
-    every hand the change finished (a table played over HTTP alone, such as a bot's,
-    costs no solver time until a review is asked for)."""
+    every hand the change finished, and have the hand in play's cards valued as they
+    are played (a table played over HTTP alone, such as a bot's, costs no solver
+    time until a review is asked for)."""
     hub: Hub = app.state.hub
     hub.notify(table.id, table.version)
     if not hub.sockets(table.id):
@@ -432,6 +433,7 @@ def changed(app: Any, table: Table, finished_before: int) -> None:
     reviewer: Reviewer = app.state.reviewer
     for hand in range(finished_before + 1, finished_hands(state) + 1):
         reviewer.start(table.id, hand_job(state, hand))
+    reviewer.follow(table.id, state)  # in a worker thread and a child: off this path
 
 
 async def _hello(websocket: WebSocket, hub: Hub, tables: Tables) -> Socket | None:

@@ -24,13 +24,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import queue
 import selectors
 import subprocess
 import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 
@@ -38,10 +39,12 @@ import attrs
 
 import fivehundred as fh
 from fivehundred.records import record, rules_from_options, rules_options
-from fivehundred.solver import claim, solve
+from fivehundred.solver import HandMemory, claim, solve, solve_in_hand
 
 __all__ = [
     "CLAIM_BUDGET",
+    "FOLLOW_IDLE",
+    "MAX_FOLLOWED",
     "MAX_KEPT",
     "MAX_REVIEWS",
     "MAX_WAITING",
@@ -66,6 +69,15 @@ MAX_REVIEWS: Final = 2
 MAX_WAITING: Final = 64
 #: Finished reviews kept in memory, the oldest dropped first.
 MAX_KEPT: Final = 1000
+#: Hands in play valued as they are played (a child process each), the oldest dropped.
+MAX_FOLLOWED: Final = 2
+#: Seconds a followed hand may go without a card before a newer hand takes its place.
+FOLLOW_IDLE: Final = 300.0
+#: Bounds a following child's solver keeps at most (about 300 bytes each).
+FOLLOW_MEMORY: Final = 300_000
+#: Positions one search of a card may take while its hand is played; a card not
+#: valued within them is taken up again after the newer cards.
+SLICE: Final = 50_000
 
 
 @attrs.frozen
@@ -125,7 +137,18 @@ def hand_job(state: fh.GameState, hand: int) -> HandJob:
 # -- the work, in the child process --------------------------------------------------------
 
 
-def review_pieces(job: HandJob) -> Iterator[dict[str, Any]]:
+def _plays(job: HandJob) -> list[tuple[int, int, fh.GameState, fh.Play]]:
+    """Each card played: its trick (from 0), its seat, the state before it, the play."""
+    plays = []
+    for state, action in job.states():
+        if isinstance(action, fh.Play):
+            seat = state.to_act
+            assert seat is not None  # a card is played by the seat to act
+            plays.append((len(state.tricks), seat, state, action))
+    return plays
+
+
+def review_pieces(job: HandJob, skip: Collection[tuple[int, int]] = ()) -> Iterator[dict[str, Any]]:
     """The pieces of a hand's review, the quickest first.
 
     First the hand as it was played (no search), then each card played from the
@@ -133,14 +156,24 @@ def review_pieces(job: HandJob) -> Iterator[dict[str, Any]]:
     the contracting side ends the hand with, under best play after the card,
     ``best`` the cards that would have kept the most tricks for the player's
     side, and ``lost`` the tricks the card cost that side. The first lead's
-    best is what the contract could have made.
+    best is what the contract could have made. The searches share one memory
+    of the hand, so each later position is searched once. ``skip`` holds the
+    ``(trick, seat)`` of cards already valued: they are not searched again.
     """
-    plays: list[tuple[int, int, fh.GameState, fh.Play]] = []
-    for state, action in job.states():
-        if isinstance(action, fh.Play):
-            seat = state.to_act
-            assert seat is not None  # a card is played by the seat to act
-            plays.append((len(state.tricks), seat, state, action))
+    head = _hand_piece(job)
+    yield head
+    if head["contractor"] is None:
+        return  # nothing was contracted (V-ALL-PASS): there is no contract to value
+    memory = HandMemory()
+    for trick, seat, state, play in reversed(_plays(job)):
+        if (trick + 1, seat) not in skip:
+            piece = _card_piece(trick, seat, state, play, memory=memory, nodes=None)
+            assert piece is not None  # a search without a budget is exact
+            yield piece
+
+
+def _hand_piece(job: HandJob) -> dict[str, Any]:
+    """The hand as it was played: the contract, its side and the tricks."""
     final = job.state()
     result = final.last_hand if final.phase is fh.Phase.DEAL or final.result else None
     contractor = final.contractor if result is None else result.contractor
@@ -151,7 +184,7 @@ def review_pieces(job: HandJob) -> Iterator[dict[str, Any]]:
         if partner is not None:
             side.add(partner)
     contract = final.contract if result is None else result.contract
-    yield {
+    return {
         "piece": "hand",
         "contract": None if contract is None else str(contract),
         "contractor": contractor,
@@ -168,24 +201,89 @@ def review_pieces(job: HandJob) -> Iterator[dict[str, Any]]:
             for number, trick in enumerate(final.tricks)
         ],
     }
-    if contractor is None:
-        return  # nothing was contracted (V-ALL-PASS): there is no contract to value
-    for trick, seat, state, play in reversed(plays):
-        if len(fh.legal_plays(state)) == 1:
-            yield {"piece": "card", "trick": trick + 1, "seat": seat, "forced": True}
+
+
+def _card_piece(
+    trick: int,
+    seat: int,
+    state: fh.GameState,
+    play: fh.Play,
+    *,
+    memory: HandMemory,
+    nodes: int | None,
+) -> dict[str, Any] | None:
+    """A card's piece, searched within ``nodes`` positions: ``None`` if they were too few
+    (what was searched stays in ``memory``, so the next search goes on from there)."""
+    if len(fh.legal_plays(state)) == 1:
+        return {"piece": "card", "trick": trick + 1, "seat": seat, "forced": True}
+    found = solve_in_hand(state, memory=memory, nodes=nodes)
+    if not found.exact:
+        return None
+    played = found.values[play]
+    return {
+        "piece": "card",
+        "trick": trick + 1,
+        "seat": seat,
+        "forced": False,
+        "tricks": found.taken + played,
+        "best": [fh.format_action(p) for p in found.best],
+        "best_tricks": found.total,
+        "lost": abs(found.tricks - played),
+    }
+
+
+def follow_pieces(
+    job: HandJob, later: queue.Queue[dict[str, Any] | None]
+) -> Iterator[dict[str, Any]]:
+    """The pieces of a hand's review, worked out while it is played.
+
+    ``job`` is the hand so far; ``later`` brings each newer job as
+    ``{"job": JOB}``, the hand's last as ``{"job": JOB, "final": True}``, and
+    ``None`` when the server is done. Each card played is valued as soon as it
+    is known, the fewest tricks left first, in searches of :data:`SLICE`
+    positions sharing one memory: a costly early card is taken up again after
+    each newer card, from where it stopped. Once the hand is final, its piece
+    comes first, and the cards left are searched to the end.
+    """
+    memory = HandMemory(FOLLOW_MEMORY)
+    pending: dict[tuple[int, int], tuple[int, int, fh.GameState, fh.Play]] = {}
+    played: dict[tuple[int, int], int] = {}  # each card's place in the hand
+    valued: set[tuple[int, int]] = set()
+    final = False
+    inbox: list[dict[str, Any]] = [{"job": job}]
+    while True:
+        for message in inbox:  # take in every newer job that has come
+            job = message["job"]
+            if not final and message.get("final"):
+                final = True
+                head = _hand_piece(job)
+                yield head
+                if head["contractor"] is None:
+                    return  # nothing was contracted (V-ALL-PASS): nothing to value
+            for number, (trick, seat, state, play) in enumerate(_plays(job)):
+                if (trick + 1, seat) not in valued and state.contractor is not None:
+                    pending[trick + 1, seat] = (trick, seat, state, play)
+                    played[trick + 1, seat] = number
+        inbox = []
+        if not pending:
+            if final:
+                return
+            got = later.get()
+            if got is None:
+                return  # the server is done
+            inbox.append(got)
             continue
-        found = solve(state)
-        played = found.values[play]
-        yield {
-            "piece": "card",
-            "trick": trick + 1,
-            "seat": seat,
-            "forced": False,
-            "tricks": found.taken + played,
-            "best": [fh.format_action(p) for p in found.best],
-            "best_tricks": found.total,
-            "lost": abs(found.tricks - played),
-        }
+        key = max(pending, key=played.__getitem__)  # the latest card: the cheapest
+        piece = _card_piece(*pending[key], memory=memory, nodes=None if final else SLICE)
+        if piece is not None:
+            del pending[key]
+            valued.add(key)
+            yield piece
+        while not later.empty():
+            got = later.get_nowait()
+            if got is None:
+                return
+            inbox.append(got)
 
 
 def claim_line(job: HandJob, seat: int) -> Iterator[dict[str, Any]]:
@@ -233,18 +331,31 @@ def claim_line(job: HandJob, seat: int) -> Iterator[dict[str, Any]]:
 
 
 #: The work a child process can do, by name: each yields JSON-ready pieces.
-WORKS: Final[dict[str, Callable[[HandJob, int], Iterator[dict[str, Any]]]]] = {
-    "review": lambda job, seat: review_pieces(job),
-    "claim": claim_line,
+WORKS: Final[
+    dict[str, Callable[[HandJob, int, Collection[tuple[int, int]]], Iterator[dict[str, Any]]]]
+] = {
+    "review": lambda job, seat, skip: review_pieces(job, skip),
+    "claim": lambda job, seat, skip: claim_line(job, seat),
 }
 
 
 def run_budgeted(
-    work: str, job: HandJob, seat: int, budget: float
+    work: str,
+    job: HandJob,
+    seat: int,
+    budget: float,
+    *,
+    skip: Collection[tuple[int, int]] = (),
+    stop: threading.Event | None = None,
+    sink: Callable[[dict[str, Any]], None] | None = None,
 ) -> tuple[list[dict[str, Any]], bool]:
     """Run a work of :data:`WORKS` on ``job`` in a child process for at most ``budget``
     seconds: the pieces it sent by then, and whether it finished. Blocks: call it
     from a worker thread.
+
+    ``skip`` is passed to the work (the cards a review need not value again);
+    ``stop``, once set, ends the run early (within a twentieth of a second), and
+    ``sink`` is given each piece as it arrives.
 
     The child is a fresh ``python -m fivehundred.server._review`` (not a fork of
     the server, with its threads and sockets), reading the job as one line of
@@ -252,7 +363,9 @@ def run_budgeted(
     Its standard input stays open until then: when it closes (the server ended,
     even by ``kill -9``), the child exits too, so no search outlives the server.
     """
-    request = json.dumps({"work": work, "seat": seat, "job": attrs.asdict(job)})
+    request = json.dumps(
+        {"work": work, "seat": seat, "job": attrs.asdict(job), "skip": sorted(skip)}
+    )
     child = subprocess.Popen(
         [sys.executable, "-m", "fivehundred.server._review"],
         stdin=subprocess.PIPE,
@@ -271,8 +384,10 @@ def run_budgeted(
             selector.register(child.stdout, selectors.EVENT_READ)
             while not done:
                 left = deadline - time.monotonic()
-                if left <= 0 or not selector.select(left):
+                if left <= 0 or (stop is not None and stop.is_set()):
                     break
+                if not selector.select(left if stop is None else min(left, 0.05)):
+                    continue
                 chunk = os.read(child.stdout.fileno(), 65536)
                 if not chunk:
                     break  # the child ended without its last line: keep what it sent
@@ -284,6 +399,8 @@ def run_budgeted(
                         done = True
                     else:
                         pieces.append(piece)
+                        if sink is not None:
+                            sink(piece)
     finally:
         if child.poll() is None:
             child.kill()
@@ -300,12 +417,33 @@ def _exit_with_parent() -> None:  # pragma: no cover - in the child process
     os._exit(0)
 
 
+def _job(data: dict[str, Any]) -> HandJob:
+    return HandJob(**{**data, "actions": tuple(data["actions"])})
+
+
+def _read_later(later: queue.Queue[dict[str, Any] | None]) -> None:  # pragma: no cover
+    """Each newer job the server sends a following child; exit when its input closes."""
+    for line in sys.stdin.buffer:
+        message = json.loads(line)
+        later.put({**message, "job": _job(message["job"])})
+    os._exit(0)
+
+
 def main() -> None:  # pragma: no cover - the child process of run_budgeted
     """The child process: one job from stdin, one JSON line per piece on stdout."""
-    request = json.loads(sys.stdin.readline())
-    job = HandJob(**{**request["job"], "actions": tuple(request["job"]["actions"])})
-    threading.Thread(target=_exit_with_parent, daemon=True).start()
-    for piece in WORKS[request["work"]](job, request["seat"]):
+    request = json.loads(sys.stdin.buffer.readline())
+    job = _job(request["job"])
+    skip = {(trick, seat) for trick, seat in request.get("skip", ())}
+    if request["work"] == "follow":  # the server's own answers come first
+        with contextlib.suppress(OSError):
+            os.nice(10)
+        later: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        threading.Thread(target=_read_later, args=(later,), daemon=True).start()
+        pieces = follow_pieces(job, later)
+    else:
+        threading.Thread(target=_exit_with_parent, daemon=True).start()
+        pieces = WORKS[request["work"]](job, request["seat"], skip)
+    for piece in pieces:
         print(json.dumps(piece), flush=True)
     print("null", flush=True)
 
@@ -353,9 +491,87 @@ def build_review(hand: int, pieces: list[dict[str, Any]], complete: bool) -> dic
 # -- the reviews of a server ----------------------------------------------------------------
 
 
+class _Follower:
+    """A child process valuing one hand's cards as it is played (``follow_pieces``)."""
+
+    def __init__(self, job: HandJob) -> None:
+        self.pieces: dict[tuple[int, int], dict[str, Any]] = {}
+        self.head: dict[str, Any] | None = None
+        self.sent = len(job.actions)
+        #: When it was last sent a newer state.
+        self.fed = time.monotonic()
+        self.finished = threading.Event()
+        self._lock = threading.Lock()
+        self._writing = threading.Lock()
+        self._child = subprocess.Popen(
+            [sys.executable, "-m", "fivehundred.server._review"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        self._send({"work": "follow", "seat": -1, "job": attrs.asdict(job)})
+        self._reader = threading.Thread(target=self._read, name="review-follow", daemon=True)
+        self._reader.start()
+
+    def _send(self, message: dict[str, Any]) -> None:
+        assert self._child.stdin is not None
+        # a child gone (or closed): what it found is kept
+        with self._writing, contextlib.suppress(OSError, ValueError):
+            self._child.stdin.write(json.dumps(message).encode() + b"\n")
+            self._child.stdin.flush()
+
+    def _read(self) -> None:
+        assert self._child.stdout is not None
+        for line in self._child.stdout:
+            piece = json.loads(line)
+            if piece is None:
+                break
+            with self._lock:
+                if piece["piece"] == "hand":
+                    self.head = piece
+                else:
+                    self.pieces[piece["trick"], piece["seat"]] = piece
+        self.finished.set()
+
+    def send(self, job: HandJob) -> None:
+        """A newer state of the hand."""
+        if len(job.actions) > self.sent:
+            self.sent = len(job.actions)
+            self.fed = time.monotonic()
+            self._send({"job": attrs.asdict(job)})
+
+    def finish(self, job: HandJob, deadline: float) -> tuple[list[dict[str, Any]], bool]:
+        """The hand is over: the review's pieces by ``deadline``, and whether complete."""
+        self._send({"job": attrs.asdict(job), "final": True})
+        done = self.finished.wait(max(0.0, deadline - time.monotonic()))
+        self.close()
+        with self._lock:
+            head = [] if self.head is None else [self.head]
+            return [*head, *self.pieces.values()], done and self.head is not None
+
+    def close(self) -> None:
+        if self._child.poll() is None:
+            self._child.kill()
+        self._child.wait(5)
+        self._reader.join(5)
+        assert self._child.stdout is not None and self._child.stdin is not None
+        self._child.stdout.close()
+        with contextlib.suppress(OSError):
+            self._child.stdin.close()
+
+
 class Reviewer:
     """Works out hands' reviews in worker threads (each in a child process, within
     ``budget`` seconds) and keeps the latest :data:`MAX_KEPT`.
+
+    While a hand is played, :meth:`follow` has a child process (at a lower
+    priority) value each card as soon as it is played, the fewest tricks left
+    first, sharing the solver's memory across the hand; at the hand's end its
+    review is then that child's work, finished within ``budget``: the whole
+    budget goes to the costly first cards not yet valued. At most
+    :data:`MAX_FOLLOWED` hands are followed at once (a hand left without a card
+    for :data:`FOLLOW_IDLE` seconds is dropped for a newer one, as is a table's hand
+    once the next is fed); a child ends when its hand's review is built.
 
     ``done(table_id, review)`` is called from the worker thread with each
     finished review.
@@ -368,14 +584,19 @@ class Reviewer:
         budget: float = REVIEW_BUDGET,
         workers: int = MAX_REVIEWS,
         waiting: int = MAX_WAITING,
+        following: int = MAX_FOLLOWED,
     ) -> None:
         self.done = done
         self.budget = budget
         self.waiting = waiting
+        self.following = following
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="review")
+        #: Feeds the followers, so that building a job never delays a move's answer.
+        self._feeder = ThreadPoolExecutor(1, thread_name_prefix="review-feed")
         self._lock = threading.Lock()
         self._kept: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self._pending: set[tuple[str, int]] = set()
+        self._followers: OrderedDict[tuple[str, int], _Follower] = OrderedDict()
 
     def get(self, table_id: str, hand: int) -> dict[str, Any] | None:
         """A finished review, or ``None``."""
@@ -399,10 +620,54 @@ class Reviewer:
         self._pool.submit(self._run, table_id, job)
         return True
 
+    def follow(self, table_id: str, state: fh.GameState) -> None:
+        """A table's hand in play changed: have its cards valued (in a worker thread;
+        this returns at once and searches nothing)."""
+        if state.phase is fh.Phase.PLAY and state.contractor is not None:
+            self._feeder.submit(self._feed, table_id, state)
+
+    def followed(self, table_id: str, hand: int) -> int:
+        """How many cards of a hand in play are valued so far."""
+        with self._lock:
+            follower = self._followers.get((table_id, hand))
+        if follower is None:
+            return 0
+        with follower._lock:
+            return len(follower.pieces)
+
+    def _feed(self, table_id: str, state: fh.GameState) -> None:
+        key = (table_id, state.hand_number)
+        job = hand_job(state, state.hand_number)
+        dropped: list[_Follower] = []
+        with self._lock:
+            if key in self._kept or key in self._pending:
+                return
+            follower = self._followers.get(key)
+            if follower is not None:
+                self._followers.move_to_end(key)
+            else:
+                for left in [k for k in self._followers if k[0] == table_id]:
+                    dropped.append(self._followers.pop(left))  # a hand left for the next
+                if len(self._followers) >= self.following:
+                    oldest = next(iter(self._followers.values()))
+                    if oldest.fed > time.monotonic() - FOLLOW_IDLE:
+                        return  # all followed hands are in play: review this one at its end
+                    dropped.append(self._followers.popitem(last=False)[1])
+                follower = self._followers[key] = _Follower(job)
+        for gone in dropped:
+            gone.close()
+        follower.send(job)
+
     def _run(self, table_id: str, job: HandJob) -> None:
         key = (table_id, job.hand)
+        deadline = time.monotonic() + self.budget
         try:
-            pieces, complete = run_budgeted("review", job, -1, self.budget)
+            with self._lock:
+                follower = self._followers.pop(key, None)
+            if follower is not None:
+                pieces, complete = follower.finish(job, deadline)
+            else:
+                pieces, complete = run_budgeted("review", job, -1, self.budget)
             review = build_review(job.hand, pieces, complete)
             with self._lock:
                 self._kept[key] = review
@@ -415,7 +680,13 @@ class Reviewer:
 
     def close(self) -> None:
         """Stop taking reviews; wait for those under way (each within its budget)."""
+        self._feeder.shutdown(wait=True, cancel_futures=True)
         self._pool.shutdown(wait=True, cancel_futures=True)
+        with self._lock:
+            followers = list(self._followers.values())
+            self._followers.clear()
+        for follower in followers:
+            follower.close()
 
 
 if __name__ == "__main__":  # pragma: no cover - run by run_budgeted
