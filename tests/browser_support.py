@@ -59,6 +59,8 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 
+from server_helpers import free_port, start_server  # noqa: E402
+
 #: Chromium's switches: headless, no sandbox (root in CI), and no traffic of its own.
 SWITCHES = (
     "--headless",
@@ -91,6 +93,19 @@ def chromium(folder: Path, size: tuple[int, int] = SIZES[0]) -> Iterator[WebDriv
         yield driver
     finally:
         driver.quit()
+
+
+@contextmanager
+def served(folder: Path, *args: str) -> Iterator[str]:
+    """A ``fivehundred serve`` on a fresh SQLite file in ``folder`` (with ``args``), and its
+    address; stopped afterwards."""
+    port = free_port()
+    process = start_server(folder / "tables.db", port, *args)
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        process.terminate()
+        process.communicate(timeout=10)
 
 
 def viewport(driver: WebDriver, width: int, height: int) -> None:

@@ -20,8 +20,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from browser_support import SHOTS, chromium, open_table, page, settled, wait_for
-from server_helpers import free_port, start_server
+from browser_support import SHOTS, chromium, open_table, page, served, settled, wait_for
 
 #: The WCAG levels scanned.
 TAGS = ["wcag2a", "wcag2aa", "wcag21aa"]
@@ -31,14 +30,8 @@ BLOCKING = {"serious", "critical"}
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("server")
-    port = free_port()
-    process = start_server(folder / "tables.db", port, "--seed", "a11y")
-    try:
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        process.terminate()
-        process.communicate(timeout=10)
+    with served(tmp_path_factory.mktemp("server"), "--seed", "a11y") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -5,15 +5,13 @@ words once the allowance is spent; the spectator reads it all and cannot write."
 from __future__ import annotations
 
 import functools
-import subprocess
 from collections.abc import Iterator
 
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from browser_support import chromium, open_table, settled, shoot, wait_for
-from server_helpers import free_port, start_server
+from browser_support import chromium, open_table, served, settled, shoot, wait_for
 
 #: Messages meant to break out of text: markup, script, a turned-around name, a long one.
 HOSTILE = (
@@ -29,14 +27,8 @@ HOSTILE = (
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("server")
-    port = free_port()
-    process: subprocess.Popen[str] = start_server(folder / "tables.db", port, "--seed", "chat")
-    try:
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        process.terminate()
-        process.communicate(timeout=10)
+    with served(tmp_path_factory.mktemp("server"), "--seed", "chat") as url:
+        yield url
 
 
 def lines(driver: WebDriver) -> list[str]:

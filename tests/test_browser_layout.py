@@ -6,7 +6,6 @@ card's rank, and the favicon is served."""
 from __future__ import annotations
 
 import functools
-import subprocess
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,12 +18,12 @@ from browser_support import (
     click,
     open_table,
     page,
+    served,
     settled,
     shoot,
     viewport,
     wait_for,
 )
-from server_helpers import free_port, start_server
 
 #: The window sizes the issue names: a laptop and a phone.
 SIZES = ((1280, 800), (390, 844))
@@ -32,14 +31,8 @@ SIZES = ((1280, 800), (390, 844))
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("server")
-    port = free_port()
-    process: subprocess.Popen[str] = start_server(folder / "tables.db", port, "--seed", "layout")
-    try:
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        process.terminate()
-        process.communicate(timeout=10)
+    with served(tmp_path_factory.mktemp("server"), "--seed", "layout") as url:
+        yield url
 
 
 #: The controls of a decision that are not on the screen with the page at its top.

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import re
-import subprocess
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,20 +13,13 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from browser_support import chromium, click, open_table, page, settled, shoot, wait_for
-from server_helpers import free_port, start_server
+from browser_support import chromium, click, open_table, page, served, settled, shoot, wait_for
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("server")
-    port = free_port()
-    process: subprocess.Popen[str] = start_server(folder / "tables.db", port, "--seed", "pace")
-    try:
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        process.terminate()
-        process.communicate(timeout=10)
+    with served(tmp_path_factory.mktemp("server"), "--seed", "pace") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ again (no flicker), and no click is lost without a word."""
 from __future__ import annotations
 
 import functools
-import subprocess
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,20 +14,13 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
 
-from browser_support import chromium, click, open_table, page, settled, shoot, wait_for
-from server_helpers import free_port, start_server
+from browser_support import chromium, click, open_table, page, served, settled, shoot, wait_for
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("server")
-    port = free_port()
-    process: subprocess.Popen[str] = start_server(folder / "tables.db", port, "--seed", "truth")
-    try:
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        process.terminate()
-        process.communicate(timeout=10)
+    with served(tmp_path_factory.mktemp("server"), "--seed", "truth") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

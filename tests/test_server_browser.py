@@ -36,13 +36,13 @@ from browser_support import (
     hand_cards,
     open_table,
     page,
+    served,
     settled,
     shoot,
     shown_moves,
     viewport,
     wait_for,
 )
-from server_helpers import free_port, start_server
 
 #: Clicks a person makes at most in one 250-point game (a hand is at most 13 of them).
 MAX_CLICKS = 400
@@ -50,14 +50,8 @@ MAX_CLICKS = 400
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("server")
-    port = free_port()
-    process = start_server(folder / "tables.db", port, "--seed", "browser")
-    try:
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        process.terminate()
-        process.communicate(timeout=10)
+    with served(tmp_path_factory.mktemp("server"), "--seed", "browser") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
