@@ -54,7 +54,10 @@ def skip_without_browser() -> None:
 skip_without_browser()
 
 from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    JavascriptException,
+    StaleElementReferenceException,
+)
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
@@ -122,8 +125,8 @@ def wait_for(driver: WebDriver, test: Callable[[WebDriver], Any], timeout: float
     while time.monotonic() < deadline:
         try:
             found = test(driver)
-        except StaleElementReferenceException:
-            found = None
+        except (StaleElementReferenceException, JavascriptException):
+            found = None  # the page is between two states (a node replaced, a view not yet in)
         if found:
             return found
         time.sleep(0.05)
