@@ -152,7 +152,7 @@ def make_chance(margin: float) -> float:
 
 
 def choose_bid(view: PlayerView, legal: Sequence[Call], boldness: float = 0.0) -> Call:
-    """The heuristic call: the game situation's call (:mod:`fivehundred.bots._game`), else
+    """The heuristic call: the game situation's call (``fivehundred.bots._game``), else
     the cheapest affordable bid in the best strain, a full-value raise of the partner's
     suit, misère, or pass.
 

@@ -610,7 +610,7 @@ class SearchPlayer:
         as it is (0 when nobody has bid). The value is the search player's utility: the
         hand's score change for the bidder's side minus the others' average, misère
         marked down by :attr:`misere_doubt`. :meth:`choose` bids the game situation's
-        call when there is one (:func:`fivehundred.bots._game.game_call`, from the share
+        call when there is one (``fivehundred.bots._game.game_call``, from the share
         of deals in which each bid is made), else the first of the best among passing
         and the cheapest level of each strain (the play-outs flatter higher levels).
 
