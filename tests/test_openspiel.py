@@ -189,9 +189,9 @@ def test_observers_other_than_a_players_own_view_are_refused() -> None:
 
 def test_a_score_cap_does_not_lower_the_utility_bounds() -> None:
     # V-CAP caps defence points only: contracts made under a cap of 20 still take a side
-    # 580 points up in four hands (seeded heuristic play), beyond a cap-based 520.
+    # 550 points up in four hands (seeded heuristic play), beyond a cap-based 520.
     game = pyspiel.load_game("python_five_hundred", {"score_cap": 20, "max_hands": 4})
-    rng, player = random.Random(1), HeuristicPlayer(random.Random(1))
+    rng, player = random.Random(8), HeuristicPlayer(random.Random(8))
     state, plan = game.new_initial_state(), list[int]()
     for _ in range(4 * game.max_game_length()):  # bounded: an episode is shorter
         if state.is_terminal():
@@ -203,7 +203,7 @@ def test_a_score_cap_does_not_lower_the_utility_bounds() -> None:
             chosen = player.choose(state.view(state.current_player()))
             plan = list(action_ids(chosen, state.rules, layout="compact"))
         state.apply_action(plan.pop(0))
-    assert state.is_terminal() and max(state.returns()) == 580.0
+    assert state.is_terminal() and max(state.returns()) == 550.0 > 520
     assert all(game.min_utility() <= r <= game.max_utility() for r in state.returns())
 
 
