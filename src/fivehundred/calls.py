@@ -156,7 +156,7 @@ def _check_strain(
         raise FiveHundredError(f"only a trick bid names a strain ({instance.kind.value})")
 
 
-@attrs.frozen(order=False, repr=False)
+@attrs.frozen(order=False, repr=False, cache_hash=True)
 class Call:
     """One call of the auction: a pass, a trick bid, or a misère bid.
 

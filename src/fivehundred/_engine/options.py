@@ -26,6 +26,7 @@ _OPTIONAL_TEXT_OPTIONS: Final = frozenset({"deck_id"})
 MAX_OPTION_TEXT: Final = 16
 
 
+@functools.lru_cache(maxsize=1)
 def _option_names() -> tuple[str, ...]:
     return tuple(field.name for field in attrs.fields(Rules))
 
@@ -51,13 +52,18 @@ def rules_options(rules: Rules) -> dict[str, int | bool | str | None]:
     """
     if not isinstance(rules, Rules):
         raise FiveHundredTypeError(f"a fivehundred Rules is needed, not {quote(rules)}")
+    return dict(_options_of(rules))  # a new dict each time: the caller may change it
+
+
+@functools.lru_cache(maxsize=64)  # every view and record names its rules: worked out once
+def _options_of(rules: Rules) -> tuple[tuple[str, int | bool | str | None], ...]:
     base = _default_rules(rules.players)
-    options: dict[str, int | bool | str | None] = {}
+    options: list[tuple[str, int | bool | str | None]] = []
     for name in _option_names():
         value = getattr(rules, name)
         if (name == "players" and value != 4) or value != getattr(base, name):
-            options[name] = value
-    return options
+            options.append((name, value))
+    return tuple(options)
 
 
 def rules_from_options(options: Mapping[str, object]) -> Rules:
@@ -116,9 +122,17 @@ def rules_from_options(options: Mapping[str, object]) -> Rules:
     if problems:
         raise InvalidStateError(problems)
     try:
-        return Rules(**values)  # type: ignore[arg-type]  # each value's type was checked above
+        rules = Rules(**values)  # type: ignore[arg-type]  # each value's type was checked above
     except FiveHundredError as err:  # the problems come as data, never re-read from the text
         raise InvalidStateError([f"rules: {problem}" for problem in err.problems]) from None
+    return _one_of(rules)
+
+
+@functools.lru_cache(maxsize=256)
+def _one_of(rules: Rules) -> Rules:
+    """One object for equal rules read from options (a server reads the same few games again
+    and again): what is worked out once for a game's rules is then found by identity."""
+    return rules
 
 
 #: The most options :func:`rules_from_options` reads (more than there are is a mistake).
