@@ -192,7 +192,16 @@ def _result(hand: fh.HandResult, rules: fh.Rules, name: list[str], sides: list[s
 
 
 def _side_of(rules: fh.Rules, seat: int) -> int:
-    return next(n for n, side in enumerate(rules.sides) if seat in side)
+    return _sides_by_seat(rules)[seat]
+
+
+@functools.lru_cache(maxsize=64)  # the rules being played
+def _sides_by_seat(rules: fh.Rules) -> tuple[int, ...]:
+    """Each seat's side, by seat."""
+    return tuple(
+        next(n for n, side in enumerate(rules.sides) if seat in side)
+        for seat in range(rules.players)
+    )
 
 
 def _sheet_row(
@@ -211,9 +220,13 @@ def _sheet_row(
     }
 
 
-def _box(view: fh.PlayerView, legal: set[str]) -> dict[str, Any]:
-    """The bidding box: a bid per level and strain, the misère calls, and pass."""
-    rules = view.rules
+@functools.lru_cache(maxsize=512)  # the rules and the calls open: few in any auction
+def _box(rules: fh.Rules, legal: frozenset[str]) -> dict[str, Any]:
+    """The bidding box: a bid per level and strain, the misère calls, and pass.
+
+    The same for every view of one auction's position, so made once: the answer is
+    only encoded, never changed.
+    """
     bids = []
     for level, row in SCORE_TABLE.items():
         for strain in Strain:
@@ -298,26 +311,43 @@ def _cards(
 ) -> dict[str, dict[str, Any]]:
     """Every card the page shows: its spoken name and its marks under the contract."""
     contract, joker = view.contract, view.joker_suit
+    kitty = {card.index for card in kept} | {card.index for card in view.kitty or ()}
+    shown = {card.index: card for card in view.hand}
+    for cards in (view.kitty or (), view.exposed_hand or ()):
+        shown.update((card.index, card) for card in cards)
+    shown.update((card.index, card) for _, card in view.trick)
+    for trick in tricks:
+        shown.update((card.index, card) for _, card in trick.plays)
+    entries = _entries(contract, joker)
+    out = {}
+    for index, card in shown.items():
+        entry = entries.get(index)
+        if entry is None:
+            entry = entries[index] = _card_entry(card, contract, joker)
+        text, plain, from_kitty = entry
+        out[text] = from_kitty if index in kitty else plain
+    return out
+
+
+@functools.lru_cache(maxsize=256)  # the contracts and nominations being played
+def _entries(
+    contract: fh.Call | None, joker: fh.Suit | None
+) -> dict[int, tuple[str, dict[str, Any], dict[str, Any]]]:
+    """The entries of :func:`_cards` under a contract, by card index, filled as cards are
+    met: the same for every view of the hand (the answers are only encoded, never changed)."""
+    return {}
+
+
+def _card_entry(
+    card: fh.Card, contract: fh.Call | None, joker: fh.Suit | None
+) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """A card's name and its entries of :func:`_cards`, held or from the kitty."""
     trump_suit = None
     if contract is not None and contract.kind is CallKind.BID and contract.strain is not None:
         trump_suit = contract.strain.suit
-    kitty = set(kept) | set(view.kitty or ())
-    shown: set[fh.Card] = {*view.hand, *(view.kitty or ()), *(view.exposed_hand or ())}
-    shown |= {card for _, card in view.trick}
-    for trick in tricks:
-        shown |= {card for _, card in trick.plays}
-    out = {}
-    for card in shown:
-        label, trump, bower, red = _marks(card, contract, joker, trump_suit)
-        from_kitty = card in kitty
-        out[str(card)] = {
-            "label": f"{label}, from the kitty" if from_kitty else label,
-            "trump": trump,
-            "bower": bower,
-            "kitty": from_kitty,
-            "red": red,
-        }
-    return out
+    label, trump, bower, red = _marks(card, contract, joker, trump_suit)
+    entry = {"label": label, "trump": trump, "bower": bower, "kitty": False, "red": red}
+    return str(card), entry, {**entry, "label": f"{label}, from the kitty", "kitty": True}
 
 
 @functools.lru_cache(maxsize=4096)  # the cards, by the contracts and nominations met
@@ -394,6 +424,7 @@ def page(
     kept: Iterable[fh.Card] = (),
     names: Sequence[str | None] | None = None,
     spectator: bool = False,
+    legal: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """The page's part of a seat's answer: the table as the browser draws it, in words.
 
@@ -402,6 +433,7 @@ def page(
     last trick), ``kept`` the kitty cards the contractor kept
     (:func:`kept_from_kitty`), ``names`` the people's names if they gave any.
     A ``spectator``'s page names no seat "You" and has no bidding box (it has no call).
+    ``legal`` is the view's legal actions in notation, where the caller has them already.
 
     Raises nothing for a view of the library.
     """
@@ -409,7 +441,7 @@ def page(
     you = None if spectator else view.seat
     name = _names(seats, you, names)
     sides = _sides(rules, name, you)
-    legal = {fh.format_action(action) for action in view.legal_actions}
+    texts = [fh.format_action(a) for a in view.legal_actions] if legal is None else legal
     previous = past[-1] if past else None
     before = () if previous is None else previous.tricks
     people = []
@@ -476,7 +508,9 @@ def page(
         "sides": [{"name": s, "score": view.scores[n]} for n, s in enumerate(sides)],
         "target": rules.target,
         "contract": contract,
-        "box": _box(view, legal) if view.phase is fh.Phase.BIDDING and not spectator else None,
+        "box": _box(rules, frozenset(texts))
+        if view.phase is fh.Phase.BIDDING and not spectator
+        else None,
         "auction": _auction(view, name),
         "cards": _cards(view, kept, (*view.tricks, *before)),
         "tricks": [_trick(t, name) for t in view.tricks],
@@ -490,8 +524,8 @@ def page(
         },
         "sheet": sheet,
         "actions": {
-            fh.format_action(action): _action_words(action, name)
-            for action in view.legal_actions
+            text: _action_words(action, name)
+            for action, text in zip(view.legal_actions, texts, strict=True)
             if not isinstance(action, fh.Discard)
         },
         "partner_card": None if view.partner_card is None else card_name(view.partner_card),

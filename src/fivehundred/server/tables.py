@@ -106,6 +106,10 @@ class Table:
     #: What readers are served: ``(version, state, finished hands, seats)`` as last
     #: stored. A change under way (``lock`` held) is not shown until :meth:`publish`.
     _shown: tuple[int, fh.GameState, int, tuple[str, ...]] = attrs.field(init=False, repr=False)
+    #: ``hashes`` and its seats by token hash, for :meth:`seat_of`.
+    _seats_by_hash: tuple[dict[int, str], dict[str, int]] = attrs.field(
+        init=False, repr=False, factory=lambda: ({}, {})
+    )
 
     def __attrs_post_init__(self) -> None:
         self.publish()
@@ -121,13 +125,16 @@ class Table:
         return "search" in self.seats
 
     def seat_of(self, token: str) -> int | None:
-        """The person's seat a token belongs to (compared in constant time), or ``None``."""
-        digest = hash_token(token)
-        found = None
-        for seat, known in self.hashes.items():
-            if hmac.compare_digest(known, digest):
-                found = seat
-        return found
+        """The person's seat a token belongs to, or ``None``.
+
+        The token is looked up by its SHA-256: what the lookup's time could tell is
+        of the digest, whose tokens nobody can work out, not of the token.
+        """
+        hashes = self.hashes
+        known, seats = self._seats_by_hash
+        if known is not hashes:  # the seats changed hands since (hashes is replaced whole)
+            known, seats = self._seats_by_hash = hashes, {h: s for s, h in hashes.items()}
+        return seats.get(hash_token(token))
 
     def former_seat_of(self, token: str) -> int | None:
         """The seat a token was a person's before it went to a computer player, or ``None``."""
@@ -152,6 +159,7 @@ class Table:
         cards as the page shows them (sorted, trumps marked), of the table as stored."""
         version, state, finished, seats = self._shown
         view = fh.observe(state, seat)
+        legal = [fh.format_action(a) for a in view.legal_actions]
         return {
             "table": self.id,
             "seat": seat,
@@ -159,7 +167,7 @@ class Table:
             "names": self.seat_names(),
             "sides": [list(side) for side in state.rules.sides],
             "version": version,
-            "legal_actions": [fh.format_action(a) for a in view.legal_actions],
+            "legal_actions": legal,
             "view": fh.to_dict(view),
             "display": _present.display(view),
             "page": _present.page(
@@ -168,6 +176,7 @@ class Table:
                 self.past[:finished],
                 kept=_present.kept_from_kitty(state, seat),
                 names=self.seat_names(),
+                legal=legal,
             ),
         }
 
