@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -58,6 +58,8 @@ class Metrics:
             _forget_the_dead(self.folder)
             multiprocess.MultiProcessCollector(self.registry, path=self.folder)  # type: ignore[no-untyped-call]  # unannotated upstream
             self._process = _ProcessGauges()
+        #: The series of :meth:`answered`, by route, method and status.
+        self._series: dict[tuple[str, str, int], tuple[Any, Any]] = {}
         self.requests = Counter(
             "fivehundred_requests",
             "HTTP requests answered, by route template, method and status",
@@ -114,6 +116,18 @@ class Metrics:
         self.purged = Counter(
             "fivehundred_tables_purged", "Archived games deleted from the database", registry=r
         )
+
+    def answered(self, route: str, method: str, status: int, seconds: float) -> None:
+        """Count one answered request and its latency (the labelled series made once each)."""
+        key = (route, method, status)
+        series = self._series.get(key)
+        if series is None:
+            series = self._series[key] = (
+                self.requests.labels(route=route, method=method, status=str(status)),
+                self.latency.labels(route=route),
+            )
+        series[0].inc()
+        series[1].observe(seconds)
 
     def observe(self, event: str, detail: str, count: int) -> None:
         """What :attr:`.Tables.observer` reports: tables created, moves, tables closed."""

@@ -283,19 +283,19 @@ class Operations:
                 code = "INTERNAL_ERROR" if status == 500 else _code(bytes(body))
                 if status != 500:
                     metrics.refusals.labels(code=code).inc()
-            metrics.requests.labels(route=route, method=scope["method"], status=str(status)).inc()
-            metrics.latency.labels(route=route).observe(elapsed)
-            fields = {
-                "method": scope["method"],
-                "route": route,
-                "path": scope["path"][:200],
-                "status": status,
-                "ms": round(elapsed * 1000, 2),
-                "client": client,
-            }
-            if code:
-                fields["code"] = code
-            log.info("request", extra={"fields": fields})
+            metrics.answered(route, scope["method"], status, elapsed)
+            if log.isEnabledFor(logging.INFO):  # the line's fields are made only if it is kept
+                fields = {
+                    "method": scope["method"],
+                    "route": route,
+                    "path": scope["path"][:200],
+                    "status": status,
+                    "ms": round(elapsed * 1000, 2),
+                    "client": client,
+                }
+                if code:
+                    fields["code"] = code
+                log.info("request", extra={"fields": fields})
 
     def takes_create(self, scope: Scope) -> bool:
         """Whether the request is one the creation limit counts (and :meth:`refuse` let by)."""
