@@ -10,7 +10,7 @@ import random
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import attrs
@@ -148,6 +148,53 @@ def test_writes_from_many_threads_are_each_stored_and_a_taken_number_fails_alone
         assert store.status(game)[0] == 8
         stored = store.load(game)
         assert stored is not None and [seat for seat, _ in stored.actions] == [0, 1, 2, 3] * 2
+
+
+def _until(ready: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + 10
+    while not ready():
+        assert time.monotonic() < deadline, f"waited 10 s for {what}"
+        time.sleep(0.005)
+
+
+@pytest.mark.parametrize("taken", [False, True])
+def test_a_group_of_moves_is_inserted_together_and_a_taken_number_fails_alone(
+    tmp_path: Path, taken: bool
+) -> None:
+    """The plain appends of one SQLite group commit are inserted together; when one of
+    them takes a stored number, each is run again on its own and only that one fails."""
+    store = SqliteStore(tmp_path / "group.db")
+    games = [f"g{n}" for n in range(6)]
+    for game in games:
+        store.create(attrs.evolve(ROW, id=game), {0: "h"}, {}, [], ["deck"])
+    store.append("g1", 0, [(0, "P")], 2, [])  # g1's number 0 is taken
+    outcome: dict[str, str] = {}
+
+    def write(game: str) -> None:
+        first = 0 if taken or game != "g1" else 1
+        try:
+            store.append(game, first, [(1, "P"), (2, "8S")], 2, [f"deck of {game}"])
+            outcome[game] = "stored"
+        except Conflict:
+            outcome[game] = "taken"
+
+    threads = [threading.Thread(target=write, args=(game,)) for game in games]
+    with store._lock:  # the commits wait: the first write leads, the others wait as one group
+        threads[0].start()
+        _until(lambda: store._committing and not store._waiting, "the first write to lead")
+        for thread in threads[1:]:
+            thread.start()
+        _until(lambda: len(store._waiting) == 5, "five writes to wait together")
+    for thread in threads:
+        thread.join(10)
+    assert outcome == {game: "taken" if taken and game == "g1" else "stored" for game in games}
+    for game in games:
+        stored = store.load(game)
+        assert stored is not None
+        texts = [text for _, text in stored.actions]
+        assert texts == (["P"] if taken and game == "g1" else ["P", "P", "8S"][game != "g1" :])
+        assert list(stored.decks[1:]) == ([] if taken and game == "g1" else [f"deck of {game}"])
+    store.close()
 
 
 def test_open_store_reads_the_db_setting(tmp_path: Path, db: str) -> None:

@@ -7,13 +7,30 @@ older database up to :data:`SCHEMA_VERSION` on start-up with :func:`upgrade`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from fivehundred.errors import FiveHundredError
 from fivehundred.server._logs import LOGGER
 
 log = logging.getLogger(LOGGER)
+
+#: The inserts of a move's append: its actions' rows and its deals' rows (:func:`append_rows`).
+Batch = tuple[list[tuple[object, ...]], list[tuple[object, ...]]]
+#: The statements that insert them.
+ACTION_ROW: Final = "INSERT INTO action VALUES (?, ?, ?, ?)"
+DEAL_ROW: Final = "INSERT INTO deal VALUES (?, ?, ?)"
+
+
+def append_rows(
+    game: str, first: int, actions: Sequence[tuple[int, str]], first_hand: int, decks: Sequence[str]
+) -> Batch:
+    """The rows of the ``action`` and ``deal`` relations that an append of ``game`` adds."""
+    return (
+        [(game, first + n, seat, text) for n, (seat, text) in enumerate(actions)],
+        [(game, first_hand + n, deck) for n, deck in enumerate(decks)],
+    )
+
 
 #: The relations, in SQL both databases accept.
 SCHEMA: Final = (

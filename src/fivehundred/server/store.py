@@ -38,7 +38,16 @@ from fivehundred._engine.quoting import expect, quote
 from fivehundred.errors import FiveHundredError
 from fivehundred.server._dburl import describe, is_postgres_url
 from fivehundred.server._logs import LOGGER
-from fivehundred.server._schema import SCHEMA_VERSION, STATUS, SchemaTooNew, upgrade
+from fivehundred.server._schema import (
+    ACTION_ROW,
+    DEAL_ROW,
+    SCHEMA_VERSION,
+    STATUS,
+    Batch,
+    SchemaTooNew,
+    append_rows,
+    upgrade,
+)
 
 __all__ = [
     "CHANNEL",
@@ -282,9 +291,10 @@ class _Relations:
     ) -> None:
         self._together(lambda: self._create_rows(row, hashes, names, actions, decks))
 
-    def _together(self, rows: Callable[[], None]) -> None:
+    def _together(self, rows: Callable[[], None], batch: Batch | None = None) -> None:
         """Run ``rows`` (statements) in a transaction of their own, committed before this
-        returns; a taken key raises :class:`Conflict`. SQLite commits several at once."""
+        returns; a taken key raises :class:`Conflict`. SQLite commits several at once
+        (``batch``: the rows that ``rows`` inserts, where it only inserts actions and deals)."""
         try:
             with self._write():
                 rows()
@@ -341,7 +351,8 @@ class _Relations:
                 self._announce(game, SEATS_CHANGED)
             self._insert(game, first, actions, first_hand, decks)
 
-        self._together(rows)
+        batch = append_rows(game, first, actions, first_hand, decks)  # (PostgreSQL's unused)
+        self._together(rows, batch if change is None else None)
 
     def _insert(
         self,
@@ -351,14 +362,9 @@ class _Relations:
         first_hand: int,
         decks: Sequence[str],
     ) -> None:
-        self._many(
-            "INSERT INTO action VALUES (?, ?, ?, ?)",
-            [(game, first + n, seat, text) for n, (seat, text) in enumerate(actions)],
-        )
-        self._many(
-            "INSERT INTO deal VALUES (?, ?, ?)",
-            [(game, first_hand + n, deck) for n, deck in enumerate(decks)],
-        )
+        moves, deals = append_rows(game, first, actions, first_hand, decks)
+        self._many(ACTION_ROW, moves)
+        self._many(DEAL_ROW, deals)
         self._announce(game, first + len(actions))
 
     def load(self, game: str) -> StoredGame | None:
@@ -414,10 +420,11 @@ class _Relations:
 class _Job:
     """One transaction's statements waiting in a group commit, and how it ended."""
 
-    __slots__ = ("error", "finished", "leads", "rows", "wake")
+    __slots__ = ("batch", "error", "finished", "leads", "rows", "wake")
 
-    def __init__(self, rows: Callable[[], None]) -> None:
+    def __init__(self, rows: Callable[[], None], batch: Batch | None = None) -> None:
         self.rows = rows
+        self.batch = batch
         #: Set when the write is committed (or failed), or when its thread is to commit.
         self.wake = threading.Event()
         self.finished = False
@@ -463,8 +470,8 @@ class SqliteStore(_Relations):
             self._db.execute("BEGIN IMMEDIATE")
             yield self._db
 
-    def _together(self, rows: Callable[[], None]) -> None:
-        job = _Job(rows)
+    def _together(self, rows: Callable[[], None], batch: Batch | None = None) -> None:
+        job = _Job(rows, batch)
         with self._queue:
             self._waiting.append(job)
             if not self._committing:
@@ -488,12 +495,15 @@ class SqliteStore(_Relations):
             raise job.error
 
     def _commit_group(self, group: list[_Job]) -> None:
-        """Run each write of ``group`` in a savepoint of one transaction, then commit."""
+        """Run each write of ``group`` in a savepoint of one transaction, then commit (the
+        plain appends first, together: few statements, so few waits for the interpreter
+        between them under load; :meth:`_batched`)."""
         try:
             with self._lock:
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
-                    for job in group:
+                    each = self._batched(group)
+                    for job in each:
                         self._db.execute("SAVEPOINT write")
                         try:
                             job.rows()
@@ -513,6 +523,23 @@ class SqliteStore(_Relations):
             for job in group:
                 job.finished = True
                 job.wake.set()
+
+    def _batched(self, group: list[_Job]) -> list[_Job]:
+        """Insert the rows of the group's plain appends together (in the transaction begun);
+        answer the jobs still to run, each on its own: all of them if that failed."""
+        batches = [job.batch for job in group if job.batch is not None]
+        if len(batches) < 2:
+            return group
+        self._db.execute("SAVEPOINT batch")
+        try:
+            for sql, n in ((ACTION_ROW, 0), (DEAL_ROW, 1)):
+                self._db.executemany(sql, [row for batch in batches for row in batch[n]])
+        except sqlite3.Error:  # one of them failed: each is run on its own, in a savepoint
+            self._db.execute("ROLLBACK TO batch")
+            return group
+        finally:
+            self._db.execute("RELEASE batch")
+        return [job for job in group if job.batch is None]
 
     def _read(self) -> contextlib.AbstractContextManager[object]:
         return self._lock
