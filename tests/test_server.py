@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 import sys
@@ -371,7 +372,53 @@ def test_a_failed_write_changes_nothing(tmp_path: Path) -> None:
     with pytest.raises(sqlite3.ProgrammingError):
         tables.act(table, 0, legal, version)
     assert (table.state, table.version) == (state, version)
+    with pytest.raises(sqlite3.ProgrammingError):  # the same from the event loop
+        asyncio.run(tables.act_soon(table, 0, legal, version))
+    assert (table.state, table.version) == (state, version)
+    assert not table.lock.locked()
     assert table.seat_of(tokens[0]) == 0
+
+
+def test_a_move_from_the_event_loop_is_stored_before_its_answer(tmp_path: Path) -> None:
+    """The rules run on the event loop and only the write in a worker thread: the move
+    is stored when its version is answered, the table's lock is free again, and an
+    illegal move leaves the table as it was."""
+    tables = Tables(tmp_path / "loop.db", seed="loop")
+    table, _ = tables.create({}, [HUMAN] * 4)
+    seat = table.state.to_act
+    assert seat is not None
+    legal = fh.format_action(fh.legal_actions(table.state)[0])
+    with pytest.raises(Refused) as refused:
+        asyncio.run(tables.act_soon(table, seat, "AS", 0))
+    assert refused.value.code == "WRONG_PHASE" and table.version == 0
+    assert asyncio.run(tables.act_soon(table, seat, legal, 0)) == 1
+    assert not table.lock.locked()
+    stored = tables.store.load(table.id)
+    assert stored is not None and stored.actions == ((seat, legal),)
+    tables.close()
+
+
+def test_a_move_to_a_table_whose_lock_is_held_waits_in_a_worker_thread(tmp_path: Path) -> None:
+    """While another change holds the table's lock, a move waits for it in a worker
+    thread, never on the event loop, and is then applied and stored."""
+    tables = Tables(tmp_path / "held.db", seed="held")
+    table, _ = tables.create({}, [HUMAN] * 4)
+    seat = table.state.to_act
+    assert seat is not None
+    legal = fh.format_action(fh.legal_actions(table.state)[0])
+
+    async def move_while_held() -> tuple[bool, int]:
+        table.lock.acquire()  # another change under way
+        move = asyncio.create_task(tables.act_soon(table, seat, legal, 0))
+        await asyncio.sleep(0.05)  # the loop goes on meanwhile
+        waited = not move.done()
+        table.lock.release()
+        return waited, await asyncio.wait_for(move, 10)
+
+    assert asyncio.run(move_while_held()) == (True, 1)
+    stored = tables.store.load(table.id)
+    assert stored is not None and len(stored.actions) == 1
+    tables.close()
 
 
 def test_a_seeded_server_deals_the_same_tables_again_R2_3() -> None:

@@ -27,7 +27,7 @@ from fivehundred.server._guard import MAX_NUMBER, check_json, create_request
 from fivehundred.server._logs import LOGGER, JsonFormatter
 from fivehundred.server._ops import Buckets
 from fivehundred.server.settings import Settings, add_arguments, from_arguments, read_key
-from fivehundred.server.tables import HUMAN, Refused
+from fivehundred.server.tables import HUMAN, Refused, Table
 
 JSON = dict[str, Any]
 KEY = "k" * 24
@@ -308,7 +308,7 @@ def test_a_crash_is_500_counted_and_logged(
         raise RuntimeError("a bug")
 
     table = create(client)
-    monkeypatch.setattr(Tables, "act", broken)
+    monkeypatch.setattr(Table, "act", broken)  # the rules step of every move
     answer = client.post(
         f"/tables/{table['table']}/actions",
         json={"action": "pass", "version": table["version"]},

@@ -364,7 +364,7 @@ async def _action(live: Live, body: dict[str, Any]) -> int:
     seat, table, tables = live.seat(), live.socket.table, live.tables
     before = finished_hands(table.state)
     # the database write (and a search player's thinking) is done off the event loop
-    new = await run_in_threadpool(tables.act, table, seat, action, version)
+    new = await tables.act_soon(table, seat, action, version)
     changed(live.app, table, before)
     return new
 

@@ -318,7 +318,7 @@ async def post_action(request: Request) -> Response:
         raise Refused(400, "BAD_NOTATION", "an action is at most 100 characters")
     before = finished_hands(table.state)
     # the database write (and a search player's thinking) is done off the event loop
-    new = await run_in_threadpool(_tables(request).act, table, seat, action, version)
+    new = await _tables(request).act_soon(table, seat, action, version)
     changed(request.app, table, before)
     return JSONResponse({"version": new})
 

@@ -11,7 +11,6 @@ rebuilds each table by dealing the stored decks and applying the stored actions.
 
 from __future__ import annotations
 
-import contextlib
 import hmac
 import json
 import random
@@ -22,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
+import anyio
 import attrs
 
 import fivehundred as fh
@@ -40,6 +40,7 @@ from fivehundred.server._admission import (
     hash_token,
 )
 from fivehundred.server._names import check_names
+from fivehundred.server._upkeep import Upkeep
 from fivehundred.server.store import (
     Change,
     Conflict,
@@ -298,7 +299,7 @@ class Table:
         return moves, decks
 
 
-class Tables:
+class Tables(Upkeep):
     """Every table of one server, kept in memory and in a :class:`~.store.Store`.
 
     ``path`` is a SQLite file (``":memory:"`` for a database that dies with the
@@ -520,20 +521,56 @@ class Tables:
     def act(self, table: Table, seat: int, text: str, version: int) -> int:
         """Apply a person's action; store it before answering the new version."""
         with table.lock:
-            if table.closed:
-                raise Refused(410, "TABLE_CLOSED", "this table is closed: its game is archived")
-            before, state = table.version, table.state
-            try:
-                moves, decks = table.act(seat, text, version)
-            except BaseException:
-                table.rewind(before, state)
-                raise
-            self._commit(table, state, before, moves, decks)
-            table.touched = time.monotonic()
-            self.observer("moves", "person", 1)
-            if len(moves) > 1:
-                self.observer("moves", "computer", len(moves) - 1)
+            self._stored(table, *self._applied(table, seat, text, version))
             return table.version
+
+    async def act_soon(self, table: Table, seat: int, text: str, version: int) -> int:
+        """:meth:`act` from the event loop: the rules there, the store's write in a worker.
+
+        A move is a few microseconds of rules and a wait for the disk: on the loop it
+        does not queue for the interpreter behind every other request, as a worker
+        thread's whole move does under load. A table whose lock is held elsewhere, or
+        with a computer seat that searches, is moved in a worker thread instead.
+        """
+        if table.slow or not table.lock.acquire(blocking=False):
+            return await anyio.to_thread.run_sync(self.act, table, seat, text, version)
+        try:  # the wait below is not cancelled before the write ends: the lock is kept
+            await anyio.to_thread.run_sync(
+                self._stored, table, *self._applied(table, seat, text, version)
+            )
+            return table.version
+        finally:
+            table.lock.release()
+
+    def _applied(
+        self, table: Table, seat: int, text: str, version: int
+    ) -> tuple[fh.GameState, int, list[tuple[int, fh.Action]], list[str]]:
+        """Apply the action (the caller holds the table's lock): the state and version
+        before, and the moves and decks to store; the table is as before if it fails."""
+        if table.closed:
+            raise Refused(410, "TABLE_CLOSED", "this table is closed: its game is archived")
+        before, state = table.version, table.state
+        try:
+            moves, decks = table.act(seat, text, version)
+        except BaseException:
+            table.rewind(before, state)
+            raise
+        return state, before, moves, decks
+
+    def _stored(
+        self,
+        table: Table,
+        state: fh.GameState,
+        before: int,
+        moves: Sequence[tuple[int, fh.Action]],
+        decks: Sequence[str],
+    ) -> None:
+        """Store the moves :meth:`_applied` made (or put the table back), and count them."""
+        self._commit(table, state, before, moves, decks)
+        table.touched = time.monotonic()
+        self.observer("moves", "person", 1)
+        if len(moves) > 1:
+            self.observer("moves", "computer", len(moves) - 1)
 
     def hand_over(
         self, table: Table, seat: int, kind: str, check: Callable[[], None] | None = None
@@ -658,92 +695,6 @@ class Tables:
         if stored.closed:
             raise Refused(410, "TABLE_CLOSED", "this table is closed: its game is archived")
         return _rebuild(table_id, stored)
-
-    # -- the operator's side: open tables, closing, expiry ------------------------
-
-    def open_count(self) -> int:
-        """The tables not closed, stored in the database (the ``max_tables`` cap counts these)."""
-        return self._store.open_count()
-
-    def loaded(self) -> int:
-        """The tables held in memory."""
-        with self._lock:
-            return len(self._tables)
-
-    def listing(self) -> list[dict[str, Any]]:
-        """Every open table for the admin route: id, seats, version, finished, idle seconds.
-
-        A table not loaded since the server started counts as idle since then.
-        """
-        rows = self._store.open_games()
-        with self._lock:
-            loaded = dict(self._tables)
-        now = time.monotonic()
-        found = []
-        for table_id, seats, actions in rows:
-            table = loaded.get(table_id)
-            found.append(
-                {
-                    "table": table_id,
-                    "seats": json.loads(seats),
-                    "version": actions if table is None else table.version,
-                    "finished": None if table is None else table.state.result is not None,
-                    "idle": round(now - (self.started if table is None else table.touched), 1),
-                    "loaded": table is not None,
-                }
-            )
-        return found
-
-    def retire(self, table_id: str, reason: str, *, idle_since: float | None = None) -> bool:
-        """Close a table and archive its game: it leaves memory, and its rows stay, marked
-        closed with the time and ``reason``. Answers whether it was open (and so closed).
-
-        Every later request to it is answered 410 ``TABLE_CLOSED``; :meth:`purge` deletes
-        archived games. With ``idle_since``, a table moved at after that time stays open.
-        """
-        with self._lock:
-            table = self._tables.get(table_id)
-        with contextlib.nullcontext() if table is None else table.lock:
-            if table is not None and idle_since is not None and table.touched > idle_since:
-                return False
-            closed = self._store.archive(table_id, time.time(), reason)
-            if table is not None:
-                table.closed = True
-            with self._lock:
-                self._tables.pop(table_id, None)
-        if closed:
-            self.observer("closed", reason, 1)
-            self.on_closed(table_id, reason)
-        return closed
-
-    def sweep(self, idle: float, finished: float, now: float | None = None) -> dict[str, int]:
-        """Archive the tables idle for ``idle`` seconds and the games finished ``finished``
-        seconds ago (0: never); answers how many of each.
-
-        A table's clock is its last accepted move (``touched``); a table not
-        loaded since the server started counts from the start.
-        """
-        now = time.monotonic() if now is None else now
-        with self._lock:
-            loaded = dict(self._tables)
-        closed = {"idle": 0, "finished": 0}
-        for table_id, _, _ in self._store.open_games():
-            table = loaded.get(table_id)
-            touched = self.started if table is None else table.touched
-            over = table is not None and table.state.result is not None
-            if over and finished and now - touched >= finished:
-                closed["finished"] += self.retire(table_id, "finished", idle_since=touched)
-            elif not over and idle and now - touched >= idle:
-                closed["idle"] += self.retire(table_id, "idle", idle_since=touched)
-        return closed
-
-    def purge(self, older: float, now: float | None = None) -> int:
-        """Delete the archived games closed over ``older`` seconds ago; answers how many."""
-        return self._store.purge((time.time() if now is None else now) - older)
-
-    def ping(self) -> None:
-        """Ask the database a trivial question (readiness); raises if it cannot answer."""
-        self._store.ping()
 
 
 def _texts(moves: Sequence[tuple[int, fh.Action]]) -> list[tuple[int, str]]:
