@@ -16,7 +16,8 @@ Modes:
 
 - ``cpu``: one client, a fixed number of rounds, each ``pattern``: ``"rm"`` (the
   acting seat's read, then its move), ``"rrrrm"`` (the four seats' reads, then the
-  move) or ``"r"`` (the same view read again: polling, unchanged);
+  move), ``"r"`` (the same view read again: polling, unchanged) or ``"floor"``
+  (``GET /`` of the bare app of ``benchmarks/floor.py``: the HTTP stack alone);
 - ``load``: ``clients`` clients that never pause, each reading and moving, for
   ``seconds`` after ``warmup`` seconds; then, with ``past`` seconds, they go on
   sending while the bench kills the servers, and every version acknowledged is
@@ -184,6 +185,8 @@ async def measure_cpu(spec: dict[str, Any]) -> dict[str, Any]:
     """One client, ``rounds`` rounds of ``pattern``: the servers' CPU per round."""
     player = Player(spec["ports"][0], spec.get("seed", 0))
     pattern, rounds = spec["pattern"], spec["rounds"]
+    if pattern == "floor":  # a bare app (benchmarks/floor.py): GET / and nothing else
+        return await _floor(player.conn, spec)
     for _ in range(spec.get("warm", 200)):
         await player.round(4 if pattern == "rrrrm" else 1)
     requests = 0
@@ -218,6 +221,19 @@ async def measure_cpu(spec: dict[str, Any]) -> dict[str, Any]:
         "errors": player.errors[:5],
         "error_count": len(player.errors),
     }
+
+
+async def _floor(conn: Connection, spec: dict[str, Any]) -> dict[str, Any]:
+    for _ in range(spec.get("warm", 200)):
+        await conn.request("GET", "/")
+    server, own, started = _cpu(spec["pids"]), time.process_time(), time.perf_counter()
+    for _ in range(spec["rounds"]):
+        await conn.request("GET", "/")
+    elapsed = time.perf_counter() - started
+    server, own = _cpu(spec["pids"]) - server, time.process_time() - own
+    conn.close()
+    found = {"pattern": "floor", "requests": spec["rounds"], "server_cpu": server, "own_cpu": own}
+    return {**found, "elapsed": elapsed, "errors": [], "error_count": 0}
 
 
 async def measure_load(spec: dict[str, Any]) -> dict[str, Any]:

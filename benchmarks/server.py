@@ -19,8 +19,10 @@ client that made it, so a move is a person's move and no computer seat thinks.
    acting seat reads its view, then moves" and rounds of "all four seats read
    (each view changed), then the acting seat moves". The two request mixes give
    the CPU of a view read and of a move apart (a linear solve). A read of an
-   unchanged view (polling) is measured on its own. CPU time, unlike wall-clock
-   time, hardly depends on the other processes of a shared machine.
+   unchanged view (polling) is measured on its own, and so is the floor: the CPU a
+   request costs a bare ASGI app on the same uvicorn protocol (``benchmarks/floor.py``),
+   what no server on this HTTP stack goes below. CPU time, unlike wall-clock time,
+   hardly depends on the other processes of a shared machine.
 2. **Throughput and latency** at each of :data:`LEVELS` clients that never
    pause (each reads the view of the seat to act, then moves), for ``seconds``
    each after a warm-up: requests/s, p50 and p99 of every request.
@@ -89,15 +91,41 @@ def _start(db: str, port: int) -> subprocess.Popen[bytes]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+    _wait_for(port, process)
+    return process
+
+
+def _wait_for(port: int, process: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return process
+                return
         except OSError:
             time.sleep(0.05)
     process.kill()  # pragma: no cover - a server that does not start
-    raise RuntimeError("fivehundred serve did not start")  # pragma: no cover
+    raise RuntimeError("the server did not start")  # pragma: no cover
+
+
+def _floor(rounds: int, seed: int) -> float:
+    """The CPU seconds per request of the bare app of ``benchmarks/floor.py`` (one client)."""
+    port = _free_port()
+    root = str(Path(__file__).resolve().parent.parent)
+    path = os.pathsep.join([root, *filter(None, [os.environ.get("PYTHONPATH")])])
+    process = subprocess.Popen(
+        [sys.executable, "-m", "benchmarks.floor", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": path},
+    )
+    try:
+        _wait_for(port, process)
+        spec = {"mode": "cpu", "pattern": "floor", "rounds": rounds, "warm": min(100, rounds)}
+        run = _generate({**spec, "ports": [port], "pids": [process.pid], "seed": seed})
+        return float(run["server_cpu"]) / int(run["requests"])
+    finally:
+        process.kill()
+        process.wait(30)
 
 
 def _stored_sqlite(db: str) -> dict[str, int]:
@@ -225,6 +253,13 @@ def _measure_store(
                 "cpu_poll_ms",
                 "server CPU per unchanged view read (ms)",
                 polling["server_cpu"] / polling["requests"] * ms,
+                lower_is_better=True,
+                digits=3,
+            ),
+            Figure(
+                "cpu_floor_ms",
+                "HTTP stack alone: CPU per request (ms)",
+                _floor(rounds * 2, seed) * ms,
                 lower_is_better=True,
                 digits=3,
             ),

@@ -7,7 +7,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import socket
 import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +20,8 @@ pytest.importorskip("starlette", reason="the server extra is not installed")
 
 from benchmarks import load
 from server_helpers import free_port, start_server
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -67,3 +72,47 @@ def test_the_load_measurement_reports_latencies_and_every_acknowledged_move(
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert lines[0] == {"ready_to_kill": True}
     assert lines[-1]["clients"] == 3 and "acknowledged" in lines[-1]
+
+
+def test_the_floor_app_answers_every_request_with_its_body() -> None:
+    """benchmarks/floor.py: every HTTP request gets the fixed body; a lifespan nothing."""
+    from benchmarks import floor
+
+    sent: list[dict[str, object]] = []
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    async def serve() -> None:
+        await floor.app({"type": "lifespan"}, None, send)
+        await floor.app({"type": "http", "path": "/"}, None, send)
+
+    asyncio.run(serve())
+    assert [m["type"] for m in sent] == ["http.response.start", "http.response.body"]
+    assert sent[1]["body"] == floor.BODY and len(floor.BODY) > 5000
+    assert (b"content-length", str(len(floor.BODY)).encode()) in floor.HEAD
+
+
+def test_the_floor_measurement_counts_its_requests() -> None:
+    """The load generator's ``floor`` pattern: GET / of the bare app, the CPU per request."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "benchmarks.floor", str(port)],
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *sys.path])},
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the floor app did not start"
+                time.sleep(0.05)
+        spec = {"ports": [port], "pids": [process.pid], "pattern": "floor", "rounds": 30}
+        found = asyncio.run(load.measure_cpu({**spec, "warm": 3}))
+    finally:
+        process.kill()
+        process.wait(10)
+    assert (found["requests"], found["error_count"]) == (30, 0)
+    assert found["server_cpu"] >= 0 and found["elapsed"] > 0

@@ -324,7 +324,8 @@ def test_the_server_measurement_reports_its_figures_and_no_lost_action() -> None
     each_level = {"rps", "p50", "p99", "generator_cpu", "server_cpu"}
     for result in (sqlite, postgres):
         figures = {figure.key: figure for figure in result.figures}
-        expected = {"cpu_read_ms", "cpu_move_ms", "cpu_poll_ms", "errors", "lost_actions"}
+        expected = {"cpu_read_ms", "cpu_move_ms", "cpu_poll_ms", "cpu_floor_ms"}
+        expected |= {"errors", "lost_actions"}
         expected |= {
             f"{name}_{clients}" + ("_ms" if name in {"p50", "p99"} else "")
             for name in each_level
@@ -337,6 +338,8 @@ def test_the_server_measurement_reports_its_figures_and_no_lost_action() -> None
         # too few rounds here for the solve of read and move apart to be steady: finite
         assert math.isfinite(figures["cpu_read_ms"].value + figures["cpu_move_ms"].value)
         assert figures["cpu_poll_ms"].value > 0
+        # the bare app on the same HTTP stack: the floor, with no target of its own
+        assert figures["cpu_floor_ms"].value > 0 and figures["cpu_floor_ms"].must is None
         assert (figures["cpu_read_ms"].target, figures["cpu_read_ms"].must) == (0.1, 0.2)
         assert (figures["cpu_move_ms"].target, figures["cpu_move_ms"].must) == (0.3, 0.8)
         # the load came from another process, whose share of a core is reported
