@@ -207,3 +207,26 @@ def test_the_tally_counts_each_sides_tricks_against_the_contract_R5_R8() -> None
                 assert page_of(state, seat)["tally"] is None
             state = fh.apply(state, rng.choice(fh.legal_actions(state)))
         assert checked, f"no trick was played at {players} players"
+
+
+def test_a_negative_change_is_printed_with_a_true_minus_sign_R8_3() -> None:
+    """The sentences a person reads print a loss with a true minus sign (U+2212), never
+    a hyphen ("-280"); the JSON numbers stay numbers."""
+    rng = random.Random("minus")
+    state = fh.deal(fh.new_game(fh.Rules(), dealer=0), seed=1)
+    for hand in range(2, 40):  # a random contract is lost within a few hands
+        state = playout(state, rng=rng)
+        last = state.last_hand
+        if last is not None and any(change < 0 for change in last.changes):
+            break
+        state = fh.deal(state, seed=hand)
+    assert last is not None
+    after = state if state.result is not None else fh.deal(state, seed=99)
+    seats = (HUMAN, *("heuristic",) * 3)
+    page = _present.page(fh.observe(after, 0), seats, (_present.finished(state),))
+    row = page["sheet"][-1]
+    lost = min(last.changes)
+    assert row["changes"] == list(last.changes) and isinstance(row["changes"][0], int)
+    for words in (row["words"], page["previous"]["words"]):
+        assert f"\u2212{-lost}" in words
+        assert not re.search(r"-\d", words), words

@@ -186,9 +186,20 @@ def _result(hand: fh.HandResult, rules: fh.Rules, name: list[str], sides: list[s
     took = hand.tricks[side]
     tricks = f"{took} trick{'s' if took != 1 else ''}"
     changes = ", ".join(
-        f"{sides[n]} {change:+d}" for n, change in enumerate(hand.changes) if change
+        f"{sides[n]} {_signed(change)}" for n, change in enumerate(hand.changes) if change
     )
     return f"{who} {verb} {_call_words(hand.contract)} with {tricks}: {changes or 'no change'}."
+
+
+def _signed(number: int) -> str:
+    """A score's change as a person reads it, with its sign: a true minus sign (U+2212).
+
+    >>> _signed(50), _signed(0), _signed(-280) == chr(0x2212) + "280"
+    ('+50', '0', True)
+    """
+    if number > 0:
+        return f"+{number}"
+    return f"\u2212{-number}" if number < 0 else "0"
 
 
 def _side_of(rules: fh.Rules, seat: int) -> int:
