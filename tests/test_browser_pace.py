@@ -38,6 +38,26 @@ def newer(driver: WebDriver, version: int) -> bool:
     return bool(page(driver, f"f.shown.version > {version} || f.held !== null"))
 
 
+#: What the page says of the hand it shows, read at one moment: the trump badge, the
+#: contract in the bar, the seats with the dealer mark, and the auction grid.
+SHOWN_HAND = """
+const text = (sel) => document.querySelector(sel).textContent;
+return {
+  badge: document.getElementById("badge").getAttribute("aria-label"),
+  contract: text("#contract-text"),
+  dealer: [...document.querySelectorAll("#seats .seat")]
+    .filter((s) => s.querySelector(".mark-dealer")).map((s) => Number(s.dataset.seat)),
+  auction: [...document.querySelectorAll("#auction tr")]
+    .map((r) => [...r.cells].map((c) => c.textContent)),
+};
+"""
+
+
+def shown_hand(driver: WebDriver) -> dict[str, Any]:
+    found: dict[str, Any] = driver.execute_script(SHOWN_HAND)
+    return found
+
+
 def to_the_last_card(driver: WebDriver) -> None:
     """Play the first hand (pass, or the only move) until one card is left to play."""
     for _ in range(80):
@@ -69,10 +89,17 @@ def test_the_end_of_a_hand_waits_for_next_hand_then_for_the_countdown(
             "60" if how == "button" else "3",
         )
         hand = page(browser, "f.shown.page.hand")
+        before = shown_hand(browser)  # the hand in play, as the page showed it
+        assert before["dealer"] and before["auction"][1:]
         click(browser, "#hand .card.legal")
         wait_for(browser, lambda d: page(d, "f.held !== null"))
         answer: Any = page(browser, "f.shown")
         assert answer["page"]["hand"] == hand + 1  # the server dealt on: the page waits
+        # the bar, the badge, the dealer mark and the auction still show the hand that
+        # ended, not the next deal's (whose dealer is the next seat)
+        dealt = [s["seat"] for s in answer["page"]["seats"] if s["dealer"]]
+        assert dealt and dealt != before["dealer"]
+        assert shown_hand(browser) == before
         end = browser.find_element(By.ID, "hand-end")
         assert end.is_displayed()
         assert browser.find_element(By.ID, "hand-end-title").text == f"HAND {hand} IS OVER"
@@ -97,6 +124,10 @@ def test_the_end_of_a_hand_waits_for_next_hand_then_for_the_countdown(
         wait_for(browser, lambda d: page(d, "f.held === null"), timeout=20)
         assert not end.is_displayed()
         assert browser.find_element(By.ID, "turn").text == answer["page"]["turn"]
+        now = page(browser, "f.shown.page")
+        after = shown_hand(browser)  # then the next deal: its dealer, its auction so far
+        assert after["dealer"] == [s["seat"] for s in now["seats"] if s["dealer"]]
+        assert after["auction"][1:] == (now["auction"]["rows"] or [["No call yet."]])
         if answer["view"]["view"]["to_act"] == answer["seat"]:
             assert browser.find_element(By.ID, "bidding").is_displayed()
         browser.execute_script("localStorage.removeItem('fivehundred.hold')")

@@ -209,6 +209,33 @@ def test_the_tally_counts_each_sides_tricks_against_the_contract_R5_R8() -> None
         assert checked, f"no trick was played at {players} players"
 
 
+def test_the_hand_just_ended_keeps_its_contract_auction_and_marks_R8_3(tmp_path: Path) -> None:
+    """While the page holds the end of a hand, it draws that hand as it ended, from the
+    page's ``previous``: its contract and badge, its auction from its own dealer's left,
+    and its dealer, contractor and partner marks, not the next deal's."""
+    tables = Tables(tmp_path / "tables.db", seed="held")
+    table, _ = tables.create({}, [HUMAN, "heuristic", "heuristic", "heuristic"])
+    last = None  # the person's page at their last move of the first hand
+    for _ in range(200):
+        if table.past:
+            break
+        last = table.view(0)["page"]
+        tables.act(table, 0, fh.format_action(fh.legal_actions(table.state)[0]), table.version)
+    assert last is not None and table.past and table.past[0].result is not None
+    now = table.view(0)["page"]
+    previous = now["previous"]
+    assert now["hand"] == 2 and previous["hand"] == 1
+    assert previous["contract"] == last["contract"] and last["contract"] is not None
+    assert previous["auction"]["names"] == last["auction"]["names"]
+    assert previous["auction"]["rows"] == last["auction"]["rows"]
+    for flag in ("dealer", "contractor", "partner"):
+        assert [s[flag] for s in previous["seats"]] == [s[flag] for s in last["seats"]], flag
+    # the next deal has its own dealer, the next seat: the page must not show it yet
+    assert [s["dealer"] for s in now["seats"]] != [s["dealer"] for s in previous["seats"]]
+    assert [s["cards"] for s in previous["seats"]] == [0, 0, 0, 0]
+    tables.close()
+
+
 def test_a_negative_change_is_printed_with_a_true_minus_sign_R8_3() -> None:
     """The sentences a person reads print a loss with a true minus sign (U+2212), never
     a hyphen ("-280"); the JSON numbers stay numbers."""

@@ -206,6 +206,18 @@ def _side_of(rules: fh.Rules, seat: int) -> int:
     return next(n for n, side in enumerate(rules.sides) if seat in side)
 
 
+def _partnered(rules: fh.Rules, seat: int, contractor: int | None, partner: int | None) -> bool:
+    """Whether ``seat`` plays with the contractor: the called partner, or the
+    contractor's side at a table of fixed sides."""
+    return partner == seat or (
+        contractor is not None
+        and seat != contractor
+        and not rules.partner_by_seat
+        and rules.players != 5
+        and _side_of(rules, seat) == _side_of(rules, contractor)
+    )
+
+
 def _sheet_row(
     hand: fh.HandResult, rules: fh.Rules, name: list[str], sides: list[str]
 ) -> dict[str, Any]:
@@ -265,12 +277,17 @@ def _box(view: fh.PlayerView, legal: set[str]) -> dict[str, Any]:
 
 def _auction(view: fh.PlayerView, name: list[str]) -> dict[str, Any]:
     """The auction as a table: a column a seat, from the dealer's left, a row a round."""
-    players = view.rules.players
-    first = 0 if view.dealer is None else (view.dealer + 1) % players
+    return _auction_table(view.rules.players, view.dealer, view.auction, name)
+
+
+def _auction_table(
+    players: int, dealer: int | None, auction: Iterable[tuple[int, fh.Call]], name: list[str]
+) -> dict[str, Any]:
+    first = 0 if dealer is None else (dealer + 1) % players
     order = [(first + n) % players for n in range(players)]
     rows: list[list[str]] = []
     column = {seat: n for n, seat in enumerate(order)}
-    for seat, call in view.auction:
+    for seat, call in auction:
         if not rows or rows[-1][column[seat]] or column[seat] < _last_filled(rows[-1]):
             rows.append([""] * players)
         rows[-1][column[seat]] = _call_text(call)
@@ -397,6 +414,60 @@ def _tally(view: fh.PlayerView, name: list[str], sides: list[str]) -> dict[str, 
     }
 
 
+def _contract(call: fh.Call, contractor: int, rules: fh.Rules, name: list[str]) -> dict[str, Any]:
+    """The contract as the page's bar shows it: the call, its trump badge, who and what."""
+    if call.kind is CallKind.BID:
+        assert call.strain is not None and call.tricks is not None
+        badge, badge_words = call.strain.symbol, f"{_STRAIN_WORDS[call.strain.letter]}"
+        need = f"{call.tricks} tricks"
+    else:
+        badge, badge_words, need = "Misère", "no trumps: misère", "no trick"
+    return {
+        "text": _call_text(call),
+        "words": _call_words(call),
+        "by": name[contractor],
+        "points": bid_value(call, rules),
+        "badge": badge,
+        "badge_words": "Trumps: " + badge_words,
+        "red": call.strain is not None and call.strain.suit is not None and call.strain.suit.is_red,
+        "need": need,
+    }
+
+
+def _previous(
+    hand: FinishedHand | None, rules: fh.Rules, name: list[str], sides: list[str]
+) -> dict[str, Any] | None:
+    """The hand before, as the page shows it while its end is held: its tricks and result,
+    and its contract, auction and seats' marks as they were (not the next deal's)."""
+    if hand is None or hand.result is None:
+        return None
+    result = hand.result
+    played = {seat for trick in hand.tricks for seat, _ in trick.plays}
+    return {
+        "hand": result.number,
+        "tricks": [_trick(t, name) for t in hand.tricks],
+        "words": _result(result, rules, name, sides),
+        "contract": None
+        if result.contract is None or result.contractor is None
+        else _contract(result.contract, result.contractor, rules, name),
+        "phase": f"Hand {result.number} is over"
+        if result.contract is not None
+        else "Everyone passed: " + ("played at no trumps" if result.all_pass else "thrown in"),
+        "auction": _auction_table(rules.players, result.dealer, hand.auction, name),
+        "seats": [
+            {
+                "dealer": seat == result.dealer,
+                "contractor": seat == result.contractor,
+                "partner": _partnered(rules, seat, result.contractor, result.partner),
+                # every card is played by the end of a hand; a thrown-in hand keeps its deal
+                "cards": 0 if hand.tricks else rules.hand_size,
+                "out": bool(hand.tricks) and seat not in played,
+            }
+            for seat in range(rules.players)
+        ],
+    }
+
+
 def page(
     view: fh.PlayerView,
     seats: Sequence[str],
@@ -433,14 +504,7 @@ def page(
                 "you": seat == you,
                 "dealer": seat == view.dealer,
                 "contractor": seat == view.contractor,
-                "partner": view.partner == seat
-                or (
-                    view.contractor is not None
-                    and seat != view.contractor
-                    and not rules.partner_by_seat
-                    and rules.players != 5
-                    and _side_of(rules, seat) == _side_of(rules, view.contractor)
-                ),
+                "partner": _partnered(rules, seat, view.contractor, view.partner),
                 "to_act": seat == view.to_act,
                 "cards": view.hand_sizes[seat],
                 "out": seat in view.sitting_out,
@@ -449,25 +513,7 @@ def page(
         )
     contract = None
     if view.contract is not None and view.contractor is not None:
-        call = view.contract
-        if call.kind is CallKind.BID:
-            assert call.strain is not None and call.tricks is not None
-            badge, badge_words = call.strain.symbol, f"{_STRAIN_WORDS[call.strain.letter]}"
-            need = f"{call.tricks} tricks"
-        else:
-            badge, badge_words, need = "Misère", "no trumps: misère", "no trick"
-        contract = {
-            "text": _call_text(call),
-            "words": _call_words(call),
-            "by": name[view.contractor],
-            "points": bid_value(call, rules),
-            "badge": badge,
-            "badge_words": "Trumps: " + badge_words,
-            "red": call.strain is not None
-            and call.strain.suit is not None
-            and call.strain.suit.is_red,
-            "need": need,
-        }
+        contract = _contract(view.contract, view.contractor, rules, name)
     sheet = [_sheet_row(h.result, rules, name, sides) for h in past if h.result is not None]
     last = view.last_hand
     if (
@@ -492,13 +538,7 @@ def page(
         "cards": _cards(view, kept, (*view.tricks, *before)),
         "tricks": [_trick(t, name) for t in view.tricks],
         "trick": [{"seat": seat, "card": str(card)} for seat, card in view.trick],
-        "previous": None
-        if previous is None or previous.result is None
-        else {
-            "hand": previous.result.number,
-            "tricks": [_trick(t, name) for t in before],
-            "words": _result(previous.result, rules, name, sides),
-        },
+        "previous": _previous(previous, rules, name, sides),
         "sheet": sheet,
         "actions": {
             fh.format_action(action): _action_words(action, name)
