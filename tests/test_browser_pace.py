@@ -131,3 +131,52 @@ def test_the_end_of_a_hand_waits_for_next_hand_then_for_the_countdown(
         if answer["view"]["view"]["to_act"] == answer["seat"]:
             assert browser.find_element(By.ID, "bidding").is_displayed()
         browser.execute_script("localStorage.removeItem('fivehundred.hold')")
+
+
+def over(driver: WebDriver) -> bool:
+    return settled(driver) and bool(
+        page(driver, "f.shown.view.view.to_act === f.shown.seat || f.shown.view.view.result")
+    )
+
+
+def test_at_the_games_end_no_dealer_and_the_last_hands_auction(
+    browser: WebDriver, server: str
+) -> None:
+    """R9: the game over shows no dealer of a hand that never comes, and the final hand's
+    auction as it was played; it offers a new game and the lobby."""
+    open_table(browser, server, 4, pace="instant", target=10)
+    browser.execute_script("localStorage.setItem('fivehundred.hold', '0')")
+    during = None  # the page during the final hand's play, as it drew it
+    for _ in range(200):
+        wait_for(browser, over)
+        if page(browser, "f.shown.view.view.result"):
+            break
+        if page(browser, "f.shown.view.view.phase") == "play":
+            during = shown_hand(browser)
+        version = page(browser, "f.shown.version")
+        if page(browser, "f.shown.view.view.phase") == "discard":
+            for card in page(browser, "f.shown.display.hand.flat().slice(0, 3)"):
+                click(browser, f'#hand .card[data-card="{card}"]')
+            click(browser, "#discard")
+        elif page(browser, "f.shown.view.view.phase") == "play":
+            click(browser, "#hand .card.legal")
+        else:
+            click(browser, '#misere button[data-action="pass"], #moves button[data-action]')
+        wait_for(browser, functools.partial(newer, version=version))
+    else:
+        raise AssertionError("the game to 10 never ended")
+    assert during is not None
+    answer = page(browser, "f.shown")
+    assert answer["view"]["view"]["dealer"] is not None  # the library has a next dealer...
+    end = shown_hand(browser)
+    assert end["dealer"] == []  # ...that the page does not show
+    assert "dealer" not in browser.find_element(By.ID, "legend").text
+    assert end["auction"] == during["auction"] and end["auction"][1:]
+    assert (end["badge"], end["contract"]) == (during["badge"], during["contract"])
+    assert browser.find_element(By.ID, "hand-end-title").text == "THE GAME IS OVER"
+    assert browser.find_element(By.ID, "new-game").is_displayed()
+    assert browser.find_element(By.ID, "to-lobby").is_displayed()
+    words = browser.find_element(By.ID, "hand-end-words").text
+    assert words and not re.search(r"-\d", words), words
+    shoot(browser, "4p-game-over")
+    browser.execute_script("localStorage.removeItem('fivehundred.hold')")

@@ -236,6 +236,28 @@ def test_the_hand_just_ended_keeps_its_contract_auction_and_marks_R8_3(tmp_path:
     tables.close()
 
 
+def test_at_the_games_end_no_dealer_and_the_last_hands_auction_R9() -> None:
+    """R9: once the game is over, no hand is dealt: no seat is marked dealer, and the
+    auction is the final hand's, in the columns it had while that hand was played."""
+    rng = random.Random("over")
+    state = fh.deal(fh.new_game(fh.Rules(target=100), dealer=0), seed=1)
+    during = None
+    for hand in range(1, 400):  # bounded: a game to 100 ends within a few hands
+        if state.result is not None:
+            break
+        if state.phase is fh.Phase.DEAL:
+            state = fh.deal(state, seed=hand)
+            continue
+        if state.phase is fh.Phase.PLAY:
+            during = page_of(state, 0)
+        state = fh.apply(state, rng.choice(fh.legal_actions(state)))
+    assert state.result is not None and during is not None
+    over = page_of(state, 0)
+    assert not any(seat["dealer"] for seat in over["seats"])
+    assert over["auction"] == during["auction"] and over["auction"]["rows"]
+    assert over["contract"] == during["contract"]
+
+
 def test_a_negative_change_is_printed_with_a_true_minus_sign_R8_3() -> None:
     """The sentences a person reads print a loss with a true minus sign (U+2212), never
     a hyphen ("-280"); the JSON numbers stay numbers."""

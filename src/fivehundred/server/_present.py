@@ -276,8 +276,14 @@ def _box(view: fh.PlayerView, legal: set[str]) -> dict[str, Any]:
 
 
 def _auction(view: fh.PlayerView, name: list[str]) -> dict[str, Any]:
-    """The auction as a table: a column a seat, from the dealer's left, a row a round."""
-    return _auction_table(view.rules.players, view.dealer, view.auction, name)
+    """The auction as a table: a column a seat, from the dealer's left, a row a round.
+
+    Once the game is over, the auction is the last hand's, from its dealer's left
+    (the view's dealer is then the dealer of a hand that never comes)."""
+    dealer = view.dealer
+    if view.result is not None and view.last_hand is not None:
+        dealer = view.last_hand.dealer
+    return _auction_table(view.rules.players, dealer, view.auction, name)
 
 
 def _auction_table(
@@ -502,7 +508,8 @@ def page(
                 "name": name[seat],
                 "computer": seats[seat] != "human",
                 "you": seat == you,
-                "dealer": seat == view.dealer,
+                # once the game is over, no hand is dealt: nobody is its dealer
+                "dealer": seat == view.dealer and view.result is None,
                 "contractor": seat == view.contractor,
                 "partner": _partnered(rules, seat, view.contractor, view.partner),
                 "to_act": seat == view.to_act,
