@@ -118,12 +118,15 @@ def test_the_end_of_a_hand_waits_for_next_hand_then_for_the_countdown(
         assert not browser.find_element(By.ID, "bidding").is_displayed()
         assert not browser.find_element(By.ID, "hand-box").is_displayed()
         assert browser.find_element(By.ID, "turn").text == f"Hand {hand} is over."
+        assert browser.title == f"Five Hundred · Hand {hand} is over."  # the tab says so too
         if how == "button":
             shoot(browser, "4p-hand-end")
             click(browser, "#next-hand")
         wait_for(browser, lambda d: page(d, "f.held === null"), timeout=20)
         assert not end.is_displayed()
         assert browser.find_element(By.ID, "turn").text == answer["page"]["turn"]
+        title, turn = page(browser, "[document.title, f.shown.page.turn]")
+        assert title == f"Five Hundred · {turn}"
         now = page(browser, "f.shown.page")
         after = shown_hand(browser)  # then the next deal: its dealer, its auction so far
         assert after["dealer"] == [s["seat"] for s in now["seats"] if s["dealer"]]

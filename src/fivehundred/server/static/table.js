@@ -480,8 +480,9 @@ function render(answer) {
   }
   shown = answer;
   $("refusal").dataset.version = answer.version;
-  document.title = answer.page.you === null ? "Five Hundred · watching" : `Five Hundred · ${answer.page.turn}`;
-  $("turn").textContent = held ? `Hand ${held.hand} is over.` : answer.page.turn;
+  const turn = held ? `Hand ${held.hand} is over.` : answer.page.turn;
+  document.title = answer.page.you === null ? "Five Hundred · watching" : `Five Hundred · ${turn}`;
+  $("turn").textContent = turn;
   $("turn").classList.toggle("mine", !held && answer.page.seats.some((s) => s.you && s.to_act));
   const drawn = held ? heldAnswer(answer, held.hand) : answer;  // the held hand, as it ended
   drawBar(drawn);
