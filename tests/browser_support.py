@@ -198,10 +198,13 @@ def open_table(
     driver.execute_script("localStorage.setItem('fivehundred.pace', arguments[0])", pace)
     driver.refresh()
     wait_for(driver, lambda d: page(d, "f !== undefined"))
-    driver.execute_script(
+    driver.execute_script(  # a target the lobby does not offer (a short game) is added
         "const p = document.getElementById('players'); p.value = arguments[0];"
         "p.dispatchEvent(new Event('change'));"
-        "document.getElementById('target').value = arguments[1];",
+        "const t = document.getElementById('target');"
+        "if (![...t.options].some((o) => o.value === arguments[1]))"
+        "  t.add(new Option('', arguments[1]));"
+        "t.value = arguments[1];",
         str(players),
         str(target),
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,7 +21,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from browser_support import SHOTS, chromium, open_table, page, served, settled, wait_for
+from browser_support import SHOTS, chromium, open_table, page, served, settled, shoot, wait_for
 
 #: The WCAG levels scanned.
 TAGS = ["wcag2a", "wcag2aa", "wcag21aa"]
@@ -163,3 +164,86 @@ def test_keyboard_play_keeps_the_focus_where_the_player_is(browser: WebDriver, s
         assert focused[0] != "BODY", f"the focus dropped to the page after a move in {region}"
         assert focused[2], focused  # still at the table
         assert focused[3] or focused[1] == "turn", focused  # by the controls, or the turn
+
+
+def at_a_decision(driver: WebDriver) -> bool:
+    """The person's turn, the game's end, or a held end of a hand (which keeps the page
+    busy until the person goes on)."""
+    if page(driver, "f !== undefined && f.held !== null"):
+        return True
+    return settled(driver) and bool(
+        page(
+            driver, "f.shown.view.view.result !== null || f.shown.view.view.to_act === f.shown.seat"
+        )
+    )
+
+
+def play_to_an_end(driver: WebDriver) -> str:
+    """Pass, then play the first legal card, until the page holds the end of a hand or the
+    game is over: answers which ("hand-end" or "game-over")."""
+    for _ in range(200):
+        wait_for(driver, at_a_decision)
+        if page(driver, "f.shown.view.view.result !== null"):
+            return "game-over"
+        if page(driver, "f.held !== null"):
+            return "hand-end"
+        version = page(driver, "f.shown.version")
+        if page(driver, "f.shown.view.view.phase") == "discard":
+            for card in page(driver, "f.shown.display.hand.flat().slice(0, 3)"):
+                driver.find_element(By.CSS_SELECTOR, f'#hand .card[data-card="{card}"]').click()
+            driver.find_element(By.ID, "discard").click()
+        else:
+            buttons = driver.find_elements(
+                By.CSS_SELECTOR, "#hand .card.legal, #moves button[data-action]"
+            )
+            pass_ = driver.find_elements(By.CSS_SELECTOR, '#misere button[data-action="pass"]')
+            (pass_ or buttons)[0].click()
+        wait_for(driver, functools.partial(moved_or_held, version=version))
+    raise AssertionError("no hand ended within 200 moves")
+
+
+def moved_or_held(driver: WebDriver, version: int) -> bool:
+    return bool(page(driver, f"f.shown.version !== {version} || f.held !== null"))
+
+
+@pytest.mark.parametrize(("target", "end"), [(500, "hand-end"), (10, "game-over")])
+def test_no_serious_or_critical_violation_at_a_hands_end_or_the_games_end(
+    browser: WebDriver, server: str, target: int, end: str
+) -> None:
+    """The held end of a hand (its contract, auction and marks as it ended) and the game
+    over, each with a review that says what a best card saved, scan clean."""
+    open_table(browser, server, 4, target=target)
+    browser.execute_script("localStorage.setItem('fivehundred.hold', '600')")
+    try:
+        assert play_to_an_end(browser) == end
+        # the server's review first, then one with a saved trick laid over it (again, if
+        # the server's comes once more: over the socket and from the page's own request)
+        wait_for(browser, lambda d: d.find_element(By.ID, "review").is_displayed(), timeout=30)
+        you = page(browser, "f.shown.seat")
+        review = {
+            "type": "review", "hand": page(browser, "f.shown.page.reviewed"),
+            "complete": True, "contract": "7S", "contractor": you, "side": [you],
+            "made": True, "tricks_taken": 7, "could_make": 7,
+            "tricks": [{"number": 1, "winner": you, "cards": [
+                {"seat": you, "card": "AS", "analysed": True, "forced": False,
+                 "best": ["AS"], "lost": 0, "worst": ["KC"], "saved": 1}]}],
+        }  # fmt: skip
+
+        def shown(driver: WebDriver) -> bool:
+            text = driver.find_element(By.ID, "review").text
+            if "You made 7♠" in text and "saved 1 trick against K♣" in text:
+                return True
+            driver.execute_script("window.fivehundred.showReview(arguments[0])", review)
+            return False
+
+        wait_for(browser, shown)
+        time.sleep(4)  # longer than the page's wait between two requests of a review
+        wait_for(browser, shown)
+        assert browser.find_element(By.ID, "hand-end").is_displayed()
+        shoot(browser, f"4p-{end}-review", at="#review")
+        assert scan(browser, f"{end}-1280") == []
+        browser.set_window_size(390, 844)
+        assert scan(browser, f"{end}-390") == []
+    finally:
+        browser.set_window_size(1280, 900)
+        browser.execute_script("localStorage.removeItem('fivehundred.hold')")

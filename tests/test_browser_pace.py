@@ -38,6 +38,26 @@ def newer(driver: WebDriver, version: int) -> bool:
     return bool(page(driver, f"f.shown.version > {version} || f.held !== null"))
 
 
+#: What the page says of the hand it shows, read at one moment: the trump badge, the
+#: contract in the bar, the seats with the dealer mark, and the auction grid.
+SHOWN_HAND = """
+const text = (sel) => document.querySelector(sel).textContent;
+return {
+  badge: document.getElementById("badge").getAttribute("aria-label"),
+  contract: text("#contract-text"),
+  dealer: [...document.querySelectorAll("#seats .seat")]
+    .filter((s) => s.querySelector(".mark-dealer")).map((s) => Number(s.dataset.seat)),
+  auction: [...document.querySelectorAll("#auction tr")]
+    .map((r) => [...r.cells].map((c) => c.textContent)),
+};
+"""
+
+
+def shown_hand(driver: WebDriver) -> dict[str, Any]:
+    found: dict[str, Any] = driver.execute_script(SHOWN_HAND)
+    return found
+
+
 def to_the_last_card(driver: WebDriver) -> None:
     """Play the first hand (pass, or the only move) until one card is left to play."""
     for _ in range(80):
@@ -69,10 +89,17 @@ def test_the_end_of_a_hand_waits_for_next_hand_then_for_the_countdown(
             "60" if how == "button" else "3",
         )
         hand = page(browser, "f.shown.page.hand")
+        before = shown_hand(browser)  # the hand in play, as the page showed it
+        assert before["dealer"] and before["auction"][1:]
         click(browser, "#hand .card.legal")
         wait_for(browser, lambda d: page(d, "f.held !== null"))
         answer: Any = page(browser, "f.shown")
         assert answer["page"]["hand"] == hand + 1  # the server dealt on: the page waits
+        # the bar, the badge, the dealer mark and the auction still show the hand that
+        # ended, not the next deal's (whose dealer is the next seat)
+        dealt = [s["seat"] for s in answer["page"]["seats"] if s["dealer"]]
+        assert dealt and dealt != before["dealer"]
+        assert shown_hand(browser) == before
         end = browser.find_element(By.ID, "hand-end")
         assert end.is_displayed()
         assert browser.find_element(By.ID, "hand-end-title").text == f"HAND {hand} IS OVER"
@@ -91,12 +118,68 @@ def test_the_end_of_a_hand_waits_for_next_hand_then_for_the_countdown(
         assert not browser.find_element(By.ID, "bidding").is_displayed()
         assert not browser.find_element(By.ID, "hand-box").is_displayed()
         assert browser.find_element(By.ID, "turn").text == f"Hand {hand} is over."
+        assert browser.title == f"Five Hundred · Hand {hand} is over."  # the tab says so too
         if how == "button":
             shoot(browser, "4p-hand-end")
             click(browser, "#next-hand")
         wait_for(browser, lambda d: page(d, "f.held === null"), timeout=20)
         assert not end.is_displayed()
         assert browser.find_element(By.ID, "turn").text == answer["page"]["turn"]
+        title, turn = page(browser, "[document.title, f.shown.page.turn]")
+        assert title == f"Five Hundred · {turn}"
+        now = page(browser, "f.shown.page")
+        after = shown_hand(browser)  # then the next deal: its dealer, its auction so far
+        assert after["dealer"] == [s["seat"] for s in now["seats"] if s["dealer"]]
+        assert after["auction"][1:] == (now["auction"]["rows"] or [["No call yet."]])
         if answer["view"]["view"]["to_act"] == answer["seat"]:
             assert browser.find_element(By.ID, "bidding").is_displayed()
         browser.execute_script("localStorage.removeItem('fivehundred.hold')")
+
+
+def over(driver: WebDriver) -> bool:
+    return settled(driver) and bool(
+        page(driver, "f.shown.view.view.to_act === f.shown.seat || f.shown.view.view.result")
+    )
+
+
+def test_at_the_games_end_no_dealer_and_the_last_hands_auction(
+    browser: WebDriver, server: str
+) -> None:
+    """R9: the game over shows no dealer of a hand that never comes, and the final hand's
+    auction as it was played; it offers a new game and the lobby."""
+    open_table(browser, server, 4, pace="instant", target=10)
+    browser.execute_script("localStorage.setItem('fivehundred.hold', '0')")
+    during = None  # the page during the final hand's play, as it drew it
+    for _ in range(200):
+        wait_for(browser, over)
+        if page(browser, "f.shown.view.view.result"):
+            break
+        if page(browser, "f.shown.view.view.phase") == "play":
+            during = shown_hand(browser)
+        version = page(browser, "f.shown.version")
+        if page(browser, "f.shown.view.view.phase") == "discard":
+            for card in page(browser, "f.shown.display.hand.flat().slice(0, 3)"):
+                click(browser, f'#hand .card[data-card="{card}"]')
+            click(browser, "#discard")
+        elif page(browser, "f.shown.view.view.phase") == "play":
+            click(browser, "#hand .card.legal")
+        else:
+            click(browser, '#misere button[data-action="pass"], #moves button[data-action]')
+        wait_for(browser, functools.partial(newer, version=version))
+    else:
+        raise AssertionError("the game to 10 never ended")
+    assert during is not None
+    answer = page(browser, "f.shown")
+    assert answer["view"]["view"]["dealer"] is not None  # the library has a next dealer...
+    end = shown_hand(browser)
+    assert end["dealer"] == []  # ...that the page does not show
+    assert "dealer" not in browser.find_element(By.ID, "legend").text
+    assert end["auction"] == during["auction"] and end["auction"][1:]
+    assert (end["badge"], end["contract"]) == (during["badge"], during["contract"])
+    assert browser.find_element(By.ID, "hand-end-title").text == "THE GAME IS OVER"
+    assert browser.find_element(By.ID, "new-game").is_displayed()
+    assert browser.find_element(By.ID, "to-lobby").is_displayed()
+    words = browser.find_element(By.ID, "hand-end-words").text
+    assert words and not re.search(r"-\d", words), words
+    shoot(browser, "4p-game-over")
+    browser.execute_script("localStorage.removeItem('fivehundred.hold')")

@@ -179,6 +179,8 @@ def test_the_review_picks_out_your_mistakes_beside_the_best_card_for_you(
                             "forced": False,
                             "best": ["AS"],
                             "lost": 0,
+                            "worst": ["KC", "Jo:S", "Jo:H"],
+                            "saved": 1,
                         },
                         {
                             "seat": other,
@@ -201,6 +203,8 @@ def test_the_review_picks_out_your_mistakes_beside_the_best_card_for_you(
                             "forced": False,
                             "best": ["KC", "AC"],
                             "lost": 1,
+                            "worst": ["7D"],
+                            "saved": 0,
                         },
                         {
                             "seat": other,
@@ -209,6 +213,22 @@ def test_the_review_picks_out_your_mistakes_beside_the_best_card_for_you(
                             "forced": False,
                             "best": ["QC"],
                             "lost": 2,
+                        },
+                    ],
+                },
+                {  # a best card where every other card was as good: nothing saved
+                    "number": 3,
+                    "winner": you,
+                    "cards": [
+                        {
+                            "seat": you,
+                            "card": "QH",
+                            "analysed": True,
+                            "forced": False,
+                            "best": ["QH", "JH"],
+                            "lost": 0,
+                            "worst": ["QH", "JH"],
+                            "saved": 0,
                         },
                     ],
                 },
@@ -223,14 +243,17 @@ def test_the_review_picks_out_your_mistakes_beside_the_best_card_for_you(
         head = browser.find_element(By.CSS_SELECTOR, "#review .review-head").text
         assert head == "You lost 8♥ with 7 tricks; 8 tricks were there with every card seen."
         mine = browser.find_element(By.CSS_SELECTOR, "#review .review-you").text
-        assert mine == "Your cards cost your side 1 trick: trick 2, 7♦ (K♣ or A♣ was best)."
+        assert mine == (
+            "Your cards cost your side 1 trick: trick 2, 7♦ (K♣ or A♣ was best)."
+            " Your best cards saved your side 1 trick: trick 1, A♠ (against K♣ or Joker)."
+        )
         rows = browser.execute_script(
             "return [...document.querySelectorAll('#review-body tbody tr')].map((r) =>"
             " [r.className, ...[...r.cells].map((c) => c.textContent)])"
         )
         name = page(browser, f"f.shown.page.seats[{other}].name")
         assert rows == [
-            ["", "1", "A♠", "✓ a best card", "", ""],
+            ["saved", "1", "A♠", "✓ a best card", "saved 1 trick against K♣ or Joker", ""],
             [
                 "mistake",
                 "2",
@@ -239,6 +262,7 @@ def test_the_review_picks_out_your_mistakes_beside_the_best_card_for_you(
                 "\u22121 trick",
                 f"{name}: 9♣ (Q♣ kept 2 tricks more for the defence)",
             ],
+            ["", "3", "Q♥", "✓ a best card", "", ""],
         ]
         shoot(browser, "4p-review-teaching", at="#review")
     finally:

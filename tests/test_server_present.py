@@ -207,3 +207,75 @@ def test_the_tally_counts_each_sides_tricks_against_the_contract_R5_R8() -> None
                 assert page_of(state, seat)["tally"] is None
             state = fh.apply(state, rng.choice(fh.legal_actions(state)))
         assert checked, f"no trick was played at {players} players"
+
+
+def test_the_hand_just_ended_keeps_its_contract_auction_and_marks_R8_3(tmp_path: Path) -> None:
+    """While the page holds the end of a hand, it draws that hand as it ended, from the
+    page's ``previous``: its contract and badge, its auction from its own dealer's left,
+    and its dealer, contractor and partner marks, not the next deal's."""
+    tables = Tables(tmp_path / "tables.db", seed="held")
+    table, _ = tables.create({}, [HUMAN, "heuristic", "heuristic", "heuristic"])
+    last = None  # the person's page at their last move of the first hand
+    for _ in range(200):
+        if table.past:
+            break
+        last = table.view(0)["page"]
+        tables.act(table, 0, fh.format_action(fh.legal_actions(table.state)[0]), table.version)
+    assert last is not None and table.past and table.past[0].result is not None
+    now = table.view(0)["page"]
+    previous = now["previous"]
+    assert now["hand"] == 2 and previous["hand"] == 1
+    assert previous["contract"] == last["contract"] and last["contract"] is not None
+    assert previous["auction"]["names"] == last["auction"]["names"]
+    assert previous["auction"]["rows"] == last["auction"]["rows"]
+    for flag in ("dealer", "contractor", "partner"):
+        assert [s[flag] for s in previous["seats"]] == [s[flag] for s in last["seats"]], flag
+    # the next deal has its own dealer, the next seat: the page must not show it yet
+    assert [s["dealer"] for s in now["seats"]] != [s["dealer"] for s in previous["seats"]]
+    assert [s["cards"] for s in previous["seats"]] == [0, 0, 0, 0]
+    tables.close()
+
+
+def test_at_the_games_end_no_dealer_and_the_last_hands_auction_R9() -> None:
+    """R9: once the game is over, no hand is dealt: no seat is marked dealer, and the
+    auction is the final hand's, in the columns it had while that hand was played."""
+    rng = random.Random("over")
+    state = fh.deal(fh.new_game(fh.Rules(target=100), dealer=0), seed=1)
+    during = None
+    for hand in range(1, 400):  # bounded: a game to 100 ends within a few hands
+        if state.result is not None:
+            break
+        if state.phase is fh.Phase.DEAL:
+            state = fh.deal(state, seed=hand)
+            continue
+        if state.phase is fh.Phase.PLAY:
+            during = page_of(state, 0)
+        state = fh.apply(state, rng.choice(fh.legal_actions(state)))
+    assert state.result is not None and during is not None
+    over = page_of(state, 0)
+    assert not any(seat["dealer"] for seat in over["seats"])
+    assert over["auction"] == during["auction"] and over["auction"]["rows"]
+    assert over["contract"] == during["contract"]
+
+
+def test_a_negative_change_is_printed_with_a_true_minus_sign_R8_3() -> None:
+    """The sentences a person reads print a loss with a true minus sign (U+2212), never
+    a hyphen ("-280"); the JSON numbers stay numbers."""
+    rng = random.Random("minus")
+    state = fh.deal(fh.new_game(fh.Rules(), dealer=0), seed=1)
+    for hand in range(2, 40):  # a random contract is lost within a few hands
+        state = playout(state, rng=rng)
+        last = state.last_hand
+        if last is not None and any(change < 0 for change in last.changes):
+            break
+        state = fh.deal(state, seed=hand)
+    assert last is not None
+    after = state if state.result is not None else fh.deal(state, seed=99)
+    seats = (HUMAN, *("heuristic",) * 3)
+    page = _present.page(fh.observe(after, 0), seats, (_present.finished(state),))
+    row = page["sheet"][-1]
+    lost = min(last.changes)
+    assert row["changes"] == list(last.changes) and isinstance(row["changes"][0], int)
+    for words in (row["words"], page["previous"]["words"]):
+        assert f"\u2212{-lost}" in words
+        assert not re.search(r"-\d", words), words

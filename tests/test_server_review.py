@@ -42,6 +42,8 @@ from fivehundred.solver import claim, solve
 from subprocesses import python_env
 
 JSON = dict[str, Any]
+#: The misère calls, in notation.
+MISERES = {"M", "OM", "BM"}
 #: Seconds any one socket message or review may take to arrive.
 WAIT = 60.0
 #: Moves a test drives at most.
@@ -99,6 +101,39 @@ def test_a_review_values_every_card_against_the_solver_R5() -> None:
                 gain = card["best_tricks"] - card["tricks"]
                 assert card["lost"] == abs(gain)
                 assert gain >= 0 if ours else gain <= 0
+            else:
+                assert card["saved"] == 0 and card["worst"] == [card["card"]]
+
+
+def test_a_review_says_the_tricks_a_best_card_saved_against_the_worst_R5() -> None:
+    """Each card's ``worst`` are the cards its player held that would have kept the fewest
+    tricks for their side, and ``saved`` the tricks the card played kept over them: read
+    from the solver's value of every card the player could have played."""
+    state = played_hand(2, 1)
+    job = hand_job(state, state.hand_number)
+    review = build_review(job.hand, list(review_pieces(job)), complete=True)
+    before = {}  # each card's (trick, seat): the state it was played from
+    for position, action in job.states():
+        if isinstance(action, fh.Play):
+            assert position.to_act is not None
+            before[len(position.tricks) + 1, position.to_act] = (position, action)
+    saves = 0
+    for trick in review["tricks"]:
+        for card in trick["cards"]:
+            if card["forced"]:
+                continue
+            position, action = before[trick["number"], card["seat"]]
+            found = solve(position)
+            # a side wants more tricks, a misère contractor fewer (R6.3)
+            wants_more = (card["seat"] in found.side) != (review["contract"] in MISERES)
+            worst = (min if wants_more else max)(found.values.values())
+            assert card["worst"] == [
+                fh.format_action(p) for p, value in found.values.items() if value == worst
+            ]
+            assert card["saved"] == abs(found.values[action] - worst)
+            assert card["card"] not in card["worst"] or card["saved"] == 0
+            saves += card["lost"] == 0 and card["saved"] > 0
+    assert saves, "no best card of the hand saved a trick"
 
 
 def test_a_passed_out_hand_has_nothing_to_value_R3_8() -> None:

@@ -186,9 +186,20 @@ def _result(hand: fh.HandResult, rules: fh.Rules, name: list[str], sides: list[s
     took = hand.tricks[side]
     tricks = f"{took} trick{'s' if took != 1 else ''}"
     changes = ", ".join(
-        f"{sides[n]} {change:+d}" for n, change in enumerate(hand.changes) if change
+        f"{sides[n]} {_signed(change)}" for n, change in enumerate(hand.changes) if change
     )
     return f"{who} {verb} {_call_words(hand.contract)} with {tricks}: {changes or 'no change'}."
+
+
+def _signed(number: int) -> str:
+    """A score's change as a person reads it, with its sign: a true minus sign (U+2212).
+
+    >>> _signed(50), _signed(0), _signed(-280) == chr(0x2212) + "280"
+    ('+50', '0', True)
+    """
+    if number > 0:
+        return f"+{number}"
+    return f"\u2212{-number}" if number < 0 else "0"
 
 
 def _side_of(rules: fh.Rules, seat: int) -> int:
@@ -201,6 +212,18 @@ def _sides_by_seat(rules: fh.Rules) -> tuple[int, ...]:
     return tuple(
         next(n for n, side in enumerate(rules.sides) if seat in side)
         for seat in range(rules.players)
+    )
+
+
+def _partnered(rules: fh.Rules, seat: int, contractor: int | None, partner: int | None) -> bool:
+    """Whether ``seat`` plays with the contractor: the called partner, or the
+    contractor's side at a table of fixed sides."""
+    return partner == seat or (
+        contractor is not None
+        and seat != contractor
+        and not rules.partner_by_seat
+        and rules.players != 5
+        and _side_of(rules, seat) == _side_of(rules, contractor)
     )
 
 
@@ -266,13 +289,24 @@ def _box(rules: fh.Rules, legal: frozenset[str]) -> dict[str, Any]:
 
 
 def _auction(view: fh.PlayerView, name: list[str]) -> dict[str, Any]:
-    """The auction as a table: a column a seat, from the dealer's left, a row a round."""
-    players = view.rules.players
-    first = 0 if view.dealer is None else (view.dealer + 1) % players
+    """The auction as a table: a column a seat, from the dealer's left, a row a round.
+
+    Once the game is over, the auction is the last hand's, from its dealer's left
+    (the view's dealer is then the dealer of a hand that never comes)."""
+    dealer = view.dealer
+    if view.result is not None and view.last_hand is not None:
+        dealer = view.last_hand.dealer
+    return _auction_table(view.rules.players, dealer, view.auction, name)
+
+
+def _auction_table(
+    players: int, dealer: int | None, auction: Iterable[tuple[int, fh.Call]], name: list[str]
+) -> dict[str, Any]:
+    first = 0 if dealer is None else (dealer + 1) % players
     order = [(first + n) % players for n in range(players)]
     rows: list[list[str]] = []
     column = {seat: n for n, seat in enumerate(order)}
-    for seat, call in view.auction:
+    for seat, call in auction:
         if not rows or rows[-1][column[seat]] or column[seat] < _last_filled(rows[-1]):
             rows.append([""] * players)
         rows[-1][column[seat]] = _call_text(call)
@@ -416,6 +450,60 @@ def _tally(view: fh.PlayerView, name: list[str], sides: list[str]) -> dict[str, 
     }
 
 
+def _contract(call: fh.Call, contractor: int, rules: fh.Rules, name: list[str]) -> dict[str, Any]:
+    """The contract as the page's bar shows it: the call, its trump badge, who and what."""
+    if call.kind is CallKind.BID:
+        assert call.strain is not None and call.tricks is not None
+        badge, badge_words = call.strain.symbol, f"{_STRAIN_WORDS[call.strain.letter]}"
+        need = f"{call.tricks} tricks"
+    else:
+        badge, badge_words, need = "Misère", "no trumps: misère", "no trick"
+    return {
+        "text": _call_text(call),
+        "words": _call_words(call),
+        "by": name[contractor],
+        "points": bid_value(call, rules),
+        "badge": badge,
+        "badge_words": "Trumps: " + badge_words,
+        "red": call.strain is not None and call.strain.suit is not None and call.strain.suit.is_red,
+        "need": need,
+    }
+
+
+def _previous(
+    hand: FinishedHand | None, rules: fh.Rules, name: list[str], sides: list[str]
+) -> dict[str, Any] | None:
+    """The hand before, as the page shows it while its end is held: its tricks and result,
+    and its contract, auction and seats' marks as they were (not the next deal's)."""
+    if hand is None or hand.result is None:
+        return None
+    result = hand.result
+    played = {seat for trick in hand.tricks for seat, _ in trick.plays}
+    return {
+        "hand": result.number,
+        "tricks": [_trick(t, name) for t in hand.tricks],
+        "words": _result(result, rules, name, sides),
+        "contract": None
+        if result.contract is None or result.contractor is None
+        else _contract(result.contract, result.contractor, rules, name),
+        "phase": f"Hand {result.number} is over"
+        if result.contract is not None
+        else "Everyone passed: " + ("played at no trumps" if result.all_pass else "thrown in"),
+        "auction": _auction_table(rules.players, result.dealer, hand.auction, name),
+        "seats": [
+            {
+                "dealer": seat == result.dealer,
+                "contractor": seat == result.contractor,
+                "partner": _partnered(rules, seat, result.contractor, result.partner),
+                # every card is played by the end of a hand; a thrown-in hand keeps its deal
+                "cards": 0 if hand.tricks else rules.hand_size,
+                "out": bool(hand.tricks) and seat not in played,
+            }
+            for seat in range(rules.players)
+        ],
+    }
+
+
 def page(
     view: fh.PlayerView,
     seats: Sequence[str],
@@ -452,16 +540,10 @@ def page(
                 "name": name[seat],
                 "computer": seats[seat] != "human",
                 "you": seat == you,
-                "dealer": seat == view.dealer,
+                # once the game is over, no hand is dealt: nobody is its dealer
+                "dealer": seat == view.dealer and view.result is None,
                 "contractor": seat == view.contractor,
-                "partner": view.partner == seat
-                or (
-                    view.contractor is not None
-                    and seat != view.contractor
-                    and not rules.partner_by_seat
-                    and rules.players != 5
-                    and _side_of(rules, seat) == _side_of(rules, view.contractor)
-                ),
+                "partner": _partnered(rules, seat, view.contractor, view.partner),
                 "to_act": seat == view.to_act,
                 "cards": view.hand_sizes[seat],
                 "out": seat in view.sitting_out,
@@ -470,25 +552,7 @@ def page(
         )
     contract = None
     if view.contract is not None and view.contractor is not None:
-        call = view.contract
-        if call.kind is CallKind.BID:
-            assert call.strain is not None and call.tricks is not None
-            badge, badge_words = call.strain.symbol, f"{_STRAIN_WORDS[call.strain.letter]}"
-            need = f"{call.tricks} tricks"
-        else:
-            badge, badge_words, need = "Misère", "no trumps: misère", "no trick"
-        contract = {
-            "text": _call_text(call),
-            "words": _call_words(call),
-            "by": name[view.contractor],
-            "points": bid_value(call, rules),
-            "badge": badge,
-            "badge_words": "Trumps: " + badge_words,
-            "red": call.strain is not None
-            and call.strain.suit is not None
-            and call.strain.suit.is_red,
-            "need": need,
-        }
+        contract = _contract(view.contract, view.contractor, rules, name)
     sheet = [_sheet_row(h.result, rules, name, sides) for h in past if h.result is not None]
     last = view.last_hand
     if (
@@ -515,13 +579,7 @@ def page(
         "cards": _cards(view, kept, (*view.tricks, *before)),
         "tricks": [_trick(t, name) for t in view.tricks],
         "trick": [{"seat": seat, "card": str(card)} for seat, card in view.trick],
-        "previous": None
-        if previous is None or previous.result is None
-        else {
-            "hand": previous.result.number,
-            "tricks": [_trick(t, name) for t in before],
-            "words": _result(previous.result, rules, name, sides),
-        },
+        "previous": _previous(previous, rules, name, sides),
         "sheet": sheet,
         "actions": {
             text: _action_words(action, name)

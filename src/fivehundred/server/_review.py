@@ -220,6 +220,10 @@ def _card_piece(
     if not found.exact:
         return None
     played = found.values[play]
+    # each card's cost to its player's side: the worst costs the most
+    cost = {other: abs(found.tricks - value) for other, value in found.values.items()}
+    worst = max(cost.values())
+    worst_cards = [other for other, n in cost.items() if n == worst]
     return {
         "piece": "card",
         "trick": trick + 1,
@@ -229,6 +233,8 @@ def _card_piece(
         "best": [fh.format_action(p) for p in found.best],
         "best_tricks": found.total,
         "lost": abs(found.tricks - played),
+        "worst": [fh.format_action(p) for p in worst_cards],
+        "worst_tricks": found.taken + found.values[worst_cards[0]],
     }
 
 
@@ -459,7 +465,7 @@ def build_review(hand: int, pieces: list[dict[str, Any]], complete: bool) -> dic
             found = cards.get((trick["number"], seat))
             entry: dict[str, Any] = {"seat": seat, "card": card, "analysed": found is not None}
             if found is not None and found["forced"]:
-                entry.update(forced=True, best=[card], lost=0)
+                entry.update(forced=True, best=[card], lost=0, worst=[card], saved=0)
             elif found is not None:
                 entry.update(
                     forced=False,
@@ -467,6 +473,9 @@ def build_review(hand: int, pieces: list[dict[str, Any]], complete: bool) -> dic
                     lost=found["lost"],
                     tricks=found["tricks"],
                     best_tricks=found["best_tricks"],
+                    worst=found["worst"],
+                    # the tricks the card kept for its side over the worst card held
+                    saved=abs(found["tricks"] - found["worst_tricks"]),
                 )
             plays.append(entry)
         tricks.append({"number": trick["number"], "winner": trick["winner"], "cards": plays})

@@ -117,6 +117,19 @@ export function drawTrick(frame, answer) {
     || (last ? `${answer.page.seats[last.seat].name} played ${(cards[last.card] || {}).label}` : "");
 }
 
+// While the end of a hand is held: the answer as that hand ended, with its contract,
+// auction and seats' marks (page.previous, from the server), not the next deal's; and
+// nobody to act.
+export function heldAnswer(answer, hand) {
+  const previous = answer.page.previous;
+  const ended = previous && previous.hand === hand ? previous : null;
+  const seats = answer.page.seats.map((seat, n) => ({
+    ...seat, ...(ended ? ended.seats[n] : {}), to_act: false }));
+  if (!ended) return { ...answer, page: { ...answer.page, seats } };
+  return { ...answer, page: { ...answer.page, seats, contract: ended.contract,
+    auction: ended.auction, phase: ended.phase, tally: null } };
+}
+
 export function currentFrame(page) {
   if (page.trick.length) return { plays: page.trick, winner: null };
   if (page.tricks.length) {

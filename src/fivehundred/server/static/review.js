@@ -1,6 +1,7 @@
 // The review of a hand, for the person reading it: at each trick the card they played
-// beside the best card for them and the tricks that choice cost, their own mistakes
-// picked out, and what the contract could have made with every card seen.
+// beside the best card for them and the tricks that choice cost (or, for a best card,
+// saved against the worst card they held), their own mistakes picked out, and what the
+// contract could have made with every card seen. Every number is the server's solver's.
 
 const SUITS = "\u2660\u2663\u2666\u2665";
 
@@ -16,6 +17,10 @@ export function contractText(call) {
 const tricks = (n) => `${n} trick${n === 1 ? "" : "s"}`;
 // the card itself, or the Joker's lead ("Jo:H") as the Joker
 const bare = (action) => action.split(":")[0];
+// cards in words, each once: "K♣ or A♣" (the Joker's leads are one card)
+const cardsText = (actions) => [...new Set(actions.map((a) => cardText(bare(a))))].join(" or ");
+// a best card that kept tricks a worse card would have lost (from the solver's values)
+const saving = (play) => play.analysed && !play.forced && play.lost === 0 && play.saved > 0;
 
 // The person's side: their seat's side (the contract's, or the defence).
 function sideOf(review, seat) {
@@ -68,6 +73,15 @@ export function drawReviewBody(body, review, page) {
     const analysed = (review.tricks || []).some((t) => t.cards.some((p) => p.seat === you && p.analysed));
     summary.textContent = analysed ? "Every card you played was a best card: no trick lost." : "";
   }
+  const saves = you === null ? [] : (review.tricks || []).flatMap((trick) => trick.cards
+    .filter((p) => p.seat === you && saving(p)).map((play) => ({ trick, play })));
+  if (saves.length) {
+    const kept = saves.reduce((n, s) => n + s.play.saved, 0);
+    summary.textContent += ` Your best cards saved ${forWhom(review, you, you, name)} ${tricks(kept)}: `
+      + saves.map(({ trick, play }) => `trick ${trick.number}, ${cardText(play.card)} `
+        + `(against ${cardsText(play.worst)})`).join("; ") + ".";
+    summary.textContent = summary.textContent.trim();
+  }
   summary.hidden = !summary.textContent;
   body.append(summary);
   if (!review.complete) {
@@ -82,7 +96,8 @@ export function drawReviewBody(body, review, page) {
     ? "Each card played, and the best card for its player"
     : "Your card at each trick beside the best card for you, and other players' costly cards";
   const headRow = table.createTHead().insertRow();
-  const titles = you === null ? ["Trick", "Costly cards"] : ["Trick", "You played", "Best for you", "Cost", "Others"];
+  const titles = you === null ? ["Trick", "Costly cards"]
+    : ["Trick", "You played", "Best for you", "Cost or saved", "Others"];
   for (const text of titles) {
     const th = document.createElement("th");
     th.scope = "col";
@@ -105,10 +120,16 @@ export function drawReviewBody(body, review, page) {
         if (!mine.analysed) best.textContent = "not analysed";
         else if (mine.forced) best.textContent = "the only card";
         else if (mine.lost > 0) {
-          best.textContent = mine.best.map((b) => cardText(bare(b))).join(" or ");
+          best.textContent = cardsText(mine.best);
           cost.textContent = `−${tricks(mine.lost)}`;
           tr.classList.add("mistake");
-        } else best.textContent = "✓ a best card";
+        } else {
+          best.textContent = "✓ a best card";
+          if (saving(mine)) {
+            cost.textContent = `saved ${tricks(mine.saved)} against ${cardsText(mine.worst)}`;
+            tr.classList.add("saved");
+          }
+        }
       }
     }
     const others = trick.cards.filter((p) => p.seat !== you && p.analysed && p.lost > 0);

@@ -6,6 +6,7 @@
 import { cardElement } from "./cards.js";
 import {
   currentFrame, drawAuction, drawBar, drawBox, drawSeats, drawSheet, drawTally, drawTrick,
+  heldAnswer,
 } from "./draw.js";
 import { Connection } from "./live.js";
 import { link, setupLobby, showLinks } from "./lobby.js";
@@ -479,20 +480,19 @@ function render(answer) {
   }
   shown = answer;
   $("refusal").dataset.version = answer.version;
-  document.title = answer.page.you === null ? "Five Hundred · watching" : `Five Hundred · ${answer.page.turn}`;
-  $("turn").textContent = held ? `Hand ${held.hand} is over.` : answer.page.turn;
+  const turn = held ? `Hand ${held.hand} is over.` : answer.page.turn;
+  document.title = answer.page.you === null ? "Five Hundred · watching" : `Five Hundred · ${turn}`;
+  $("turn").textContent = turn;
   $("turn").classList.toggle("mine", !held && answer.page.seats.some((s) => s.you && s.to_act));
-  drawBar(answer);
-  drawSeats(answer);
-  if (held) {  // nobody is to act on the hand whose end is shown
-    for (const seat of document.querySelectorAll("#seats .seat.to-act")) seat.classList.remove("to-act");
-  }
-  drawTally(answer);
+  const drawn = held ? heldAnswer(answer, held.hand) : answer;  // the held hand, as it ended
+  drawBar(drawn);
+  drawSeats(drawn);
+  drawTally(drawn);
   if (!animating && !felt.length) drawTrick(feltFrame(answer.page), answer);
   drawBox(answer, act);
   if (held) $("bidding").hidden = true;  // the next auction waits for the person
   $("table").classList.toggle("auction", !$("bidding").hidden);
-  drawAuction(answer);
+  drawAuction(drawn);
   drawSheet(answer);
   drawMoves(answer, drawHand(answer));
   if (held) { $("hand-box").hidden = true; $("moves").textContent = ""; }
