@@ -168,13 +168,30 @@ def typecheck(session: nox.Session) -> None:
     session.run("mypy", "--strict", *targets)
 
 
+def browser_modules() -> list[str]:
+    """The test modules that drive Chromium: ``browser`` runs them, and only it."""
+    found = [*ROOT.glob("tests/test_browser_*.py"), ROOT / "tests" / "test_server_browser.py"]
+    return sorted(str(path.relative_to(ROOT)) for path in found)
+
+
+def without_the_browser(posargs: list[str]) -> list[str]:
+    """pytest's arguments for every module but the browser's (unless modules are named)."""
+    if any(arg.startswith("tests") for arg in posargs):
+        return posargs
+    return [*(f"--ignore={module}" for module in browser_modules()), *posargs]
+
+
 @nox.session
 def tests(session: nox.Session) -> None:
-    """pytest + Hypothesis under branch coverage, gated by fail_under in pyproject."""
+    """pytest + Hypothesis under branch coverage, gated by fail_under in pyproject.
+
+    Every module but the browser's, which ``browser`` runs (once, not once a build).
+    """
     session.install("-e", ".[server]", *group("test"))
     session.run("coverage", "erase")
     # pytest's own exit code is kept: 5 ("no tests collected") fails the session.
-    session.run("coverage", "run", "-m", "pytest", *session.posargs, env=postgres_required())
+    arguments = without_the_browser(session.posargs)
+    session.run("coverage", "run", "-m", "pytest", *arguments, env=postgres_required())
     session.run("coverage", "report")
 
 
@@ -199,7 +216,8 @@ def install_compiled(session: nox.Session) -> None:
 
 @nox.session
 def tests_compiled(session: nox.Session) -> None:
-    """The whole pytest suite against the compiled wheel, installed (not editable).
+    """The pytest suite against the compiled wheel, installed (not editable), but the
+    browser's modules (the page, not the build, is what they test; ``browser`` runs them).
 
     Builds and installs the compiled wheel (``install_compiled``), then runs
     pytest with ``FIVEHUNDRED_TEST_INSTALLED=1`` and ``FIVEHUNDRED_TEST_COMPILED=1``
@@ -208,7 +226,8 @@ def tests_compiled(session: nox.Session) -> None:
     """
     install_compiled(session)
     session.install(*extra("server"), *group("test"))
-    session.run("pytest", *session.posargs, env={**TEST_COMPILED, **postgres_required()})
+    arguments = without_the_browser(session.posargs)
+    session.run("pytest", *arguments, env={**TEST_COMPILED, **postgres_required()})
 
 
 @nox.session
@@ -227,14 +246,11 @@ def browser(session: nox.Session) -> None:
     session.install("-e", ".[server]", *group("test"))
     session.run(
         "pytest",
-        "tests/test_server_browser.py",
-        "tests/test_browser_live.py",
-        "tests/test_browser_a11y.py",
-        "tests/test_browser_review.py",
+        *browser_modules(),
         "-p",
         "no:cacheprovider",
         *session.posargs,
-        env={"FIVEHUNDRED_BROWSER_REQUIRED": "1"},
+        env={"FIVEHUNDRED_BROWSER_REQUIRED": "1", **postgres_required()},
     )
 
 
