@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import signal
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -181,10 +182,11 @@ def test_a_group_of_moves_is_inserted_together_and_a_taken_number_fails_alone(
     threads = [threading.Thread(target=write, args=(game,)) for game in games]
     with store._lock:  # the commits wait: the first write leads, the others wait as one group
         threads[0].start()
-        _until(lambda: store._committing and not store._waiting, "the first write to lead")
+        commits = store._commits
+        _until(lambda: commits.committing and not commits.waiting, "the first write to lead")
         for thread in threads[1:]:
             thread.start()
-        _until(lambda: len(store._waiting) == 5, "five writes to wait together")
+        _until(lambda: len(commits.waiting) == 5, "five writes to wait together")
     for thread in threads:
         thread.join(10)
     assert outcome == {game: "taken" if taken and game == "g1" else "stored" for game in games}
@@ -195,6 +197,42 @@ def test_a_group_of_moves_is_inserted_together_and_a_taken_number_fails_alone(
         assert texts == (["P"] if taken and game == "g1" else ["P", "P", "8S"][game != "g1" :])
         assert list(stored.decks[1:]) == ([] if taken and game == "g1" else [f"deck of {game}"])
     store.close()
+
+
+def test_writes_from_the_event_loop_are_stored_by_one_writer_and_told_when_done(
+    tmp_path: Path,
+) -> None:
+    """SQLite's writer thread stores the loop's writes in groups and calls each one's
+    callback once its commit is over: ``None`` when stored, Conflict for a taken number."""
+    store = SqliteStore(tmp_path / "soon.db")
+    games = [f"g{n}" for n in range(12)]
+    for game in games:
+        store.create(attrs.evolve(ROW, id=game), {0: "h"}, {}, [(0, "P")], ["deck"])
+    told: dict[str, BaseException | None] = {}
+    threads: set[str] = set()
+    every = threading.Event()
+
+    def done(game: str) -> Callable[[BaseException | None], None]:
+        def call(error: BaseException | None) -> None:
+            told[game] = error
+            threads.add(threading.current_thread().name)
+            if len(told) == len(games):
+                every.set()
+
+        return call
+
+    for n, game in enumerate(games):  # g0's number 0 is taken; the others append at 1
+        store.append_soon(game, 0 if n == 0 else 1, [(1, "P")], 2, [], done=done(game))
+    assert every.wait(10)
+    assert isinstance(told["g0"], Conflict)
+    assert all(told[game] is None for game in games[1:])
+    assert threads == {"fivehundred-sqlite-writer"}
+    for game in games[1:]:
+        stored = store.load(game)
+        assert stored is not None and [text for _, text in stored.actions] == ["P", "P"]
+    store.close()
+    with pytest.raises(sqlite3.ProgrammingError):  # a closed store takes no more writes
+        store.append_soon("g1", 2, [(2, "P")], 2, [], done=done("g1"))
 
 
 def test_open_store_reads_the_db_setting(tmp_path: Path, db: str) -> None:

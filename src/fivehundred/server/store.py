@@ -36,6 +36,7 @@ import attrs
 
 from fivehundred._engine.quoting import expect, quote
 from fivehundred.errors import FiveHundredError
+from fivehundred.server._commits import GroupCommits, Job
 from fivehundred.server._dburl import describe, is_postgres_url
 from fivehundred.server._logs import LOGGER
 from fivehundred.server._schema import (
@@ -335,6 +336,20 @@ class _Relations:
         *,
         change: Change | None = None,
     ) -> None:
+        self._together(*self._append_job(game, first, actions, first_hand, decks, change=change))
+
+    def _append_job(
+        self,
+        game: str,
+        first: int,
+        actions: Sequence[tuple[int, str]],
+        first_hand: int,
+        decks: Sequence[str],
+        *,
+        change: Change | None,
+    ) -> tuple[Callable[[], None], Batch | None]:
+        """An append's statements, and its rows where it only inserts (no ``change``)."""
+
         def rows() -> None:
             if change is not None and change.seats is not None:
                 self._rows("UPDATE game SET seats = ? WHERE id = ?", (change.seats, game))
@@ -352,7 +367,7 @@ class _Relations:
             self._insert(game, first, actions, first_hand, decks)
 
         batch = append_rows(game, first, actions, first_hand, decks)  # (PostgreSQL's unused)
-        self._together(rows, batch if change is None else None)
+        return rows, batch if change is None else None
 
     def _insert(
         self,
@@ -417,43 +432,22 @@ class _Relations:
             self._rows("SELECT 1")
 
 
-class _Job:
-    """One transaction's statements waiting in a group commit, and how it ended."""
-
-    __slots__ = ("batch", "error", "finished", "leads", "rows", "wake")
-
-    def __init__(self, rows: Callable[[], None], batch: Batch | None = None) -> None:
-        self.rows = rows
-        self.batch = batch
-        #: Set when the write is committed (or failed), or when its thread is to commit.
-        self.wake = threading.Event()
-        self.finished = False
-        self.leads = False
-        self.error: BaseException | None = None
-
-
 class SqliteStore(_Relations):
     """One SQLite file, shared by the server's threads under a lock.
 
     WAL mode with ``synchronous=FULL``: a committed move survives a crash of the
     process and of the machine. One process only: SQLite sends no notifications.
 
-    Writes are committed in groups: a thread that stores a move hands its
-    statements over and waits; one thread at a time (the first to find nobody
-    committing) runs every waiting write in one transaction, each in a savepoint
-    of its own (a write that fails is undone alone), and one commit, so one
-    ``fsync`` stores them all. No write returns before the commit that holds it:
-    an acknowledged move is a stored move, and many moves cost one disk flush.
+    Writes are committed in groups (:mod:`fivehundred.server._commits`): one
+    ``fsync`` stores every write that arrived together, and no write is answered
+    before the commit that holds it: an acknowledged move is a stored move.
     """
 
     def __init__(self, path: str | Path) -> None:
         expect(path, (str, Path), "a SQLite file's path (a str or Path)")
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._lock = threading.Lock()
-        #: The writes waiting for the next group commit, and whether one is under way.
-        self._waiting: list[_Job] = []
-        self._committing = False
-        self._queue = threading.Lock()
+        self._commits = GroupCommits(self._db, self._lock)
         with self._lock:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
@@ -471,75 +465,32 @@ class SqliteStore(_Relations):
             yield self._db
 
     def _together(self, rows: Callable[[], None], batch: Batch | None = None) -> None:
-        job = _Job(rows, batch)
-        with self._queue:
-            self._waiting.append(job)
-            if not self._committing:
-                self._committing = job.leads = True
-        if not job.leads:
-            job.wake.wait()  # till a commit holds this write, or this thread is to commit
-        if not job.finished:  # this thread commits every write waiting, its own among them
-            with self._queue:
-                group, self._waiting = self._waiting, []
-            self._commit_group(group)
-            with self._queue:  # the writes that came meanwhile: their first thread commits
-                if self._waiting:
-                    first = self._waiting[0]
-                    first.leads = True
-                    first.wake.set()
-                else:
-                    self._committing = False
+        job = Job(rows, batch)
+        self._commits.together(job)
         if job.error is not None:
-            if isinstance(job.error, Exception) and self._taken(job.error):
-                raise Conflict(str(job.error)) from None
-            raise job.error
+            raise self._conflict(job.error)
 
-    def _commit_group(self, group: list[_Job]) -> None:
-        """Run each write of ``group`` in a savepoint of one transaction, then commit (the
-        plain appends first, together: few statements, so few waits for the interpreter
-        between them under load; :meth:`_batched`)."""
-        try:
-            with self._lock:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    each = self._batched(group)
-                    for job in each:
-                        self._db.execute("SAVEPOINT write")
-                        try:
-                            job.rows()
-                        except Exception as err:  # this write alone is undone
-                            self._db.execute("ROLLBACK TO write")
-                            job.error = err
-                        self._db.execute("RELEASE write")
-                    self._db.execute("COMMIT")
-                except BaseException:
-                    if self._db.in_transaction:
-                        self._db.execute("ROLLBACK")
-                    raise
-        except BaseException as err:  # nothing of the group is stored
-            for job in group:
-                job.error = job.error or err
-        finally:
-            for job in group:
-                job.finished = True
-                job.wake.set()
+    def _conflict(self, error: BaseException) -> BaseException:
+        """A write's error as raised: :class:`Conflict` for a taken action number."""
+        if isinstance(error, Exception) and self._taken(error):
+            return Conflict(str(error))
+        return error
 
-    def _batched(self, group: list[_Job]) -> list[_Job]:
-        """Insert the rows of the group's plain appends together (in the transaction begun);
-        answer the jobs still to run, each on its own: all of them if that failed."""
-        batches = [job.batch for job in group if job.batch is not None]
-        if len(batches) < 2:
-            return group
-        self._db.execute("SAVEPOINT batch")
-        try:
-            for sql, n in ((ACTION_ROW, 0), (DEAL_ROW, 1)):
-                self._db.executemany(sql, [row for batch in batches for row in batch[n]])
-        except sqlite3.Error:  # one of them failed: each is run on its own, in a savepoint
-            self._db.execute("ROLLBACK TO batch")
-            return group
-        finally:
-            self._db.execute("RELEASE batch")
-        return [job for job in group if job.batch is None]
+    def append_soon(
+        self,
+        game: str,
+        first: int,
+        actions: Sequence[tuple[int, str]],
+        first_hand: int,
+        decks: Sequence[str],
+        *,
+        done: Callable[[BaseException | None], None],
+    ) -> None:
+        """:meth:`append` from the event loop: stored by the writer thread, which calls
+        ``done`` with the write's error (``None``: stored; :class:`Conflict`: a number
+        taken) once the commit that holds it is over."""
+        rows, batch = self._append_job(game, first, actions, first_hand, decks, change=None)
+        self._commits.soon(Job(rows, batch, lambda error: done(error and self._conflict(error))))
 
     def _read(self) -> contextlib.AbstractContextManager[object]:
         return self._lock
@@ -557,6 +508,7 @@ class SqliteStore(_Relations):
         """Nothing to listen to: one process owns a SQLite store."""
 
     def close(self) -> None:
+        self._commits.close()
         with self._lock:
             self._db.close()
 
