@@ -11,6 +11,8 @@ rebuilds each table by dealing the stored decks and applying the stored actions.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hmac
 import json
 import random
@@ -45,6 +47,7 @@ from fivehundred.server.store import (
     Change,
     Conflict,
     GameRow,
+    SqliteStore,
     Store,
     StoredGame,
     is_postgres_url,
@@ -507,16 +510,25 @@ class Tables(Upkeep):
             self._store.append(
                 table.id, first, _texts(moves), before.hand_number + 1, decks, change=change
             )
+        except BaseException as err:
+            self._settle(table, before, first, err)
+        self._settle(table, before, first, None)
+
+    def _settle(
+        self, table: Table, before: fh.GameState, first: int, error: BaseException | None
+    ) -> None:
+        """Show the table's stored change (``error`` ``None``), or put the table back at
+        ``first`` and ``before`` and raise: 409 ``STALE_VERSION`` for a :class:`Conflict`."""
+        if error is None:
             table.publish()
-        except Conflict:
-            table.rewind(first, before)
+            return
+        table.rewind(first, before)
+        if isinstance(error, Conflict):
             self._reread(table)
             raise Refused(
                 409, "STALE_VERSION", "another player moved first: read the table again"
             ) from None
-        except BaseException:
-            table.rewind(first, before)
-            raise
+        raise error
 
     def act(self, table: Table, seat: int, text: str, version: int) -> int:
         """Apply a person's action; store it before answering the new version."""
@@ -525,22 +537,53 @@ class Tables(Upkeep):
             return table.version
 
     async def act_soon(self, table: Table, seat: int, text: str, version: int) -> int:
-        """:meth:`act` from the event loop: the rules there, the store's write in a worker.
+        """:meth:`act` from the event loop: the rules there, the write by SQLite's writer.
 
-        A move is a few microseconds of rules and a wait for the disk: on the loop it
-        does not queue for the interpreter behind every other request, as a worker
-        thread's whole move does under load. A table whose lock is held elsewhere, or
-        with a computer seat that searches, is moved in a worker thread instead.
+        A move is a few microseconds of rules and a wait for the disk. On the loop, it
+        does not queue for the interpreter behind every other request at each step, as
+        a worker thread's move does under load; SQLite's one writer thread stores it
+        with the others that came meanwhile (PostgreSQL's write is a worker thread's).
+        The table's lock is held till the write is over, and let go by whoever ends
+        it. A table whose lock is held elsewhere, or with a computer seat that
+        searches, is moved in a worker thread instead.
         """
         if table.slow or not table.lock.acquire(blocking=False):
             return await anyio.to_thread.run_sync(self.act, table, seat, text, version)
-        try:  # the wait below is not cancelled before the write ends: the lock is kept
-            await anyio.to_thread.run_sync(
-                self._stored, table, *self._applied(table, seat, text, version)
-            )
-            return table.version
-        finally:
+        try:
+            state, before, moves, decks = self._applied(table, seat, text, version)
+        except BaseException:
             table.lock.release()
+            raise
+        if not isinstance(self._store, SqliteStore):
+            try:  # the wait is not cancelled before the write ends: the lock is kept
+                await anyio.to_thread.run_sync(self._stored, table, state, before, moves, decks)
+                return table.version
+            finally:
+                table.lock.release()
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[int] = loop.create_future()
+
+        def stored(error: BaseException | None) -> None:  # in the writer thread
+            outcome: int | BaseException
+            try:
+                self._settle(table, state, before, error)
+                self._counted(table, moves)
+                outcome = table.version
+            except BaseException as err:  # handed to the move's request, raised there
+                outcome = err
+            finally:
+                table.lock.release()
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+                loop.call_soon_threadsafe(_resolve, answer, outcome)
+
+        texts = _texts(moves)
+        try:
+            self._store.append_soon(
+                table.id, before, texts, state.hand_number + 1, decks, done=stored
+            )
+        except BaseException as err:
+            stored(err)
+        return await answer
 
     def _applied(
         self, table: Table, seat: int, text: str, version: int
@@ -567,6 +610,9 @@ class Tables(Upkeep):
     ) -> None:
         """Store the moves :meth:`_applied` made (or put the table back), and count them."""
         self._commit(table, state, before, moves, decks)
+        self._counted(table, moves)
+
+    def _counted(self, table: Table, moves: Sequence[tuple[int, fh.Action]]) -> None:
         table.touched = time.monotonic()
         self.observer("moves", "person", 1)
         if len(moves) > 1:
@@ -695,6 +741,16 @@ class Tables(Upkeep):
         if stored.closed:
             raise Refused(410, "TABLE_CLOSED", "this table is closed: its game is archived")
         return _rebuild(table_id, stored)
+
+
+def _resolve(answer: asyncio.Future[int], outcome: int | BaseException) -> None:
+    """End a move's wait (on the loop): its new version, or the error it raises."""
+    if answer.cancelled():
+        return
+    if isinstance(outcome, BaseException):
+        answer.set_exception(outcome)
+    else:
+        answer.set_result(outcome)
 
 
 def _texts(moves: Sequence[tuple[int, fh.Action]]) -> list[tuple[int, str]]:
