@@ -8,6 +8,7 @@ runs on the throwaway cluster of ``tests/postgres.py``.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 import signal
@@ -24,6 +25,7 @@ pytest.importorskip("starlette", reason="the server extra is not installed")
 pytest.importorskip("psycopg", reason="the server extra is not installed")
 
 from fivehundred.errors import FiveHundredError
+from fivehundred.server.serve import SWITCH_INTERVAL, share_the_interpreter
 from fivehundred.server.settings import Settings
 from fivehundred.server.workers import MAX_WORKERS, SETTINGS, app, check_workers, worker_config
 from postgres import fresh_database, postgres_server
@@ -32,6 +34,21 @@ from subprocesses import python_env, run_python
 
 #: Seconds to wait for the server, or for its workers, to come up or go.
 WAIT = 30.0
+
+
+def test_a_worker_hands_the_interpreter_between_threads_often(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each server process (a worker, or the one of ``serve``) sets a short switch interval:
+    under load SQLite's writer thread would otherwise wait 5 ms for each statement."""
+    found: list[float] = []
+    monkeypatch.setattr(sys, "setswitchinterval", found.append)
+    settings = {"db": str(tmp_path / "w.db"), "seed": None, "settings": {}, "parent": None}
+    monkeypatch.setenv(SETTINGS, json.dumps(settings))
+    app()
+    assert found == [SWITCH_INTERVAL] and SWITCH_INTERVAL < 0.005
+    share_the_interpreter()
+    assert found == [SWITCH_INTERVAL] * 2
 
 
 def test_sqlite_refuses_more_than_one_worker(tmp_path: Path) -> None:

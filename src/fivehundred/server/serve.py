@@ -317,6 +317,18 @@ class JsonHttpToolsProtocol(_HeadGuard, HttpToolsProtocol):
         self.transport.close()
 
 
+#: The seconds a thread may hold the interpreter while another waits for it (Python's
+#: default is 0.005). Under load the event loop always wants it; SQLite's writer thread
+#: needs it back after each statement of a group commit, and waits this long each time.
+SWITCH_INTERVAL: Final = 0.0005
+
+
+def share_the_interpreter() -> None:
+    """Hand the interpreter between threads every :data:`SWITCH_INTERVAL` seconds: a
+    server process's own setting (an application embedded elsewhere leaves it alone)."""
+    sys.setswitchinterval(SWITCH_INTERVAL)
+
+
 def http_protocol() -> type[asyncio.Protocol]:
     """The HTTP protocol ``fivehundred serve`` speaks: :class:`JsonHttpToolsProtocol`, or
     :class:`JsonH11Protocol` where httptools is not installed."""
@@ -422,6 +434,7 @@ def serve(
     expect(db, (str, Path), "a database path (a str or Path)")
     uv = config(db, host, port, max_connections=max_connections, seed=seed, settings=settings)
     server = Server(uv)
+    share_the_interpreter()
     # bound before the address is printed: a port in use is uvicorn's error alone (exit 3)
     sockets = [uv.bind_socket()]
     server.ready = f"fivehundred: serving on http://{host}:{port}/ (database {describe(db)})"

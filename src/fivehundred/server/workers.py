@@ -110,6 +110,7 @@ def app() -> Starlette:
     given = json.loads(os.environ[SETTINGS])
     if given.get("parent") is not None:
         end_with_parent(given["parent"])
+    serve.share_the_interpreter()
     return create_app(given["db"], seed=given["seed"], settings=Settings(**given["settings"]))
 
 
