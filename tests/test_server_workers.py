@@ -43,7 +43,12 @@ def test_a_worker_hands_the_interpreter_between_threads_often(
     under load SQLite's writer thread would otherwise wait 5 ms for each statement."""
     found: list[float] = []
     monkeypatch.setattr(sys, "setswitchinterval", found.append)
-    settings = {"db": str(tmp_path / "w.db"), "seed": None, "settings": {}, "parent": None}
+    settings: dict[str, object] = {
+        "db": str(tmp_path / "w.db"),
+        "seed": None,
+        "settings": {},
+        "parent": None,
+    }
     monkeypatch.setenv(SETTINGS, json.dumps(settings))
     app()
     assert found == [SWITCH_INTERVAL] and SWITCH_INTERVAL < 0.005
