@@ -230,9 +230,18 @@ def test_writes_from_the_event_loop_are_stored_by_one_writer_and_told_when_done(
     for game in games[1:]:
         stored = store.load(game)
         assert stored is not None and [text for _, text in stored.actions] == ["P", "P"]
+    every.clear()
+
+    def broken(error: BaseException | None) -> None:
+        raise RuntimeError("a callback's bug")
+
+    store.append_soon("g1", 2, [(2, "P")], 2, [], done=broken)  # logged: the writer goes on
+    store.append_soon("g2", 2, [(2, "P")], 2, [], done=lambda error: every.set())
+    assert every.wait(10)
+    assert [len(game.actions) for game in map(store.load, ["g1", "g2"]) if game] == [3, 3]
     store.close()
     with pytest.raises(sqlite3.ProgrammingError):  # a closed store takes no more writes
-        store.append_soon("g1", 2, [(2, "P")], 2, [], done=done("g1"))
+        store.append_soon("g1", 3, [(3, "P")], 2, [], done=done("g1"))
 
 
 def test_open_store_reads_the_db_setting(tmp_path: Path, db: str) -> None:

@@ -17,11 +17,15 @@ No write is reported done before the commit that holds it.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 from collections.abc import Callable
 
+from fivehundred.server._logs import LOGGER
 from fivehundred.server._schema import ACTION_ROW, DEAL_ROW, Batch
+
+log = logging.getLogger(LOGGER)
 
 __all__ = ["GroupCommits", "Job"]
 
@@ -114,7 +118,10 @@ class GroupCommits:
             self.commit(group)
             for job in group:
                 assert job.done is not None  # only soon() hands jobs to this thread
-                job.done(job.error)
+                try:
+                    job.done(job.error)
+                except Exception:  # a callback's bug: logged; the writer goes on for the rest
+                    log.exception("a stored write's callback failed")
 
     def close(self) -> None:
         """Let the writer thread store what it holds, then end it."""
