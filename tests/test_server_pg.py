@@ -30,6 +30,7 @@ from fivehundred.server.store import (
     PostgresStore,
     SqliteStore,
     Store,
+    Unavailable,
     describe,
     open_store,
 )
@@ -242,6 +243,29 @@ def test_writes_from_the_event_loop_are_stored_by_one_writer_and_told_when_done(
     store.close()
     with pytest.raises(sqlite3.ProgrammingError):  # a closed store takes no more writes
         store.append_soon("g1", 3, [(3, "P")], 2, [], done=done("g1"))
+
+
+def test_a_move_on_postgresql_is_one_statement_and_a_closed_store_refuses_it(db: str) -> None:
+    """A plain append on PostgreSQL stores its actions and decks in one statement, which
+    notifies the listeners; a taken number is Conflict, and a closed store Unavailable."""
+    store = PostgresStore(db)
+    heard: list[tuple[str, int]] = []
+    store.listen(lambda game, version: heard.append((game, version)), lambda: None)
+    store.create(ROW, {0: "h"}, {}, [(0, "P")], ["deck 1"])
+    store.append("g1", 1, [(1, "P"), (2, "8S")], 2, ["deck 2", "deck 3"])
+    stored = store.load("g1")
+    assert stored is not None
+    assert [text for _, text in stored.actions] == ["P", "P", "8S"]
+    assert list(stored.decks) == ["deck 1", "deck 2", "deck 3"]
+    with pytest.raises(Conflict):
+        store.append("g1", 2, [(3, "P")], 4, [])
+    deadline = time.monotonic() + 10
+    while ("g1", 3) not in heard and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert ("g1", 3) in heard
+    store.close()
+    with pytest.raises(Unavailable):
+        store.append("g1", 3, [(3, "P")], 4, [])
 
 
 def test_open_store_reads_the_db_setting(tmp_path: Path, db: str) -> None:
