@@ -609,26 +609,32 @@ class PostgresStore(_Relations):
             ) from None
 
     @contextlib.contextmanager
-    def _transaction(self, *, snapshot: bool) -> Iterator[object]:
-        """A transaction on a connection of the pool; a connection that fails meanwhile,
-        or none within :data:`POOL_WAIT`, is :class:`Unavailable`."""
+    def _connection(self) -> Iterator[Any]:
+        """A connection of the pool; one that fails meanwhile, or none within
+        :data:`POOL_WAIT`, is :class:`Unavailable`."""
         if self._closed.is_set():
             raise Unavailable("the store is closed")
         try:
-            with self._pool.connection() as db, db.transaction():
-                if snapshot:
-                    db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-                outer, self._here.db = getattr(self._here, "db", None), db
-                try:
-                    yield db
-                finally:
-                    self._here.db = outer  # a transaction inside another gets its own
+            with self._pool.connection() as db:
+                yield db
         except self._psycopg.OperationalError as err:
             raise Unavailable(f"the PostgreSQL connection failed: {err}".strip()) from None
         except self._pool_timeout:
             raise Unavailable(
                 f"no PostgreSQL connection within {POOL_WAIT:g} s: is it running?"
             ) from None
+
+    @contextlib.contextmanager
+    def _transaction(self, *, snapshot: bool) -> Iterator[object]:
+        """A transaction on a connection of the pool (:meth:`_connection`)."""
+        with self._connection() as db, db.transaction():
+            if snapshot:
+                db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            outer, self._here.db = getattr(self._here, "db", None), db
+            try:
+                yield db
+            finally:
+                self._here.db = outer  # a transaction inside another gets its own
 
     def _write(self) -> contextlib.AbstractContextManager[object]:
         return self._transaction(snapshot=False)
@@ -689,19 +695,11 @@ class PostgresStore(_Relations):
         columns = [list(column) for column in zip(*moves, strict=True)] or [[]] * 4
         hands = [list(column) for column in zip(*deals, strict=True)] or [[]] * 3
         note = f"{game} {first + len(actions)}"
-        if self._closed.is_set():
-            raise Unavailable("the store is closed")
         try:
-            with self._pool.connection() as db:
+            with self._connection() as db:
                 db.execute(PG_APPEND, (*columns, *hands, CHANNEL, note))
         except self._psycopg.errors.UniqueViolation as err:
             raise Conflict(str(err)) from None
-        except self._psycopg.OperationalError as err:
-            raise Unavailable(f"the PostgreSQL connection failed: {err}".strip()) from None
-        except self._pool_timeout:
-            raise Unavailable(
-                f"no PostgreSQL connection within {POOL_WAIT:g} s: is it running?"
-            ) from None
 
     def _announce(self, game: str, version: int) -> None:
         # delivered at commit, to every listening process (this one included)
