@@ -23,7 +23,6 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-import anyio
 import attrs
 
 import fivehundred as fh
@@ -547,6 +546,8 @@ class Tables(Upkeep):
         it. A table whose lock is held elsewhere, or with a computer seat that
         searches, is moved in a worker thread instead.
         """
+        import anyio  # the server extra's (this module is read without it: the docs)
+
         if table.slow or not table.lock.acquire(blocking=False):
             return await anyio.to_thread.run_sync(self.act, table, seat, text, version)
         try:
