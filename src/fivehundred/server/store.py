@@ -676,25 +676,17 @@ class PostgresStore(_Relations):
     def _taken(self, error: Exception) -> bool:
         return isinstance(error, self._psycopg.errors.UniqueViolation)
 
-    def append(
-        self,
-        game: str,
-        first: int,
-        actions: Sequence[tuple[int, str]],
-        first_hand: int,
-        decks: Sequence[str],
-        *,
-        change: Change | None = None,
-    ) -> None:
-        """A plain append (no ``change``) is one statement, its own transaction: the
-        actions, the decks and the notification, in one round trip, not five."""
-        if change is not None:
-            super().append(game, first, actions, first_hand, decks, change=change)
+    def _together(self, rows: Callable[[], None], batch: Batch | None = None) -> None:
+        """A plain append (its ``batch`` of rows) is one statement, its own transaction:
+        the actions, the decks and the notification, in one round trip, not five."""
+        if batch is None or not batch[0]:
+            super()._together(rows)
             return
-        moves, deals = append_rows(game, first, actions, first_hand, decks)
-        columns = [list(column) for column in zip(*moves, strict=True)] or [[]] * 4
+        moves, deals = batch
+        columns = [list(column) for column in zip(*moves, strict=True)]
         hands = [list(column) for column in zip(*deals, strict=True)] or [[]] * 3
-        note = f"{game} {first + len(actions)}"
+        game, last = moves[-1][0], moves[-1][1]
+        note = f"{game} {int(last) + 1}"  # type: ignore[call-overload]  # a row's n is an int
         try:
             with self._connection() as db:
                 db.execute(PG_APPEND, (*columns, *hands, CHANNEL, note))
