@@ -609,7 +609,7 @@ def test_the_strong_seat_is_the_strongest_player_with_a_time_budget(
     """A "search" seat plays :func:`~fivehundred.bots.tournament.strong_player`: every decision
     bounded by its time limit."""
     from fivehundred.bots.tournament import STRONG_TIME_LIMIT, strong_player
-    from fivehundred.server import tables
+    from fivehundred.server import _table
 
     made: list[float | None] = []
 
@@ -618,7 +618,7 @@ def test_the_strong_seat_is_the_strongest_player_with_a_time_budget(
         made.append(player.time_limit)
         return player
 
-    monkeypatch.setattr(tables, "strong_player", recording)
+    monkeypatch.setattr(_table, "strong_player", recording)
     created = create(client, ["human", "search", "search", "search"])
     token = created["tokens"]["0"]
     for _ in range(200):
