@@ -22,6 +22,7 @@ from fivehundred.bots.tournament import DEFAULT_BUDGET, make_player, strong_play
 from fivehundred.records import rules_from_options
 from fivehundred.server import _present
 from fivehundred.server._admission import HUMAN, SPECTATOR, Refused, former_key, hash_token
+from fivehundred.server._pause import Pause, describe
 from fivehundred.server.store import StoredGame
 
 __all__ = ["SEARCH_BUDGET", "Table", "rebuild", "texts"]
@@ -63,9 +64,16 @@ class Table:
     former: dict[int, str] = attrs.field(factory=dict)
     #: Each seat's name as its person gave it, or ``None`` (by seat; empty: no names).
     names: tuple[str | None, ...] = ()
-    #: What readers are served: ``(version, state, finished hands, seats)`` as last
-    #: stored. A change under way (``lock`` held) is not shown until :meth:`publish`.
-    _shown: tuple[int, fh.GameState, int, tuple[str, ...]] = attrs.field(init=False, repr=False)
+    #: The wait after a hand for the people present (:mod:`~fivehundred.server._pause`):
+    #: the next hand is dealt, its computer seats wait. ``None``: not waiting.
+    pause: Pause | None = None
+    #: The people's seats with the table open on this server (the web layer's).
+    present: Callable[[], frozenset[int]] = frozenset
+    #: What readers are served: ``(version, state, finished hands, seats, pause)`` as
+    #: last stored. A change under way (``lock`` held) is not shown until :meth:`publish`.
+    _shown: tuple[int, fh.GameState, int, tuple[str, ...], Pause | None] = attrs.field(
+        init=False, repr=False
+    )
     #: ``hashes`` and its seats by token hash, for :meth:`seat_of`.
     _seats_by_hash: tuple[dict[int, str], dict[str, int]] = attrs.field(
         init=False, repr=False, factory=lambda: ({}, {})
@@ -77,7 +85,7 @@ class Table:
     def publish(self) -> None:
         """Serve the table as it is now: called once its change is stored, so a player
         never sees a move that a failed commit or a lost race then takes back."""
-        self._shown = (self.version, self.state, len(self.past), self.seats)
+        self._shown = (self.version, self.state, len(self.past), self.seats, self.pause)
 
     @property
     def slow(self) -> bool:
@@ -115,9 +123,13 @@ class Table:
         return known is not None and hmac.compare_digest(known, hash_token(token))
 
     def view(self, seat: int) -> dict[str, Any]:
-        """The seat's answer to ``GET /tables/{id}``: view, legal actions, version, and the
-        cards as the page shows them (sorted, trumps marked), of the table as stored."""
-        version, state, finished, seats = self._shown
+        """The seat's answer to ``GET /tables/{id}``: view, legal actions, version, the
+        cards as the page shows them (sorted, trumps marked), of the table as stored,
+        and the wait after a hand (``pause``)."""
+        return {**self._view(seat), "pause": self._pause()}
+
+    def _view(self, seat: int) -> dict[str, Any]:
+        version, state, finished, seats, _ = self._shown
         view = fh.observe(state, seat)
         legal = [fh.format_action(a) for a in view.legal_actions]
         return {
@@ -138,7 +150,21 @@ class Table:
                 names=self.seat_names(),
                 legal=legal,
             ),
+            "pause": None,  # last: :meth:`_paused` writes the table's wait over it
         }
+
+    def _pause(self) -> dict[str, Any] | None:
+        """The wait after a hand as the answer carries it (who is still reading changes
+        with who is present, so it is not kept with the answer)."""
+        pause, seats = self._shown[4], self._shown[3]
+        people = [seat for seat, kind in enumerate(seats) if kind == HUMAN]
+        return describe(pause, self.present(), people)
+
+    def _paused(self, body: bytes) -> bytes:
+        """A kept answer (which ends with ``"pause":null}``) with the table's wait."""
+        if self._shown[4] is None:
+            return body
+        return body[: -len(b"null}")] + _present.json_bytes(self._pause()) + b"}"
 
     def _cached(self, key: int, make: Callable[[], dict[str, Any]]) -> bytes:
         """``make()`` as JSON bytes, made once for each stored snapshot (polling is free)."""
@@ -152,7 +178,7 @@ class Table:
     def answer(self, seat: int) -> bytes:
         """:meth:`view` as JSON bytes, of the table as last stored (:meth:`publish`): a
         change under way in a worker thread is not shown until it is stored."""
-        return self._cached(seat, lambda: self.view(seat))
+        return self._paused(self._cached(seat, lambda: self._view(seat)))
 
     def spectate(self) -> bytes:
         """A spectator's answer to ``GET /tables/{id}``, as JSON bytes: the body of
@@ -163,10 +189,10 @@ class Table:
         kitty and its discards taken out; ``seat`` is ``None`` and there is no
         legal action. The open-misère hand, the tricks and the auction are public.
         """
-        return self._cached(SPECTATOR, self._spectator_view)
+        return self._paused(self._cached(SPECTATOR, self._spectator_view))
 
     def _spectator_view(self) -> dict[str, Any]:
-        version, state, finished, seats = self._shown
+        version, state, finished, seats, _ = self._shown
         contractor = state.contractor
         seen = fh.observe(state, 0 if contractor is None else contractor)
         view = attrs.evolve(seen, hand=(), kitty=None, discards=None, legal_actions=())
@@ -183,6 +209,7 @@ class Table:
             "page": _present.page(
                 view, seats, self.past[:finished], names=self.seat_names(), spectator=True
             ),
+            "pause": None,
         }
 
     def _deal(self, state: fh.GameState) -> tuple[fh.GameState, str]:
@@ -200,22 +227,32 @@ class Table:
     def rewind(self, version: int, state: fh.GameState) -> None:
         """Put the table back at ``version`` and ``state`` (a change that failed), with the
         record of finished hands as it was then."""
-        self.version, self.state = version, state
+        self.version, self.state, self.pause = version, state, self._shown[4]
         del self.past[max(state.hand_number - 1, 0) :]
 
     def advance(
-        self, state: fh.GameState, moves: list[tuple[int, fh.Action]], decks: list[str]
+        self,
+        state: fh.GameState,
+        moves: list[tuple[int, fh.Action]],
+        decks: list[str],
+        wait: float = 0.0,
     ) -> fh.GameState:
-        """Deal and let computer seats move until a person is to act or the game is over."""
+        """Deal and let computer seats move until a person is to act or the game is over.
+
+        With ``wait`` seconds, a hand that ends is followed by the next deal and a
+        :class:`~fivehundred.server._pause.Pause`: the computer seats wait for it.
+        """
         while state.result is None:
             if state.phase is fh.Phase.DEAL:
                 if state.last_hand is not None:
                     self.past.append(_present.finished(state))
+                    if wait > 0:
+                        self.pause = Pause.starting(wait)
                 state, deck = self._deal(state)
                 decks.append(deck)
                 continue
             seat = state.to_act
-            if seat is None or self.seats[seat] == HUMAN:
+            if seat is None or self.seats[seat] == HUMAN or self.pause is not None:
                 break
             action = self._computer(state, seat)
             state = fh.apply(state, action, seat=seat)
@@ -224,12 +261,14 @@ class Table:
         return state
 
     def act(
-        self, seat: int, text: str, version: int
+        self, seat: int, text: str, version: int, wait: float = 0.0
     ) -> tuple[list[tuple[int, fh.Action]], list[str]]:
         """Apply ``seat``'s action and the computer moves after it; the caller holds ``lock``.
 
         Answers the moves made (the person's first) and the decks dealt, for
-        storage. Raises :class:`Refused`: 409 ``STALE_VERSION``, ``GAME_OVER`` or
+        storage. ``wait`` is :meth:`advance`'s. A person's move while the table waits
+        after a hand is their "next hand": the wait ends if they were the last.
+        Raises :class:`Refused`: 409 ``STALE_VERSION``, ``GAME_OVER`` or
         ``NOT_YOUR_TURN``; 400 ``BAD_NOTATION``; 422 with the rules' reason.
         """
         state = self.state
@@ -254,7 +293,11 @@ class Table:
         self.version += 1
         moves = [(seat, action)]
         decks: list[str] = []
-        self.state = self.advance(state, moves, decks)
+        if self.pause is not None:
+            self.pause = self.pause.with_ready(seat)
+            if self.pause.over(self.present(), time.monotonic()):
+                self.pause = None
+        self.state = self.advance(state, moves, decks, wait)
         return moves, decks
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import random
 import secrets
@@ -37,6 +38,7 @@ from fivehundred.server._admission import (
     hash_token,
 )
 from fivehundred.server._names import check_names
+from fivehundred.server._pause import Pause, Pauses
 from fivehundred.server._table import Table, rebuild, texts
 from fivehundred.server._upkeep import Upkeep
 from fivehundred.server.store import (
@@ -67,7 +69,7 @@ Refused.__module__ = __name__
 MAX_TABLES: Final = 10_000
 
 
-class Tables(Upkeep):
+class Tables(Upkeep, Pauses):
     """Every table of one server, kept in memory and in a :class:`~.store.Store`.
 
     ``path`` is a SQLite file (``":memory:"`` for a database that dies with the
@@ -197,6 +199,7 @@ class Tables(Upkeep):
             texts(moves),
             decks,
         )
+        table.present = functools.partial(self.present_at, table.id)
         table.publish()
         with self._lock:
             self._tables[table.id] = table
@@ -361,7 +364,7 @@ class Tables(Upkeep):
             raise Refused(410, "TABLE_CLOSED", "this table is closed: its game is archived")
         before, state = table.version, table.state
         try:
-            moves, decks = table.act(seat, text, version)
+            moves, decks = table.act(seat, text, version, self.waits(table))
         except BaseException:
             table.rewind(before, state)
             raise
@@ -425,7 +428,7 @@ class Tables(Upkeep):
                     change = Change(seats=json.dumps(table.seats), drop_token=seat)
                 moves: list[tuple[int, fh.Action]] = []
                 decks: list[str] = []
-                table.state = table.advance(state, moves, decks)
+                table.state = table.advance(state, moves, decks, self.waits(table))
                 self._commit(table, state, before, moves, decks, change=change)
             except Refused as refused:
                 if refused.code != "STALE_VERSION":  # else read again after a lost race
@@ -489,7 +492,7 @@ class Tables(Upkeep):
                     state = fh.apply(state, action, seat=seat)
                     moves.append((seat, action))
                     table.version += 1
-                table.state = table.advance(state, moves, decks)
+                table.state = table.advance(state, moves, decks, self.waits(table))
                 self._commit(table, start, before, moves, decks)
             except fh.IllegalActionError as err:
                 table.rewind(before, start)
@@ -501,13 +504,46 @@ class Tables(Upkeep):
                 raise
             return table.version
 
+    def resume(self, table: Table) -> int:
+        """End the table's wait after a hand: its computer seats play; answer the version."""
+        with table.lock:
+            return self._resumed(table)
+
+    def _resumed(self, table: Table) -> int:
+        """:meth:`resume`, the caller holding the table's lock."""
+        if table.pause is None:
+            return table.version
+        before, state = table.version, table.state
+        table.pause = None
+        moves: list[tuple[int, fh.Action]] = []
+        decks: list[str] = []
+        try:
+            table.state = table.advance(state, moves, decks)
+        except BaseException:
+            table.rewind(before, state)
+            raise
+        if not moves and not decks:  # a person is to act: nothing to store
+            table.publish()
+            return table.version
+        self._commit(table, state, before, moves, decks)
+        table.touched = time.monotonic()
+        if moves:
+            self.observer("moves", "computer", len(moves))
+        return table.version
+
     def _load(self, table_id: str) -> Table:
         stored = self._store.load(table_id)
         if stored is None:
             raise Refused(404, "NO_SUCH_TABLE", "there is no such table")
         if stored.closed:
             raise Refused(410, "TABLE_CLOSED", "this table is closed: its game is archived")
-        return rebuild(table_id, stored)
+        table = rebuild(table_id, stored)
+        table.present = functools.partial(self.present_at, table_id)
+        seat = table.state.to_act
+        if seat is not None and table.seats[seat] != HUMAN:  # stored while it waited
+            table.pause = Pause.starting(self.hand_pause)
+            table.publish()
+        return table
 
 
 def _resolve(answer: asyncio.Future[int], outcome: int | BaseException) -> None:
