@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
 import time
 from collections import deque
@@ -38,6 +39,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import fivehundred as fh
 from fivehundred.server._guard import MAX_NUMBER
+from fivehundred.server._logs import LOGGER
 from fivehundred.server._review import Reviewer, finished_hands, hand_job, run_budgeted
 from fivehundred.server.store import UNAVAILABLE, Unavailable
 from fivehundred.server.tables import HUMAN, Refused, Table, Tables
@@ -76,6 +78,8 @@ GIVEN: Final = "this seat was given to a computer player: ask for a seat's link 
 #: WebSocket close codes (RFC 6455): the client broke the protocol; the server is full.
 POLICY: Final = 1008
 TRY_LATER: Final = 1013
+
+log = logging.getLogger(LOGGER)
 
 
 class Socket:
@@ -162,6 +166,12 @@ class Hub:
             since = self._seen.setdefault(table_id, now)
         return max(0.0, now - since)
 
+    def present(self, table_id: str) -> frozenset[int]:
+        """The seats with a socket open on the table (people's; spectators have none).
+        Callable from any thread: the sockets are copied first, in one step."""
+        sockets = tuple(self._sockets.get(table_id, ()))
+        return frozenset(s.seat for s in sockets if s.seat is not None)
+
     def full(self, table_id: str) -> str | None:
         """Why one more socket on the table is refused, or ``None``."""
         if self._count >= self.max_sockets:
@@ -176,6 +186,8 @@ class Hub:
         self._sockets.setdefault(socket.table.id, set()).add(socket)
         self._count += 1
         self._seen.setdefault(socket.table.id, time.monotonic())
+        if socket.table.pause is not None:  # one more person the table waits for
+            self._changed(socket.table.id)
 
     def remove(self, socket: Socket) -> None:
         """Forget a closed socket."""
@@ -187,6 +199,8 @@ class Hub:
                 self._gone[(socket.table.id, socket.seat)] = time.monotonic()
             if not sockets:
                 del self._sockets[socket.table.id]
+            elif socket.table.pause is not None:  # one person fewer to wait for
+                self._changed(socket.table.id)
 
     def notify(self, table_id: str, version: int | None = None) -> None:
         """Signal that a table changed: every socket of it is sent its view afresh.
@@ -375,8 +389,42 @@ async def _claim(live: Live, body: dict[str, Any]) -> int:
     return await claim_rest(live.app, live.socket.table, live.seat(), _version(body))
 
 
+async def _next(live: Live, body: dict[str, Any]) -> int:
+    if set(body) - {"type", "ref"}:
+        raise Refused(400, "BAD_REQUEST", 'send {"type": "next", "ref": R}')
+    return await next_hand(live.app, live.socket.table, live.seat())
+
+
 #: Each message type a client may send, and its handler.
-HANDLERS: Final[dict[str, Handler]] = {"action": _action, "claim": _claim}
+HANDLERS: Final[dict[str, Handler]] = {"action": _action, "claim": _claim, "next": _next}
+
+
+async def next_hand(app: Any, table: Table, seat: int) -> int:
+    """``seat``'s person is ready for the next hand (see :mod:`~fivehundred.server._pause`);
+    answer the table's version, which moves on once everyone present is ready."""
+    if table.pause is None:
+        return table.version
+    tables: Tables = app.state.tables
+    before = finished_hands(table.state)
+    new = await anyio.to_thread.run_sync(tables.next_hand, table, seat)
+    changed(app, table, before)
+    return new
+
+
+async def resume_due(app: Any) -> int:
+    """Move on every table whose wait after a hand is over; answer how many moved."""
+    tables: Tables = app.state.tables
+    moved = 0
+    for table in tables.due():
+        before = finished_hands(table.state)
+        try:
+            await anyio.to_thread.run_sync(tables.resume, table)
+        except (Refused, Unavailable) as err:  # raced or an outage: tried again soon
+            log.debug("a table's wait after a hand: %s", err)
+            continue
+        changed(app, table, before)
+        moved += 1
+    return moved
 
 
 async def claim_rest(app: Any, table: Table, seat: int, version: int) -> int:

@@ -33,6 +33,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fivehundred.server._guard import head_size
+from fivehundred.server._live import resume_due
 from fivehundred.server._logs import LOGGER
 from fivehundred.server._metrics import CONTENT_TYPE, Metrics
 from fivehundred.server.settings import Settings
@@ -61,6 +62,8 @@ MAX_PAGE: Final = 1000
 #: Seconds between two counts of the open tables in the database (for ``/metrics``, which
 #: never waits on the database; tables created and closed here count at once).
 COUNT_EVERY: Final = 10.0
+#: Seconds between two looks for tables whose wait after a hand is over.
+PAUSE_EVERY: Final = 0.5
 
 log = logging.getLogger(LOGGER)
 
@@ -456,6 +459,14 @@ async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
             except Exception:  # pragma: no cover - a database failure: logged, swept again later
                 log.exception("sweep failed")
 
+    async def pausing() -> None:  # the ends of hands whose wait is over move on
+        while True:
+            await anyio.sleep(PAUSE_EVERY)
+            try:
+                await resume_due(app)
+            except Exception:  # pragma: no cover - logged; the tables are tried again
+                log.exception("moving on after a hand failed")
+
     async def counting() -> None:
         while True:
             await anyio.sleep(COUNT_EVERY)
@@ -469,6 +480,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
         if ops.settings.sweep_every:
             group.start_soon(sweeping)
         group.start_soon(counting)
+        group.start_soon(pausing)
         count = ops.tables.open_count()
         ops.metrics.open_tables.set(count)
         log.info("started", extra={"fields": {"open_tables": count}})

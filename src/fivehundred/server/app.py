@@ -46,7 +46,7 @@ from fivehundred._engine.quoting import expect
 from fivehundred.server import _ops
 from fivehundred.server._chat import Chat
 from fivehundred.server._guard import check_json, create_request
-from fivehundred.server._live import Hub, changed, claim_rest, live, table_of
+from fivehundred.server._live import Hub, changed, claim_rest, live, next_hand, table_of
 from fivehundred.server._review import (
     CLAIM_BUDGET,
     REVIEW_BUDGET,
@@ -333,6 +333,13 @@ async def post_claim(request: Request) -> Response:
     return JSONResponse({"version": await claim_rest(request.app, table, seat, version)})
 
 
+async def post_next(request: Request) -> Response:
+    """``POST /tables/{id}/next``: the seat's person is ready for the next hand; the table
+    moves on once everyone with it open is (see server._pause). Any body is ignored."""
+    table, seat = await _person(request, request.path_params["table_id"])
+    return JSONResponse({"version": await next_hand(request.app, table, seat)})
+
+
 async def get_review(request: Request) -> Response:
     """``GET /tables/{id}/review/{hand}``: a finished hand's review (any token of the
     table); 202 while it is being worked out."""
@@ -534,6 +541,7 @@ def create_app(
             Route("/tables/{table_id}/chat", get_chat, methods=["GET"]),
             Route("/tables/{table_id}/chat", post_chat, methods=["POST"]),
             Route("/tables/{table_id}/claim", post_claim, methods=["POST"]),
+            Route("/tables/{table_id}/next", post_next, methods=["POST"]),
             Route("/tables/{table_id}/review/{hand}", get_review, methods=["GET"]),
             WebSocketRoute("/tables/{table_id}/live", live),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
@@ -545,6 +553,9 @@ def create_app(
     settings = settings or Settings()
     app.state.tables = Tables(db, seed=seed, max_tables=settings.max_tables)
     app.state.hub = hub = Hub()
+    # the end of a hand waits for the people with the table open here (server._pause)
+    app.state.tables.present = hub.present
+    app.state.tables.hand_pause = settings.hand_pause
     # another process's change (a shared PostgreSQL store) reaches this one's sockets too
     app.state.tables.subscribe(hub.notify)
     app.state.reviewer = Reviewer(hub.publish, budget=review_budget)

@@ -26,6 +26,7 @@ import attrs
 
 from fivehundred._engine.quoting import expect
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
+from fivehundred.server._pause import HAND_PAUSE
 
 __all__ = [
     "ENV_PREFIX",
@@ -147,6 +148,11 @@ class Settings:
     #: seat to a computer player (a friend who has not arrived yet counts as gone since
     #: the table's first page opened).
     seat_grace: float = attrs.field(default=120.0, validator=_nonnegative, converter=_seconds_field)
+    #: The end of a hand waits this long at most for each person present to say "next
+    #: hand" before the computer seats play on; 0: it never waits.
+    hand_pause: float = attrs.field(
+        default=HAND_PAUSE, validator=_nonnegative, converter=_seconds_field
+    )
     #: The JSON log's level; requests are logged at ``info``.
     log_level: str = attrs.field(default="info", validator=_check_level)
     #: Addresses of reverse proxies whose ``X-Forwarded-For`` names the client
@@ -183,6 +189,7 @@ _NUMBERS: Final = (
     ("--sweep-every", "sweep_every", "seconds between two sweeps for expired tables"),
     ("--shutdown-grace", "shutdown_grace", "seconds SIGTERM waits for requests in flight"),
     ("--seat-grace", "seat_grace", "seconds a person is gone before their seat may be given away"),
+    ("--hand-pause", "hand_pause", "seconds a hand's end waits for the people present (0: none)"),
 )
 
 
