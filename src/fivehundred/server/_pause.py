@@ -25,7 +25,9 @@ from typing import Any, Final
 
 import attrs
 
-__all__ = ["HAND_PAUSE", "Pause", "Pauses", "describe"]
+from fivehundred.server._admission import HUMAN
+
+__all__ = ["HAND_PAUSE", "Pause", "Pauses", "describe", "stalled"]
 
 #: Seconds the end of a hand waits at most for the people present, by default.
 HAND_PAUSE: Final = 60.0
@@ -104,6 +106,8 @@ class Pauses:
         """
         with table.lock:
             pause: Pause | None = table.pause
+            if pause is None and stalled(table):  # its wait was another process's
+                return self._resumed(table)
             if pause is None or seat in pause.ready:
                 return int(table.version)
             table.pause = pause.with_ready(seat)
@@ -112,9 +116,23 @@ class Pauses:
                 return int(table.version)
             return self._resumed(table)
 
+    def wait_again(self, table: Any) -> None:
+        """A table read from the store with a computer seat to act was stored while it
+        waited (here before a restart, or in another process): it waits again, for at
+        most :attr:`hand_pause` seconds, so that someone moves it on."""
+        if table.pause is None and stalled(table):
+            table.pause = Pause.starting(self.hand_pause)
+
     def due(self, now: float | None = None) -> list[Any]:
         """The tables whose wait is over (time up, or everyone present ready)."""
         now = time.monotonic() if now is None else now
         with self._lock:
             waiting = [t for t in self._tables.values() if t.pause is not None]
         return [t for t in waiting if t.pause is not None and t.pause.over(self.present(t.id), now)]
+
+
+def stalled(table: Any) -> bool:
+    """Whether a computer seat of ``table`` is to act (it moves on its own otherwise)."""
+    state = table.state
+    seat = state.to_act
+    return state.result is None and seat is not None and table.seats[seat] != HUMAN

@@ -38,7 +38,7 @@ from fivehundred.server._admission import (
     hash_token,
 )
 from fivehundred.server._names import check_names
-from fivehundred.server._pause import Pause, Pauses
+from fivehundred.server._pause import Pauses
 from fivehundred.server._table import Table, rebuild, texts
 from fivehundred.server._upkeep import Upkeep
 from fivehundred.server.store import (
@@ -258,6 +258,7 @@ class Tables(Upkeep, Pauses):
         table.state, table.version, table.past = fresh.state, fresh.version, fresh.past
         table.seats, table.hashes, table.former = fresh.seats, fresh.hashes, fresh.former
         table.touched = time.monotonic()
+        self.wait_again(table)
         table.publish()
         return True
 
@@ -511,8 +512,6 @@ class Tables(Upkeep, Pauses):
 
     def _resumed(self, table: Table) -> int:
         """:meth:`resume`, the caller holding the table's lock."""
-        if table.pause is None:
-            return table.version
         before, state = table.version, table.state
         table.pause = None
         moves: list[tuple[int, fh.Action]] = []
@@ -539,10 +538,8 @@ class Tables(Upkeep, Pauses):
             raise Refused(410, "TABLE_CLOSED", "this table is closed: its game is archived")
         table = rebuild(table_id, stored)
         table.present = functools.partial(self.present_at, table_id)
-        seat = table.state.to_act
-        if seat is not None and table.seats[seat] != HUMAN:  # stored while it waited
-            table.pause = Pause.starting(self.hand_pause)
-            table.publish()
+        self.wait_again(table)
+        table.publish()
         return table
 
 
