@@ -95,6 +95,9 @@ def test_the_end_of_a_hand_waits_for_next_hand_then_for_the_countdown(
         wait_for(browser, lambda d: page(d, "f.held !== null"))
         answer: Any = page(browser, "f.shown")
         assert answer["page"]["hand"] == hand + 1  # the server dealt on: the page waits
+        # and the server waits for the person: the next hand's computers have not called
+        assert answer["pause"]["waiting"] == [answer["seat"]]
+        assert answer["view"]["view"]["auction"] == []
         # the bar, the badge, the dealer mark and the auction still show the hand that
         # ended, not the next deal's (whose dealer is the next seat)
         dealt = [s["seat"] for s in answer["page"]["seats"] if s["dealer"]]
@@ -124,7 +127,8 @@ def test_the_end_of_a_hand_waits_for_next_hand_then_for_the_countdown(
             click(browser, "#next-hand")
         wait_for(browser, lambda d: page(d, "f.held === null"), timeout=20)
         assert not end.is_displayed()
-        assert browser.find_element(By.ID, "turn").text == answer["page"]["turn"]
+        assert page(browser, "f.shown.pause") is None  # the server moved on too
+        assert browser.find_element(By.ID, "turn").text == page(browser, "f.shown.page.turn")
         title, turn = page(browser, "[document.title, f.shown.page.turn]")
         assert title == f"Five Hundred · {turn}"
         now = page(browser, "f.shown.page")

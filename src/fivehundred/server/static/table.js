@@ -181,9 +181,11 @@ let feltTarget = null;  // the answer the felt's frames lead to
 
 function receive(answer) {
   const newest = latest || shown;
-  // the same view again; a seat given to a computer player changes no version, only seats
+  // the same view again; a seat given to a computer player changes no version, only seats,
+  // and a wait after a hand changes only its pause
   if (newest && answer.version === newest.version && answer.seat === newest.seat
-    && String(answer.seats) === String(newest.seats)) return;
+    && String(answer.seats) === String(newest.seats)
+    && JSON.stringify(answer.pause) === JSON.stringify(newest.pause)) return;
   latest = answer;
   const from = feltTarget || shown;
   const frames = pace() > 0 && from && from.seat === answer.seat ? framesBetween(from, answer) : [];
@@ -194,6 +196,7 @@ function receive(answer) {
   if (ended && answer.page.you !== null && answer.view.view.result === null && holdSeconds() > 0) {
     hold(answer.page.previous.hand, holdSeconds());
   }
+  followPause(answer);
   if (shown === null || answer.version !== shown.version || answer.seat !== shown.seat) sending = false;
   render(answer);
   layOut();
@@ -256,11 +259,48 @@ function feltFrame(page) {
 
 // -- the end of a hand: its result, last trick and review stay until "Next hand" --------
 
-let held = null;  // {hand, until, timer}: the hand whose end is shown
+let held = null;  // {hand, until, timer, said}: the hand whose end is shown
 
 function hold(hand, seconds) {
   if (held) clearInterval(held.timer);
-  held = { hand, until: Date.now() + seconds * 1000, timer: setInterval(tick, 1000) };
+  held = { hand, until: Date.now() + seconds * 1000, timer: setInterval(tick, 1000), said: false };
+}
+
+// The server's wait after a hand (answer.pause): the computers play on once each person
+// present has said "Next hand", or when its time is up. This page's countdown ends no
+// later than the server's, and then says "Next hand" for the person.
+function pauseLeft(pause) {
+  return Math.max(0, Math.min(pause.seconds, pause.until - Date.now() / 1000));
+}
+
+function waitsForMe(pause, answer) {
+  return pause.waiting.includes(answer.seat);
+}
+
+function followPause(answer) {
+  const pause = answer.pause;
+  if (answer.page.you === null) return;
+  if (!pause) {
+    if (held && held.said) release();  // everyone was ready: every page moves on at once
+    return;
+  }
+  const previous = answer.page.previous;
+  if (!held && previous && waitsForMe(pause, answer)) {
+    if (holdSeconds() > 0) hold(previous.hand, Math.min(holdSeconds(), pauseLeft(pause)));
+    else sayNext();  // the instant pace: ready at once
+  }
+  if (!held) return;
+  held.until = Math.min(held.until, Date.now() + pauseLeft(pause) * 1000);
+  held.serverUntil = Date.now() + pauseLeft(pause) * 1000;
+}
+
+async function sayNext() {
+  if (held) held.said = true;
+  try {
+    await connection.http("POST", `/tables/${here.table}/next`);
+  } catch (err) {
+    if (held) held.said = false;  // said again when the countdown or the button asks
+  }
 }
 
 function tick() {
@@ -270,11 +310,37 @@ function tick() {
 }
 
 function countdownWords() {
+  const answer = latest || shown;
+  const pause = answer ? answer.pause : null;
+  if (held.said && pause && pause.waiting.length) {
+    const left = Math.max(0, Math.ceil(((held.serverUntil || 0) - Date.now()) / 1000));
+    const names = pause.waiting.filter((seat) => seat !== answer.seat)
+      .map((seat) => answer.page.seats[seat].name);
+    if (names.length) {
+      return `Waiting for ${names.join(", ")} to be ready · the next hand starts within ${left} s.`;
+    }
+  }
   const left = Math.max(0, Math.ceil((held.until - Date.now()) / 1000));
   return `The next hand starts in ${left} s, or when you are ready.`;
 }
 
+// "Next hand" (the button, or the countdown's end): when the server waits for people,
+// say so and keep the hand's end up until everyone is ready; else move on at once.
 function nextHand() {
+  if (!held) return;
+  const pause = (latest || shown || {}).pause;
+  const waits = pause && pause.waiting.length && (held.said || waitsForMe(pause, latest || shown));
+  // past the server's time and a little more, the page moves on whatever it has heard
+  if (waits && Date.now() < (held.serverUntil || 0) + 5000) {
+    if (!held.said) sayNext();
+    $("next-hand").disabled = true;
+    $("hand-end-count").textContent = countdownWords();
+    return;
+  }
+  release();
+}
+
+function release() {
   if (!held) return;
   clearInterval(held.timer);
   held = null;
@@ -290,6 +356,7 @@ function drawHandEnd(answer) {
   const over = answer.view.view.result !== null;
   $("hand-end").hidden = !held && !over;
   $("next-hand").hidden = !held;
+  $("next-hand").disabled = Boolean(held && held.said);
   $("game-over-moves").hidden = !over;
   if (!held && !over) return;
   const previous = page.previous;
