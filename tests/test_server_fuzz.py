@@ -234,6 +234,7 @@ def test_fuzzed_bodies_never_answer_500(app: tuple[TestClient, str, str]) -> Non
             (f"/tables/{table}/seats/{seat}", encode({"player": "random"}, how), {**auth, **sent}),
             ("/tables", raw, {"content-type": media} if media else {}),
             (f"/tables/{table}/actions", raw, {**auth, **sent}),
+            (f"/tables/{table}/next", raw, {**auth, **sent}),
         ):
 
             def send(
@@ -286,7 +287,7 @@ def test_fuzzed_numbers_in_paths_and_queries_never_answer_500(
 
 
 #: A live table's client messages: mostly of the right types, any values and numbers.
-MESSAGE_TYPES = st.sampled_from(["action", "claim", "hello", "view", ""]) | TEXT
+MESSAGE_TYPES = st.sampled_from(["action", "claim", "next", "hello", "view", ""]) | TEXT
 
 
 @st.composite
