@@ -334,6 +334,7 @@ function nextHand() {
   if (waits && Date.now() < (held.serverUntil || 0) + 5000) {
     if (!held.said) sayNext();
     $("next-hand").disabled = true;
+    $("next-hand").textContent = "Ready ✓";
     $("hand-end-count").textContent = countdownWords();
     return;
   }
@@ -357,6 +358,7 @@ function drawHandEnd(answer) {
   $("hand-end").hidden = !held && !over;
   $("next-hand").hidden = !held;
   $("next-hand").disabled = Boolean(held && held.said);
+  $("next-hand").textContent = held && held.said ? "Ready ✓" : "Next hand";
   $("game-over-moves").hidden = !over;
   if (!held && !over) return;
   const previous = page.previous;
@@ -654,7 +656,7 @@ function button(text, onClick, { seat = null, kind = "", className = "" } = {}) 
   return el;
 }
 
-async function askPeople() {  // every 5 s, and when a grace is over
+async function askPeople() {  // every 5 s (2 s while someone is gone), and when a grace is over
   clearTimeout(peopleTimer);
   peopleTimer = setTimeout(askPeople, 5000);
   if (!connection || !shown || shown.page.you === null) return;
@@ -663,9 +665,14 @@ async function askPeople() {  // every 5 s, and when a grace is over
     if (answer.ok) people = { ...answer.data, at: Date.now() };
   } catch (err) { return; }
   const waits = people.seats.map((p) => p.wait).filter((w) => w !== null && w > 0);
-  if (waits.length && Math.min(...waits) < 5) {
+  // while someone is gone, ask more often: a friend who arrives is "here" within 2 s
+  const soon = people.seats.some((p) => !p.here) ? 2 : 5;
+  if (waits.length && Math.min(...waits) < soon) {
     clearTimeout(peopleTimer);
     peopleTimer = setTimeout(askPeople, Math.min(...waits) * 1000 + 200);
+  } else if (soon < 5) {
+    clearTimeout(peopleTimer);
+    peopleTimer = setTimeout(askPeople, soon * 1000);
   }
   if (shown) drawAway(shown);
 }
