@@ -210,11 +210,12 @@ def test_bad_budgets_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def page_output() -> str:
-    """The full run's output as the page shows it (the ```text block after its command)."""
+    """The runs' output as the page shows it: each ```text block that starts with the
+    script's command (the full run, and the longer runs after the verdict)."""
     text = PAGE.read_text(encoding="utf-8")
-    found = re.search(r"^```text\n\$ python examples/train_agent\.py\n(.*?)^```", text, re.S | re.M)
+    found = re.findall(r"^```text\n(\$ python examples/train_agent\.py.*?)^```", text, re.S | re.M)
     assert found, "the page shows the output of python examples/train_agent.py"
-    return found.group(1)
+    return "".join(found)
 
 
 def test_the_page_quotes_figures_the_script_printed() -> None:
