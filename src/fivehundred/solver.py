@@ -237,6 +237,34 @@ class HandMemory:
         self.best: dict[int, int] = {}
 
 
+def _budget(nodes: object) -> None:
+    if nodes is not None:
+        if not isinstance(nodes, int) or isinstance(nodes, bool):
+            raise FiveHundredTypeError(f"nodes must be a whole number of positions, not {nodes!r}")
+        if nodes < 1:
+            raise FiveHundredError(f"nodes={nodes}: a search budget is at least 1 position")
+
+
+def _share(
+    state: GameState, search: Search, counted: int, memory: HandMemory | None, nodes: int | None
+) -> int:
+    """Give ``search`` the hand's ``memory`` (afresh if it is another hand's or side's,
+    or full) and the ``nodes`` budget; the tricks the counted side has taken."""
+    if memory is not None:
+        owner = (search.ctx, counted, search.maximisers)
+        if memory.owner != owner or len(memory.tt) > memory.limit:
+            memory.owner, memory.tt, memory.best = owner, {}, {}
+        search.tt, search.best = memory.tt, memory.best
+    if nodes is not None:
+        search.limit = nodes
+    taken = 0
+    won = tricks_by_seat(state)
+    for other in range(state.rules.players):
+        if (counted >> other) & 1:
+            taken += won[other]
+    return taken
+
+
 def solve_in_hand(
     state: GameState,
     seat: int | None = None,
@@ -249,25 +277,10 @@ def solve_in_hand(
     counted side): a review solving every card of a hand searches each boundary once.
     A memory from another hand or side is started afresh, so it is never wrong."""
     state = _check(state)
-    if nodes is not None:
-        if not isinstance(nodes, int) or isinstance(nodes, bool):
-            raise FiveHundredTypeError(f"nodes must be a whole number of positions, not {nodes!r}")
-        if nodes < 1:
-            raise FiveHundredError(f"nodes={nodes}: a search budget is at least 1 position")
+    _budget(nodes)
     search, counted, minimising = _search(state, seat)
-    if memory is not None:
-        owner = (search.ctx, counted, search.maximisers)
-        if memory.owner != owner or len(memory.tt) > memory.limit:
-            memory.owner, memory.tt, memory.best = owner, {}, {}
-        search.tt, search.best = memory.tt, memory.best
-    if nodes is not None:
-        search.limit = nodes
+    taken = _share(state, search, counted, memory, nodes)
     remaining = search.remaining()
-    taken = 0
-    won = tricks_by_seat(state)
-    for other in range(state.rules.players):
-        if (counted >> other) & 1:
-            taken += won[other]
     value, high = search.bounds(
         -1, 0, remaining, _guess(state, counted, minimising, taken, remaining)
     )
@@ -299,6 +312,72 @@ def solve_in_hand(
         values=values,
         exact=not search.stopped,
         high=high,
+        nodes=search.nodes,
+    )
+
+
+@attrs.frozen
+class CardReview:
+    """What :func:`review_card` found of one card played. Trick counts are of the
+    counted side, from the state the card was played from, like :class:`Solution`'s."""
+
+    #: Tricks the counted side takes from here after a best card of the seat to act.
+    tricks: int
+    #: After the card played.
+    played: int
+    #: After a worst card (the one costing the seat's side most).
+    worst: int
+    #: The seat to act's best cards (the card played among them when it is one).
+    best: tuple[Play, ...]
+    #: Its worst cards.
+    worst_plays: tuple[Play, ...]
+    #: Tricks the counted side has already won this hand.
+    taken: int
+    #: Whether the search finished within its ``nodes``; if not, nothing else holds.
+    exact: bool = True
+    #: Positions searched.
+    nodes: int = 0
+
+
+def review_card(
+    state: GameState,
+    play: Play,
+    *,
+    nodes: int | None = None,
+    memory: HandMemory | None = None,
+    guess: int | None = None,
+) -> CardReview:
+    """The counts a review of ``play`` needs: after the best card, after ``play`` and
+    after the worst card, with the best and the worst cards; the same as
+    :func:`solve_in_hand` gives, for less search (each other card is tested against
+    the best and the worst found, not valued). ``guess`` is the count after ``play``
+    if it is known (say from the next card's search): it is where the search starts,
+    so a wrong one costs time but no exactness."""
+    state = _check(state)
+    _budget(nodes)
+    search, counted, minimising = _search(state, None)
+    taken = _share(state, search, counted, memory, nodes)
+    if guess is None:
+        guess = _guess(state, counted, minimising, taken, search.remaining())
+    plays = legal_plays(state)
+    reps = search.root_moves()
+    masks = {move: search.equivalent(move) for move in reps}
+    pos_of = search.pos_of
+
+    def rep(one: Play) -> int:
+        pos = pos_of[one.card.index]
+        named = -1 if one.suit is None else int(one.suit)
+        return next(m for m in reps if m % NAMES - 1 == named and (masks[m] >> pos) & 1)
+
+    best, played, worst, best_moves, worst_moves = search.judge(rep(play), guess)
+    return CardReview(
+        tricks=best,
+        played=played,
+        worst=worst,
+        best=tuple(p for p in plays if rep(p) in best_moves),
+        worst_plays=tuple(p for p in plays if rep(p) in worst_moves),
+        taken=taken,
+        exact=not search.stopped,
         nodes=search.nodes,
     )
 

@@ -495,6 +495,83 @@ class Search:
                 guess = test - 1
         return low, high
 
+    def judge(self, played: int, guess: int) -> tuple[int, int, int, list[int], list[int]]:
+        """What a review needs of the move ``played`` of the seat to act: the count
+        after the best move, after ``played`` and after the worst move, with the
+        best and the worst moves (of :meth:`root_moves`). Exact unless
+        :attr:`stopped`; ``guess`` is where the count after ``played`` is looked for.
+
+        Not every move's count: each move is tested against the best and the worst
+        found so far (null-window tests; most moves tie), and searched for its count
+        only when it beats one of them.
+        """
+        seat = self.to_act
+        rem = self.remaining()
+        flip = (self.maximisers >> seat) & 1 == 0  # the mover wants the count low
+        low, _ = self.bounds(played, 0, rem, guess)
+        moves = self.root_moves()
+        if self.stopped:
+            return 0, 0, 0, [], []
+        # in the mover's own score (higher is better for it): flipped, rem - count
+        mine = rem - low if flip else low
+        lo = [0] * len(moves)
+        hi = [rem] * len(moves)
+        for i, move in enumerate(moves):
+            if move == played:
+                lo[i] = hi[i] = mine
+        best = mine
+        for i in range(len(moves)):  # the best: does any move beat the best so far?
+            while lo[i] < hi[i] and self._beats(moves[i], best + 1, flip, rem, lo, hi, i):
+                best = lo[i]
+            if self.stopped:
+                return 0, 0, 0, [], []
+        for i in range(len(moves)):  # ties with the best
+            if lo[i] < best <= hi[i]:
+                self._beats(moves[i], best, flip, rem, lo, hi, i)
+        worst = mine
+        for i in range(len(moves)):  # the worst: is any move below the worst so far?
+            if lo[i] >= worst or self._beats(moves[i], worst, flip, rem, lo, hi, i):
+                continue
+            while lo[i] < hi[i] and not self._beats(moves[i], hi[i], flip, rem, lo, hi, i):
+                if self.stopped:
+                    return 0, 0, 0, [], []
+            worst = hi[i]  # its score, below the worst so far
+        for i in range(len(moves)):  # ties with the worst
+            if lo[i] <= worst < hi[i]:
+                self._beats(moves[i], worst + 1, flip, rem, lo, hi, i)
+        if self.stopped:
+            return 0, 0, 0, [], []
+        best_moves = [moves[i] for i in range(len(moves)) if lo[i] >= best]
+        worst_moves = [moves[i] for i in range(len(moves)) if hi[i] <= worst]
+        if flip:
+            return rem - best, rem - mine, rem - worst, best_moves, worst_moves
+        return best, mine, worst, best_moves, worst_moves
+
+    def _beats(
+        self, move: int, score: int, flip: bool, rem: int, lo: list[int], hi: list[int], i: int
+    ) -> bool:
+        """Does the mover's ``move`` score at least ``score`` (its own score: the count,
+        or ``rem`` less the count when it wants the count low)? One null-window test,
+        kept in ``lo[i]`` and ``hi[i]``."""
+        if score <= lo[i]:
+            return True
+        if score > hi[i]:
+            return False
+        need = rem - score + 1 if flip else score
+        if need <= 0:
+            found = True
+        elif need > rem:
+            found = False
+        else:
+            found = self._try(self.to_act, move, need)
+        if self.stopped:
+            return False
+        if found != flip:  # the score reached
+            lo[i] = score
+            return True
+        hi[i] = score - 1
+        return False
+
     def remaining(self) -> int:
         """Tricks left to play, the one in progress included."""
         return self.hands[self.to_act].bit_count()

@@ -39,7 +39,7 @@ import attrs
 
 import fivehundred as fh
 from fivehundred.records import record, rules_from_options, rules_options
-from fivehundred.solver import HandMemory, claim, solve, solve_in_hand
+from fivehundred.solver import HandMemory, claim, review_card, solve
 
 __all__ = [
     "CLAIM_BUDGET",
@@ -216,25 +216,21 @@ def _card_piece(
     (what was searched stays in ``memory``, so the next search goes on from there)."""
     if len(fh.legal_plays(state)) == 1:
         return {"piece": "card", "trick": trick + 1, "seat": seat, "forced": True}
-    found = solve_in_hand(state, memory=memory, nodes=nodes)
+    # the played card, the best and the worst: not every card's count (review_card)
+    found = review_card(state, play, memory=memory, nodes=nodes)
     if not found.exact:
         return None
-    played = found.values[play]
-    # each card's cost to its player's side: the worst costs the most
-    cost = {other: abs(found.tricks - value) for other, value in found.values.items()}
-    worst = max(cost.values())
-    worst_cards = [other for other, n in cost.items() if n == worst]
     return {
         "piece": "card",
         "trick": trick + 1,
         "seat": seat,
         "forced": False,
-        "tricks": found.taken + played,
+        "tricks": found.taken + found.played,
         "best": [fh.format_action(p) for p in found.best],
-        "best_tricks": found.total,
-        "lost": abs(found.tricks - played),
-        "worst": [fh.format_action(p) for p in worst_cards],
-        "worst_tricks": found.taken + found.values[worst_cards[0]],
+        "best_tricks": found.taken + found.tricks,
+        "lost": abs(found.tricks - found.played),
+        "worst": [fh.format_action(p) for p in found.worst_plays],
+        "worst_tricks": found.taken + found.worst,
     }
 
 
