@@ -99,6 +99,13 @@ def chromium(folder: Path, size: tuple[int, int] = SIZES[0]) -> Iterator[WebDriv
 
 
 @contextmanager
+def two_windows(factory: pytest.TempPathFactory) -> Iterator[tuple[WebDriver, WebDriver]]:
+    """Two headless Chromiums, each with a fresh profile: two people at one table."""
+    with chromium(factory.mktemp("a")) as first, chromium(factory.mktemp("b")) as second:
+        yield first, second
+
+
+@contextmanager
 def served(folder: Path, *args: str) -> Iterator[str]:
     """A ``fivehundred serve`` on a fresh SQLite file in ``folder`` (with ``args``), and its
     address; stopped afterwards."""

@@ -12,7 +12,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from browser_support import chromium, click, open_table, page, settled, shoot, wait_for
+from browser_support import click, open_table, page, settled, shoot, two_windows, wait_for
 from server_helpers import free_port, start_server
 
 #: The seconds a person must be gone before another may give their seat away, here.
@@ -35,11 +35,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def two(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[WebDriver, WebDriver]]:
-    with (
-        chromium(tmp_path_factory.mktemp("a")) as first,
-        chromium(tmp_path_factory.mktemp("b")) as second,
-    ):
-        yield first, second
+    with two_windows(tmp_path_factory) as pair:
+        yield pair
 
 
 def away_words(driver: WebDriver) -> str:

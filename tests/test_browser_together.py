@@ -13,7 +13,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from browser_support import chromium, click, page, served, settled, shoot, wait_for
+from browser_support import click, page, served, settled, shoot, two_windows, wait_for
 
 #: Moves over HTTP at most to reach the first hand's end (a hand is far fewer).
 MOST_MOVES = 200
@@ -27,11 +27,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def two(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[WebDriver, WebDriver]]:
-    with (
-        chromium(tmp_path_factory.mktemp("a")) as first,
-        chromium(tmp_path_factory.mktemp("b")) as second,
-    ):
-        yield first, second
+    with two_windows(tmp_path_factory) as pair:
+        yield pair
 
 
 def call(server: str, method: str, path: str, token: str | None, body: Any = None) -> Any:

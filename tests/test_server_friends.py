@@ -3,7 +3,6 @@ computer player (``POST /tables``, ``POST /tables/{id}/seats/{n}``), in process.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +13,6 @@ import pytest
 pytest.importorskip("starlette", reason="the server extra is not installed")
 pytest.importorskip("httpx2", reason="httpx2 (Starlette's test client) is not installed")
 
-import anyio
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -23,10 +21,9 @@ from fivehundred.server._live import POLICY
 from fivehundred.server._names import MAX_NAME, check_names
 from fivehundred.server.settings import Settings
 from fivehundred.server.tables import Table, Tables
+from socket_support import receive
 
 JSON = dict[str, Any]
-#: Seconds any one socket message may take to arrive.
-WAIT = 10.0
 
 
 @pytest.fixture
@@ -46,20 +43,6 @@ def table_of(client: TestClient, table_id: str) -> Table:
 
 def bearer(token: str) -> dict[str, str]:
     return {"authorization": f"Bearer {token}"}
-
-
-def receive(ws: Any) -> JSON:
-    """The next message of a test socket within :data:`WAIT` seconds."""
-
-    async def bounded() -> Any:
-        with anyio.fail_after(WAIT):
-            return await ws._send_rx.receive()  # the session's own queue, read with a deadline
-
-    message = ws.portal.call(bounded)
-    if message["type"] == "websocket.close":
-        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason", ""))
-    body: JSON = json.loads(message["text"])
-    return body
 
 
 # -- rule options -------------------------------------------------------------------------

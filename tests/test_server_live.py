@@ -27,6 +27,7 @@ import fivehundred as fh
 from fivehundred.server import create_app
 from fivehundred.server._live import MAX_MESSAGE, POLICY, TRY_LATER, Hub, Live, Socket
 from fivehundred.server.tables import Table, Tables
+from socket_support import receive
 
 JSON = dict[str, Any]
 #: Seconds any one message may take to arrive.
@@ -39,20 +40,6 @@ MAX_MOVES = 400
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(tmp_path / "tables.db", seed="live")) as test_client:
         yield test_client
-
-
-def receive(ws: Any, timeout: float = WAIT) -> JSON:
-    """The next message of a test socket, within ``timeout`` seconds (else TimeoutError)."""
-
-    async def bounded() -> Any:
-        with anyio.fail_after(timeout):
-            return await ws._send_rx.receive()  # the session's own queue, read with a deadline
-
-    message = ws.portal.call(bounded)
-    if message["type"] == "websocket.close":
-        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason", ""))
-    body: JSON = json.loads(message["text"])
-    return body
 
 
 def receive_type(ws: Any, kind: str) -> JSON:

@@ -4,6 +4,7 @@ hand" (``POST /tables/{id}/next``, or a move of their own), or the wait's time i
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import time
@@ -16,7 +17,6 @@ import pytest
 pytest.importorskip("starlette", reason="the server extra is not installed")
 pytest.importorskip("httpx2", reason="httpx2 (Starlette's test client) is not installed")
 
-import anyio
 from starlette.testclient import TestClient
 
 import fivehundred as fh
@@ -24,10 +24,9 @@ from fivehundred.server import create_app
 from fivehundred.server._pause import Pause
 from fivehundred.server.settings import Settings
 from fivehundred.server.tables import HUMAN, Table, Tables
+from socket_support import receive
 
 JSON = dict[str, Any]
-#: Seconds any one socket message may take to arrive.
-WAIT = 10.0
 #: Moves a test makes at most to reach a hand's end (a hand is far fewer).
 MOST_MOVES = 400
 
@@ -227,102 +226,83 @@ def bearer(token: str) -> dict[str, str]:
     return {"authorization": f"Bearer {token}"}
 
 
-def receive(ws: Any) -> JSON:
-    """The next message of a test socket within :data:`WAIT` seconds."""
+def tables_of(client: TestClient) -> Tables:
+    tables: Tables = client.app.state.tables  # type: ignore[attr-defined]  # Starlette's
+    return tables
 
-    async def bounded() -> Any:
-        with anyio.fail_after(WAIT):
-            return await ws._send_rx.receive()  # the session's own queue, read with a deadline
 
-    message = ws.portal.call(bounded)
-    assert message["type"] == "websocket.send", message
-    body: JSON = json.loads(message["text"])
-    return body
+@contextlib.contextmanager
+def served(
+    tmp_path: Path, seats: list[str], hand_pause: float = 60
+) -> Iterator[tuple[TestClient, Table, JSON, Any]]:
+    """An app with a table of ``seats`` and seat 0's socket open (its first view read):
+    the client, the table, the creation's answer and the socket."""
+    app = create_app(tmp_path / "t.db", seed="pause", settings=Settings(hand_pause=hand_pause))
+    with TestClient(app) as client:
+        created = client.post("/tables", json={"seats": seats}).json()
+        table = tables_of(client).get(created["table"])
+        with client.websocket_connect(f"/tables/{table.id}/live") as ws:
+            ws.send_json({"type": "hello", "token": created["tokens"]["0"]})
+            assert receive(ws)["type"] == "view"
+            yield client, table, created, ws
 
 
 def test_the_page_waits_for_next_hand_over_http(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "t.db", seed="pause", settings=Settings(hand_pause=60))
-    with TestClient(app) as client:
-        made = client.post("/tables", json={"seats": ["human", "heuristic", "human", "heuristic"]})
-        created = made.json()
-        tables: Tables = client.app.state.tables  # type: ignore[attr-defined]  # Starlette's
-        table = tables.get(created["table"])
+    seats = ["human", "heuristic", "human", "heuristic"]
+    with served(tmp_path, seats) as (client, table, created, _):
         tokens = created["tokens"]
-        with client.websocket_connect(f"/tables/{table.id}/live") as ws:
-            ws.send_json({"type": "hello", "token": tokens["0"]})
-            assert receive(ws)["type"] == "view"
-            to_hand_end(tables, table)  # seat 0 has the table open; seat 2 has not
-            assert table.pause is not None
-            look = client.get(f"/tables/{table.id}", headers=bearer(tokens["0"])).json()
-            assert look["pause"]["waiting"] == [0]
-            refused = client.post(f"/tables/{table.id}/next", headers=bearer(created["spectator"]))
-            assert refused.status_code == 403
-            said = client.post(f"/tables/{table.id}/next", headers=bearer(tokens["0"]))
-            assert said.status_code == 200 and said.json()["version"] == table.version
-            assert table.pause is None
-            look = client.get(f"/tables/{table.id}", headers=bearer(tokens["0"])).json()
-            assert look["pause"] is None
-            again = client.post(f"/tables/{table.id}/next", headers=bearer(tokens["2"]))
-            assert again.status_code == 200  # not waiting: nothing to do
+        to_hand_end(tables_of(client), table)  # seat 0 has the table open; seat 2 has not
+        assert table.pause is not None
+        look = client.get(f"/tables/{table.id}", headers=bearer(tokens["0"])).json()
+        assert look["pause"]["waiting"] == [0]
+        refused = client.post(f"/tables/{table.id}/next", headers=bearer(created["spectator"]))
+        assert refused.status_code == 403
+        said = client.post(f"/tables/{table.id}/next", headers=bearer(tokens["0"]))
+        assert said.status_code == 200 and said.json()["version"] == table.version
+        assert table.pause is None
+        look = client.get(f"/tables/{table.id}", headers=bearer(tokens["0"])).json()
+        assert look["pause"] is None
+        again = client.post(f"/tables/{table.id}/next", headers=bearer(tokens["2"]))
+        assert again.status_code == 200  # not waiting: nothing to do
 
 
 def test_the_wait_ends_by_itself_when_its_time_is_up(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "t.db", seed="pause", settings=Settings(hand_pause=0.5))
-    with TestClient(app) as client:
-        created = client.post("/tables", json={"seats": ["human"] + ["heuristic"] * 3}).json()
-        tables: Tables = client.app.state.tables  # type: ignore[attr-defined]  # Starlette's
-        table = tables.get(created["table"])
-        with client.websocket_connect(f"/tables/{table.id}/live") as ws:
-            ws.send_json({"type": "hello", "token": created["tokens"]["0"]})
-            assert receive(ws)["type"] == "view"
-            to_hand_end(tables, table)
-            assert table.pause is not None
-            deadline = time.monotonic() + 10
-            while table.pause is not None and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert table.pause is None and table.state.to_act == 0
+    seats = ["human"] + ["heuristic"] * 3
+    with served(tmp_path, seats, hand_pause=0.5) as (client, table, _, _):
+        to_hand_end(tables_of(client), table)
+        assert table.pause is not None
+        deadline = time.monotonic() + 10
+        while table.pause is not None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert table.pause is None and table.state.to_act == 0
 
 
 def test_next_over_the_socket(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "t.db", seed="pause", settings=Settings(hand_pause=60))
-    with TestClient(app) as client:
-        created = client.post("/tables", json={"seats": ["human"] + ["heuristic"] * 3}).json()
-        tables: Tables = client.app.state.tables  # type: ignore[attr-defined]  # Starlette's
-        table = tables.get(created["table"])
-        with client.websocket_connect(f"/tables/{table.id}/live") as ws:
-            ws.send_json({"type": "hello", "token": created["tokens"]["0"]})
-            assert receive(ws)["type"] == "view"
-            to_hand_end(tables, table)
-            ws.send_json({"type": "next", "ref": 7, "extra": 1})
-            refused = receive(ws)
-            assert refused["type"] == "refused" and refused["error"] == "BAD_REQUEST"
-            ws.send_json({"type": "next", "ref": 8})
-            for _ in range(10):
-                message = receive(ws)
-                if message["type"] == "ack":
-                    break
-            assert message == {"type": "ack", "ref": 8, "version": table.version}
-            assert table.pause is None
+    with served(tmp_path, ["human"] + ["heuristic"] * 3) as (client, table, _, ws):
+        to_hand_end(tables_of(client), table)
+        ws.send_json({"type": "next", "ref": 7, "extra": 1})
+        refused = receive(ws)
+        assert refused["type"] == "refused" and refused["error"] == "BAD_REQUEST"
+        ws.send_json({"type": "next", "ref": 8})
+        for _ in range(10):
+            message = receive(ws)
+            if message["type"] == "ack":
+                break
+        assert message == {"type": "ack", "ref": 8, "version": table.version}
+        assert table.pause is None
 
 
 def test_a_person_arriving_during_the_wait_is_waited_for_and_told_to_everyone(
     tmp_path: Path,
 ) -> None:
-    app = create_app(tmp_path / "t.db", seed="pause", settings=Settings(hand_pause=60))
-    with TestClient(app) as client:
-        seats = ["human", "heuristic", "human", "heuristic"]
-        created = client.post("/tables", json={"seats": seats}).json()
-        tables: Tables = client.app.state.tables  # type: ignore[attr-defined]  # Starlette's
-        table = tables.get(created["table"])
-        with client.websocket_connect(f"/tables/{table.id}/live") as first:
-            first.send_json({"type": "hello", "token": created["tokens"]["0"]})
-            assert receive(first)["type"] == "view"
-            to_hand_end(tables, table)
-            assert answer(table, 0)["pause"]["waiting"] == [0]
-            with client.websocket_connect(f"/tables/{table.id}/live") as second:
-                second.send_json({"type": "hello", "token": created["tokens"]["2"]})
-                assert receive(second)["view"]["pause"]["waiting"] == [0, 2]
-                pushed = receive(first)  # the first page hears of the second person
-                assert pushed["type"] == "view" and pushed["view"]["pause"]["waiting"] == [0, 2]
-            pushed = receive(first)  # and of their leaving: no longer waited for
-            assert pushed["view"]["pause"]["waiting"] == [0]
+    seats = ["human", "heuristic", "human", "heuristic"]
+    with served(tmp_path, seats) as (client, table, created, ws):
+        to_hand_end(tables_of(client), table)
+        assert answer(table, 0)["pause"]["waiting"] == [0]
+        with client.websocket_connect(f"/tables/{table.id}/live") as second:
+            second.send_json({"type": "hello", "token": created["tokens"]["2"]})
+            assert receive(second)["view"]["pause"]["waiting"] == [0, 2]
+            pushed = receive(ws)  # the first page hears of the second person
+            assert pushed["type"] == "view" and pushed["view"]["pause"]["waiting"] == [0, 2]
+        pushed = receive(ws)  # and of their leaving: no longer waited for
+        assert pushed["view"]["pause"]["waiting"] == [0]

@@ -18,10 +18,8 @@ import pytest
 pytest.importorskip("starlette", reason="the server extra is not installed")
 pytest.importorskip("httpx2", reason="httpx2 (Starlette's test client) is not installed")
 
-import anyio
 import attrs
 from starlette.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
 
 import fivehundred as fh
 from fivehundred.bots import HeuristicPlayer
@@ -39,6 +37,7 @@ from fivehundred.server._review import (
 )
 from fivehundred.server.tables import Refused, Table, Tables
 from fivehundred.solver import claim, solve
+from socket_support import receive
 from subprocesses import python_env
 
 JSON = dict[str, Any]
@@ -375,22 +374,10 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
     app.state.reviewer.close()
 
 
-def receive(ws: Any, timeout: float = WAIT) -> JSON:
-    async def bounded() -> Any:
-        with anyio.fail_after(timeout):
-            return await ws._send_rx.receive()  # the session's own queue, read with a deadline
-
-    message = ws.portal.call(bounded)
-    if message["type"] == "websocket.close":
-        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason", ""))
-    body: JSON = json.loads(message["text"])
-    return body
-
-
 def next_of(ws: Any, kind: str) -> JSON:
     """The next message of a kind, skipping others (at most 50)."""
     for _ in range(50):
-        message = receive(ws)
+        message = receive(ws, WAIT)
         if message["type"] == kind:
             return message
     raise AssertionError(f"no {kind} among 50 messages")
@@ -417,7 +404,7 @@ def test_a_finished_hand_is_reviewed_and_pushed_and_served(client: TestClient) -
     rng = random.Random(3)
     with client.websocket_connect(f"/tables/{table_id}/live") as ws:
         ws.send_json({"type": "hello", "token": token})
-        assert receive(ws)["type"] == "view"
+        assert receive(ws, WAIT)["type"] == "view"
         for ref in range(MAX_MOVES):  # play until a hand is over
             if finished_hands(table.state) >= 1:
                 break
@@ -495,7 +482,7 @@ def test_claims_over_http_and_the_socket_accepted_only_when_proved(client: TestC
     seen: set[str] = set()
     with client.websocket_connect(f"/tables/{created['table']}/live") as ws:
         ws.send_json({"type": "hello", "token": token})
-        assert receive(ws)["type"] == "view"
+        assert receive(ws, WAIT)["type"] == "view"
         for _ in range(200):  # hands until a claim was refused and one accepted
             if seen == {"refused", "accepted"}:
                 break
