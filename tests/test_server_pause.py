@@ -8,6 +8,7 @@ import contextlib
 import functools
 import json
 import time
+import types
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ import pytest
 pytest.importorskip("starlette", reason="the server extra is not installed")
 pytest.importorskip("httpx2", reason="httpx2 (Starlette's test client) is not installed")
 
+import anyio
 from starlette.testclient import TestClient
 
 import fivehundred as fh
@@ -306,3 +308,29 @@ def test_a_person_arriving_during_the_wait_is_waited_for_and_told_to_everyone(
             assert pushed["type"] == "view" and pushed["view"]["pause"]["waiting"] == [0, 2]
         pushed = receive(ws)  # and of their leaving: no longer waited for
         assert pushed["view"]["pause"]["waiting"] == [0]
+
+
+def test_a_wait_that_cannot_be_ended_now_is_tried_again(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server's look for waits that are over (``resume_due``, twice a second) moves on
+    what it can, and leaves a table whose store is out of reach for its next look."""
+    from fivehundred.server._live import Hub, resume_due
+    from fivehundred.server.store import Unavailable
+
+    table, _ = waiting_table(tables)
+    app = types.SimpleNamespace(state=types.SimpleNamespace(tables=tables, hub=Hub()))
+    assert anyio.run(resume_due, app) == 0  # the person present is not ready yet
+    tables.present = lambda table_id: frozenset()  # the person closed the page
+    real = tables.resume
+
+    def unreachable(table: Table) -> int:
+        raise Unavailable("PostgreSQL refused a connection")
+
+    monkeypatch.setattr(tables, "resume", unreachable)
+    assert anyio.run(resume_due, app) == 0 and table.pause is not None
+    monkeypatch.setattr(tables, "resume", real)
+    due = tables.due()  # the other tables the helper made wait too, nobody present now
+    assert table in due
+    assert anyio.run(resume_due, app) == len(due) and table.pause is None
+    assert tables.due() == []

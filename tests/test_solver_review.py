@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 
 import fivehundred as fh
@@ -74,6 +75,10 @@ def test_a_card_review_within_too_few_positions_is_not_exact_R5() -> None:
     assert full.exact and full.nodes > 1
     assert not review_card(state, play, nodes=1).exact
     assert review_card(state, play, nodes=full.nodes) == full
+    # a budget that runs out at any step of the search is said, never a wrong answer
+    for budget in range(1, full.nodes, max(1, full.nodes // 40)):
+        cut = review_card(state, play, nodes=budget)
+        assert not cut.exact or cut == attrs.evolve(full, nodes=cut.nodes)
     # a wrong guess at the played card's count costs positions, never the answer
     seat = state.to_act
     assert seat is not None
