@@ -36,6 +36,7 @@ import attrs
 
 from fivehundred._engine.quoting import expect, quote
 from fivehundred.errors import FiveHundredError
+from fivehundred.server._buckets import SharedBuckets
 from fivehundred.server._commits import GroupCommits, Job
 from fivehundred.server._dburl import describe, is_postgres_url
 from fivehundred.server._logs import LOGGER
@@ -522,7 +523,7 @@ class SqliteStore(_Relations):
             self._db.close()
 
 
-class PostgresStore(_Relations):
+class PostgresStore(_Relations, SharedBuckets):
     """A PostgreSQL database (psycopg 3), shared by any number of server processes.
 
     A pool of up to :data:`POOL_SIZE` connections (psycopg_pool) serves this
@@ -727,45 +728,6 @@ class PostgresStore(_Relations):
 
         self._listener = threading.Thread(target=run, name="fivehundred-listen", daemon=True)
         self._listener.start()
-
-    # -- the rate limits every process on this database shares ------------------------
-
-    def take_token(self, kind: str, client: str, rate: float, burst: float, now: float) -> float:
-        """Take a token of ``client``'s bucket of ``kind`` (``rate`` a second, bursts of
-        ``burst``): 0.0, or the seconds until one is there. One row a client, locked
-        while it is read and written, so that every process counts the same tokens."""
-        with self._write():
-            self._rows(
-                "INSERT INTO rate_bucket VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                (kind, client, burst, now, now),
-            )
-            ((tokens, last),) = self._rows(
-                "SELECT tokens, at FROM rate_bucket WHERE kind = ? AND client = ? FOR UPDATE",
-                (kind, client),
-            )
-            tokens = min(burst, float(tokens) + max(0.0, now - float(last)) * rate)
-            wait = 0.0 if tokens >= 1.0 else (1.0 - tokens) / rate
-            tokens -= 1.0 if tokens >= 1.0 else 0.0
-            self._rows(
-                "UPDATE rate_bucket SET tokens = ?, at = ?, full_at = ? "
-                "WHERE kind = ? AND client = ?",
-                (tokens, now, now + (burst - tokens) / rate, kind, client),
-            )
-        return wait
-
-    def give_token(self, kind: str, client: str, burst: float) -> None:
-        """Give back the token a refused request took."""
-        with self._write():
-            self._rows(
-                "UPDATE rate_bucket SET tokens = LEAST(?, tokens + 1) "
-                "WHERE kind = ? AND client = ?",
-                (burst, kind, client),
-            )
-
-    def forget_full(self, now: float) -> int:
-        """Delete the buckets full again by ``now`` (as good as none); how many."""
-        with self._write():
-            return len(self._rows("DELETE FROM rate_bucket WHERE full_at <= ? RETURNING 1", (now,)))
 
     def _listening(self) -> Any:
         connection = self._connect()
