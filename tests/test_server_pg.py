@@ -415,10 +415,15 @@ def test_a_database_refusing_connections_is_503_then_served_again(server: str, d
         status, created, _ = client.request("POST", "/tables", {"seats": seats})
         assert status == 201, created
         table, token = created["table"], created["tokens"]["0"]
+        status, seen, _ = client.request("GET", f"/tables/{table}", token=token)
+        move = {"action": seen["legal_actions"][0], "version": seen["version"]}  # seat 0 acts
         _end_connections(server, db, refuse=True)
         status, answer, _ = client.request("GET", f"/tables/{table}", token=token)
         assert (status, answer["error"]) == (503, "DATABASE_UNAVAILABLE")
         assert "retry" in answer["message"]
+        # a move is refused too, and put back: the version read below has not moved
+        status, answer, _ = client.request("POST", f"/tables/{table}/actions", move, token=token)
+        assert (status, answer["error"]) == (503, "DATABASE_UNAVAILABLE")
         status, ready, _ = client.request("GET", "/readyz")
         assert status == 503, ready
         _end_connections(server, db, refuse=False)

@@ -360,10 +360,17 @@ class Live:
 
 async def table_of(tables: Tables, table_id: str) -> Table:
     """:meth:`Tables.get` without blocking the event loop: a table held in memory on a
-    store of one process is answered at once; one to load, or to check against a
-    store other processes share, is read in a worker thread."""
-    table = None if tables.shared else tables.held(table_id)
-    return table if table is not None else await run_in_threadpool(tables.get, table_id)
+    store of one process is answered at once; on a store other processes share, its
+    status is asked from the loop, and it is read again (in a worker thread) only when
+    another process changed it. A table to load is read in a worker thread."""
+    table = tables.held(table_id)
+    if table is None:
+        return await run_in_threadpool(tables.get, table_id)
+    if tables.shared:
+        behind, moved = await tables.current(table)
+        if behind:
+            await run_in_threadpool(tables.reread, table, moved=moved)
+    return table
 
 
 async def _action(live: Live, body: dict[str, Any]) -> int:

@@ -487,4 +487,5 @@ async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
         yield {}
         ops.draining = True
         group.cancel_scope.cancel()
+    await ops.tables.store.aclose()  # the pool of this event loop, if it has one
     log.info("stopped")

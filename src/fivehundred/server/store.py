@@ -40,6 +40,15 @@ from fivehundred.server._buckets import SharedBuckets
 from fivehundred.server._commits import GroupCommits, Job
 from fivehundred.server._dburl import describe, is_postgres_url
 from fivehundred.server._logs import LOGGER
+from fivehundred.server._pgloop import (
+    CONNECT_TIMEOUT,
+    POOL_SIZE,
+    POOL_WAIT,
+    UNAVAILABLE,
+    LoopQueries,
+    Unavailable,
+    status_row,
+)
 from fivehundred.server._schema import (
     ACTION_ROW,
     DEAL_ROW,
@@ -88,17 +97,12 @@ CLOSED: Final = -1
 #: The version announced when a game's seats or tokens change (a seat given to a computer).
 SEATS_CHANGED: Final = -2
 
-#: Seconds to wait for PostgreSQL to accept a connection.
-CONNECT_TIMEOUT: Final = 5
-#: Connections of one process's pool to PostgreSQL, for its requests (its listener has one more).
-POOL_SIZE: Final = 8
-#: Seconds a request waits for a connection of the pool before it is answered 503.
-POOL_WAIT: Final = 2.0
+#: The actions stored from a number on (:meth:`PostgresStore.append_awaited`'s check).
+PG_STORED: Final = (
+    "SELECT n, seat, action FROM action WHERE game = %s AND n >= %s ORDER BY n LIMIT %s"
+)
 #: Seconds the listener waits before it connects again after losing its connection.
 RELISTEN_EVERY: Final = 1.0
-
-#: What a client is told when the database did not answer.
-UNAVAILABLE: Final = "the database did not answer: read the table again and retry"
 
 log = logging.getLogger(LOGGER)
 
@@ -109,14 +113,6 @@ _RELATIONS: Final = ("action", "deal", "token", "name", "closed", "game")
 class Conflict(Exception):
     """Another writer stored actions with these numbers first (a move raced through two
     processes): the table must be read again."""
-
-
-class Unavailable(Exception):
-    """The database did not answer: its connection was lost (PostgreSQL restarted, the
-    network dropped) or a new one was refused. The server answers 503
-    ``DATABASE_UNAVAILABLE``; the pool replaces a lost connection before the next
-    call. A write that failed so may or may not be stored: the client reads the
-    table's version to know."""
 
 
 @attrs.frozen
@@ -210,6 +206,14 @@ class Store(Protocol):
         kinds (JSON), which a seat given to a computer player changes."""
         ...
 
+    async def status_soon(self, game: str) -> tuple[int, bool, str]:
+        """:meth:`status`, asked from the event loop without blocking it."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release what the running event loop holds (:meth:`close` releases the rest)."""
+        ...
+
     def archive(self, game: str, at: float, reason: str) -> bool:
         """Mark an open game closed at ``at`` (seconds since the epoch) for ``reason``;
         whether it was open."""
@@ -233,6 +237,16 @@ class Store(Protocol):
     def close(self) -> None:
         """Release the connections (and stop listening)."""
         ...
+
+
+def _append_params(batch: Batch) -> tuple[object, ...]:
+    """:data:`PG_APPEND`'s parameters: the rows' columns, then the notification."""
+    moves, deals = batch
+    columns = [list(column) for column in zip(*moves, strict=True)]
+    hands = [list(column) for column in zip(*deals, strict=True)] or [[]] * 3
+    game, last = moves[-1][0], moves[-1][1]
+    note = f"{game} {int(last) + 1}"  # type: ignore[call-overload]  # a row's n is an int
+    return (*columns, *hands, CHANNEL, note)
 
 
 def open_store(db: str | Path) -> Store:
@@ -418,7 +432,15 @@ class _Relations:
     def status(self, game: str) -> tuple[int, bool, str]:
         with self._read():
             (row,) = self._rows(STATUS, (game, game, game))
-        return int(row[0]), bool(row[1]), str(row[2] or "[]")
+        return status_row(row)
+
+    async def status_soon(self, game: str) -> tuple[int, bool, str]:
+        # a file on this machine answers in microseconds; only tests ask (one process
+        # owns a SQLite store, so nothing asks it before an answer)
+        return self.status(game)
+
+    async def aclose(self) -> None:
+        """Nothing is held on the event loop."""
 
     def archive(self, game: str, at: float, reason: str) -> bool:
         with self._write():
@@ -523,7 +545,7 @@ class SqliteStore(_Relations):
             self._db.close()
 
 
-class PostgresStore(_Relations, SharedBuckets):
+class PostgresStore(LoopQueries, _Relations, SharedBuckets):
     """A PostgreSQL database (psycopg 3), shared by any number of server processes.
 
     A pool of up to :data:`POOL_SIZE` connections (psycopg_pool) serves this
@@ -547,6 +569,7 @@ class PostgresStore(_Relations, SharedBuckets):
 
         self._psycopg: Any = psycopg
         self._pool_timeout: type[Exception] = psycopg_pool.PoolTimeout
+        self._async_pool = psycopg_pool.AsyncConnectionPool
         self._url = url
         self._closed = threading.Event()
         self._listener: threading.Thread | None = None
@@ -618,12 +641,8 @@ class PostgresStore(_Relations, SharedBuckets):
         try:
             with self._pool.connection() as db:
                 yield db
-        except self._psycopg.OperationalError as err:
-            raise Unavailable(f"the PostgreSQL connection failed: {err}".strip()) from None
-        except self._pool_timeout:
-            raise Unavailable(
-                f"no PostgreSQL connection within {POOL_WAIT:g} s: is it running?"
-            ) from None
+        except (self._psycopg.OperationalError, self._pool_timeout) as err:
+            raise self.lost(err) from None
 
     @contextlib.contextmanager
     def _transaction(self, *, snapshot: bool) -> Iterator[object]:
@@ -639,28 +658,6 @@ class PostgresStore(_Relations, SharedBuckets):
 
     def _write(self) -> contextlib.AbstractContextManager[object]:
         return self._transaction(snapshot=False)
-
-    def status(self, game: str) -> tuple[int, bool, str]:
-        # asked before every answer of a process sharing the database: one statement
-        # (one snapshot by itself), with no BEGIN or COMMIT around it, on a connection
-        # of a pool that does not check it first. A connection lost while it waited in
-        # the pool (PostgreSQL restarted) fails at once; the pool drops it, and the
-        # read is asked again on the next, at most once for each connection it holds.
-        if self._closed.is_set():
-            raise Unavailable("the store is closed")
-        for attempt in range(POOL_SIZE + 1):
-            try:
-                with self._status_pool.connection() as db:
-                    row = db.execute(STATUS.replace("?", "%s"), (game, game, game)).fetchone()
-                return int(row[0]), bool(row[1]), str(row[2] or "[]")
-            except self._psycopg.OperationalError as err:
-                if attempt == POOL_SIZE:
-                    raise Unavailable(f"the PostgreSQL connection failed: {err}".strip()) from None
-            except self._pool_timeout:
-                raise Unavailable(
-                    f"no PostgreSQL connection within {POOL_WAIT:g} s: is it running?"
-                ) from None
-        raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
 
     def _read(self) -> contextlib.AbstractContextManager[object]:
         return self._transaction(snapshot=True)
@@ -683,16 +680,49 @@ class PostgresStore(_Relations, SharedBuckets):
         if batch is None or not batch[0]:
             super()._together(rows)
             return
-        moves, deals = batch
-        columns = [list(column) for column in zip(*moves, strict=True)]
-        hands = [list(column) for column in zip(*deals, strict=True)] or [[]] * 3
-        game, last = moves[-1][0], moves[-1][1]
-        note = f"{game} {int(last) + 1}"  # type: ignore[call-overload]  # a row's n is an int
         try:
             with self._connection() as db:
-                db.execute(PG_APPEND, (*columns, *hands, CHANNEL, note))
+                db.execute(PG_APPEND, _append_params(batch))
         except self._psycopg.errors.UniqueViolation as err:
             raise Conflict(str(err)) from None
+
+    async def append_awaited(self, batch: Batch) -> None:
+        """:meth:`append` of a person's move (no change of seats; its rows, as
+        :func:`~fivehundred.server._schema.append_rows` gives them) from the event loop:
+        the one statement of :meth:`_together`.
+
+        A write whose connection failed is asked once more on another. If the first
+        did reach the database after all, the second finds its numbers taken, by the
+        same rows: that is the move stored, not a :class:`Conflict`.
+        """
+        if self._closed.is_set():
+            raise Unavailable("the store is closed")
+        pool = await self.loop_pool("write", checked=True)
+        for attempt in range(2):
+            try:
+                async with pool.connection() as db:
+                    await db.execute(PG_APPEND, _append_params(batch))
+                return
+            except self._psycopg.errors.UniqueViolation as err:
+                if attempt and await self._holds(pool, batch):
+                    return
+                raise Conflict(str(err)) from None
+            except (self._psycopg.OperationalError, self._pool_timeout) as err:
+                if attempt or isinstance(err, self._pool_timeout):
+                    raise self.lost(err) from None
+        raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
+
+    async def _holds(self, pool: Any, batch: Batch) -> bool:
+        """Whether the database holds exactly these actions at their numbers."""
+        moves = batch[0]
+        game, first = moves[0][0], moves[0][1]
+        try:
+            async with pool.connection() as db:
+                cursor = await db.execute(PG_STORED, (game, first, len(moves)))
+                stored = await cursor.fetchall()
+        except (self._psycopg.OperationalError, self._pool_timeout) as err:
+            raise self.lost(err) from None
+        return [tuple(row) for row in stored] == [tuple(move[1:]) for move in moves]
 
     def _announce(self, game: str, version: int) -> None:
         # delivered at commit, to every listening process (this one included)

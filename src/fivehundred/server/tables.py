@@ -39,12 +39,14 @@ from fivehundred.server._admission import (
 )
 from fivehundred.server._names import check_names
 from fivehundred.server._pause import Pauses
+from fivehundred.server._schema import append_rows
 from fivehundred.server._table import Table, rebuild, texts
 from fivehundred.server._upkeep import Upkeep
 from fivehundred.server.store import (
     Change,
     Conflict,
     GameRow,
+    PostgresStore,
     SqliteStore,
     Store,
     is_postgres_url,
@@ -234,7 +236,16 @@ class Tables(Upkeep, Pauses):
 
     def _catch_up(self, table: Table) -> bool:
         """Bring a table up to the shared store; whether it changed. 410 if it was closed."""
-        version, closed, seats = self._store.status(table.id)
+        behind, moved = self._behind(table, self._store.status(table.id))
+        return behind and self.reread(table, moved=moved)
+
+    async def current(self, table: Table) -> tuple[bool, bool]:
+        """Whether a table held here is behind the shared store, and whether its seats
+        moved: asked from the event loop, with no worker thread. 410 if it was closed."""
+        return self._behind(table, await self._store.status_soon(table.id))
+
+    def _behind(self, table: Table, status: tuple[int, bool, str]) -> tuple[bool, bool]:
+        version, closed, seats = status
         if closed:
             table.closed = True
             with self._lock:
@@ -243,8 +254,11 @@ class Tables(Upkeep, Pauses):
         # a seat given to a computer elsewhere changes the seats, not always the version:
         # its old token must stop working here at once, not when the notification comes
         moved = tuple(json.loads(seats)) != table.seats
-        if version <= table.version and not moved:
-            return False
+        return version > table.version or moved, moved
+
+    def reread(self, table: Table, *, moved: bool) -> bool:
+        """Read a table behind the shared store again (:meth:`current` said so), under
+        its lock; whether it changed."""
         with table.lock:
             return self._reread(table, force=moved)
 
@@ -311,7 +325,7 @@ class Tables(Upkeep, Pauses):
         A move is a few microseconds of rules and a wait for the disk. On the loop, it
         does not queue for the interpreter behind every other request at each step, as
         a worker thread's move does under load; SQLite's one writer thread stores it
-        with the others that came meanwhile (PostgreSQL's write is a worker thread's).
+        with the others that came meanwhile; PostgreSQL's write is awaited on the loop.
         The table's lock is held till the write is over, and let go by whoever ends
         it. A table whose lock is held elsewhere, or with a computer seat that
         searches, is moved in a worker thread instead.
@@ -326,11 +340,23 @@ class Tables(Upkeep, Pauses):
             table.lock.release()
             raise
         if not isinstance(self._store, SqliteStore):
-            try:  # the wait is not cancelled before the write ends: the lock is kept
-                await anyio.to_thread.run_sync(self._stored, table, state, before, moves, decks)
-                return table.version
-            finally:
-                table.lock.release()
+            store = self._store
+            assert isinstance(store, PostgresStore)  # open_store makes one of the two
+            batch = append_rows(table.id, before, texts(moves), state.hand_number + 1, decks)
+
+            async def write() -> int:  # a task of its own: a cancelled request ends it not
+                try:
+                    try:
+                        await store.append_awaited(batch)
+                    except BaseException as err:  # put back (a conflict reads the table)
+                        await anyio.to_thread.run_sync(self._settle, table, state, before, err)
+                    self._settle(table, state, before, None)
+                    self._counted(table, moves)
+                    return table.version
+                finally:
+                    table.lock.release()
+
+            return await asyncio.shield(asyncio.ensure_future(write()))
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[int] = loop.create_future()
 

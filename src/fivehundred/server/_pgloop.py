@@ -1,0 +1,151 @@
+"""The queries every request of a PostgreSQL store asks, and what a process says when
+PostgreSQL does not answer.
+
+The status of a game (:data:`~fivehundred.server._schema.STATUS`: its number of
+actions, whether it is closed, its seat kinds) is asked before every answer of a
+process that shares its database with others, and a person's move is one
+statement. Both are asked from the event loop, on pools of asyncio connections, as
+well as from worker threads on pools of blocking ones: handing a question to a
+thread and back costs the process more CPU than the question itself.
+:class:`~fivehundred.server.store.PostgresStore` takes these methods.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import select
+import threading
+from collections.abc import Sequence
+from typing import Any, Final
+
+from fivehundred.server._schema import STATUS
+
+#: Seconds to wait for PostgreSQL to accept a connection.
+CONNECT_TIMEOUT: Final = 5
+#: Connections of one process's pool to PostgreSQL, for its requests (its listener has one more).
+POOL_SIZE: Final = 8
+#: Seconds a request waits for a connection of the pool before it is answered 503.
+POOL_WAIT: Final = 2.0
+#: :data:`STATUS` in psycopg's placeholders.
+PG_STATUS: Final = STATUS.replace("?", "%s")
+
+
+def status_row(row: Sequence[Any]) -> tuple[int, bool, str]:
+    """A row of :data:`STATUS` as :meth:`Store.status` gives it."""
+    return int(row[0]), bool(row[1]), str(row[2] or "[]")
+
+
+#: What a client is told when the database did not answer.
+UNAVAILABLE: Final = "the database did not answer: read the table again and retry"
+
+
+class Unavailable(Exception):
+    """The database did not answer: its connection was lost (PostgreSQL restarted, the
+    network dropped) or a new one was refused. The server answers 503
+    ``DATABASE_UNAVAILABLE``; the pool replaces a lost connection before the next
+    call. A write that failed so may or may not be stored: the client reads the
+    table's version to know."""
+
+
+class _Gone(Exception):
+    """A pooled connection PostgreSQL has ended (it is dropped, and another handed out)."""
+
+
+async def still_open(db: Any) -> None:
+    """The check of the loop's pool of writes on a connection it hands out, without a
+    round trip: an idle connection has nothing to read, so one that has (PostgreSQL's
+    goodbye as it restarts, or the end of the stream) is dropped for another. A
+    connection ended later still is a failed write, asked once again
+    (:meth:`~fivehundred.server.store.PostgresStore.append_awaited`)."""
+    if db.closed or db.broken or select.select([db.fileno()], [], [], 0)[0]:
+        raise _Gone("PostgreSQL ended this connection")
+
+
+class LoopQueries:
+    """:meth:`status` and :meth:`status_soon` of a PostgreSQL store, which sets the
+    attributes below, and the event loop's pools (:meth:`loop_pool`)."""
+
+    _url: str
+    _psycopg: Any
+    _pool_timeout: type[Exception]
+    _async_pool: Any
+    _status_pool: Any
+    _closed: threading.Event
+    #: The running event loop and its pools, by name: each one's opening, and the pool.
+    _loop_pools: tuple[asyncio.AbstractEventLoop, dict[str, tuple[asyncio.Task[None], Any]]] | None
+    _loop_pools = None
+
+    def status(self, game: str) -> tuple[int, bool, str]:
+        # asked before every answer of a process sharing the database: one statement
+        # (one snapshot by itself), with no BEGIN or COMMIT around it, on a connection
+        # of a pool that does not check it first. A connection lost while it waited in
+        # the pool (PostgreSQL restarted) fails at once; the pool drops it, and the
+        # read is asked again on the next, at most once for each connection it holds.
+        if self._closed.is_set():
+            raise Unavailable("the store is closed")
+        for attempt in range(POOL_SIZE + 1):
+            try:
+                with self._status_pool.connection() as db:
+                    return status_row(db.execute(PG_STATUS, (game, game, game)).fetchone())
+            except (self._psycopg.OperationalError, self._pool_timeout) as err:
+                self._status_failed(err, attempt)
+        raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
+
+    def _status_failed(self, err: Exception, attempt: int) -> None:
+        """Raise :class:`Unavailable` for a status read that failed, unless it is to be
+        asked again: a lost connection, while the pool may hold others."""
+        if isinstance(err, self._pool_timeout) or attempt == POOL_SIZE:
+            raise self.lost(err) from None
+
+    async def status_soon(self, game: str) -> tuple[int, bool, str]:
+        # :meth:`status` on the event loop, on an asyncio pool of its own: no worker
+        # thread, whose hand-over costs more CPU than the query (the same retries)
+        if self._closed.is_set():
+            raise Unavailable("the store is closed")
+        pool = await self.loop_pool("status", checked=False)
+        for attempt in range(POOL_SIZE + 1):
+            try:
+                async with pool.connection() as db:
+                    return status_row(await (await db.execute(PG_STATUS, (game,) * 3)).fetchone())
+            except (self._psycopg.OperationalError, self._pool_timeout) as err:
+                self._status_failed(err, attempt)
+        raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
+
+    async def loop_pool(self, name: str, *, checked: bool) -> Any:
+        """The running event loop's asyncio pool ``name``, opened on its first use (a
+        test's second loop gets pools of its own); a ``checked`` pool tries each
+        connection before handing it out (:func:`still_open`), as the pool of the writes
+        does."""
+        loop = asyncio.get_running_loop()
+        if self._loop_pools is None or self._loop_pools[0] is not loop:
+            self._loop_pools = (loop, {})
+        pools = self._loop_pools[1]
+        if name not in pools:
+            pool = self._async_pool(
+                self._url,
+                min_size=1,
+                max_size=POOL_SIZE,
+                kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
+                check=still_open if checked else None,
+                timeout=POOL_WAIT,
+                reconnect_timeout=CONNECT_TIMEOUT,
+                name=f"fivehundred-{name}",
+                open=False,
+            )
+            pools[name] = (loop.create_task(pool.open()), pool)
+        opening, pool = pools[name]
+        await opening  # once open, a finished task: no wait
+        return pool
+
+    def lost(self, err: Exception) -> Unavailable:
+        """A pool's failure as :class:`Unavailable`: a connection lost, or none in time."""
+        if isinstance(err, self._pool_timeout):
+            return Unavailable(f"no PostgreSQL connection within {POOL_WAIT:g} s: is it running?")
+        return Unavailable(f"the PostgreSQL connection failed: {err}".strip())
+
+    async def aclose(self) -> None:
+        """Close the event loop's pools (the server's lifespan does, at its end)."""
+        pools, self._loop_pools = self._loop_pools, None
+        if pools is not None and pools[0] is asyncio.get_running_loop():
+            for _, pool in pools[1].values():
+                await pool.close()

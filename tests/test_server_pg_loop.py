@@ -1,0 +1,219 @@
+"""PostgreSQL from the event loop (issue 34): the status a read asks and the write of a
+person's move are awaited on asyncio connections, with no worker thread, and mean the
+same as the threads' versions: a change elsewhere is seen, a raced move is refused and
+put back, an outage is 503 and costs no move, a cancelled request leaves no half move.
+
+Each test gets a fresh database on a throwaway PostgreSQL cluster that
+``tests/postgres.py`` starts (or on ``FIVEHUNDRED_TEST_POSTGRES``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import pytest
+
+pytest.importorskip("starlette", reason="the server extra is not installed")
+pytest.importorskip("psycopg", reason="the server extra is not installed")
+
+import fivehundred as fh
+from fivehundred.server import Tables
+from fivehundred.server._schema import append_rows
+from fivehundred.server.store import Conflict, PostgresStore, Unavailable
+from fivehundred.server.tables import Refused
+from postgres import fresh_database, postgres_server
+
+SEATS = ["human", "random", "random", "random"]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture
+def db(server: str, request: pytest.FixtureRequest) -> Iterator[str]:
+    name = "l_" + "".join(c if c.isalnum() else "_" for c in request.node.name)[:50].lower()
+    with fresh_database(server, name) as url:
+        yield url
+
+
+@pytest.fixture
+def two(db: str) -> Iterator[tuple[Tables, Tables]]:
+    """Two ``Tables`` on one database stand for two processes."""
+    first, second = Tables(db, seed="loop"), Tables(db, seed="loop")
+    try:
+        yield first, second
+    finally:
+        first.close()
+        second.close()
+
+
+def _first_action(table: object) -> str:
+    state = table.state  # type: ignore[attr-defined]  # a server Table
+    return fh.format_action(fh.legal_actions(state)[0])
+
+
+def test_the_status_asked_on_the_loop_is_the_threads_status(two: tuple[Tables, Tables]) -> None:
+    first, _ = two
+    table, _ = first.create({}, SEATS)
+    store = first.store
+    assert isinstance(store, PostgresStore)
+
+    async def both() -> tuple[tuple[int, bool, str], tuple[int, bool, str]]:
+        try:
+            return await store.status_soon(table.id), store.status(table.id)
+        finally:
+            await store.aclose()
+
+    on_loop, in_thread = asyncio.run(both())
+    assert on_loop == in_thread
+    assert on_loop[0] == table.version and on_loop[1] is False
+
+
+def test_a_held_table_is_behind_once_another_process_moves_it(
+    two: tuple[Tables, Tables], db: str
+) -> None:
+    first, second = two
+    second._store.close()  # stop this process's listener: no notification arrives
+    second._store = PostgresStore(db)
+    table, _ = first.create({}, SEATS)
+    other = second.get(table.id)
+
+    async def look() -> tuple[bool, bool]:
+        try:
+            return await second.current(other)
+        finally:
+            await second.store.aclose()
+
+    assert asyncio.run(look()) == (False, False)
+    first.act(table, 0, _first_action(table), table.version)
+    assert other.version < table.version  # nothing told the second process
+    behind, moved = asyncio.run(look())
+    assert (behind, moved) == (True, False)
+    assert second.reread(other, moved=moved)
+    assert other.version == table.version and other.state == table.state
+    assert asyncio.run(look()) == (False, False)
+
+
+def test_a_table_closed_elsewhere_is_410_from_the_loop(two: tuple[Tables, Tables]) -> None:
+    first, second = two
+    table, _ = first.create({}, SEATS)
+    other = second.get(table.id)
+    assert first.retire(table.id, "operator")
+
+    async def look() -> tuple[bool, bool]:
+        try:
+            return await second.current(other)
+        finally:
+            await second.store.aclose()
+
+    with pytest.raises(Refused) as closed:
+        asyncio.run(look())
+    assert closed.value.code == "TABLE_CLOSED"
+    assert second.held(table.id) is None
+
+
+def test_a_move_raced_through_two_processes_on_the_loop_is_refused_and_put_back(
+    two: tuple[Tables, Tables],
+) -> None:
+    first, second = two
+    table, _ = first.create({}, SEATS)
+    other = second.get(table.id)
+    action = _first_action(other)
+    seen, state = other.version, other.state
+    version = first.act(table, 0, action, table.version)
+    other.state, other.version = state, seen  # as if the notification had not come yet
+    other.publish()
+
+    async def lose() -> int:
+        try:
+            return await second.act_soon(other, 0, action, seen)
+        finally:
+            await second.store.aclose()
+
+    with pytest.raises(Refused) as refused:
+        asyncio.run(lose())
+    assert refused.value.code == "STALE_VERSION"
+    assert not other.lock.locked()
+    # put back, then read again: the loser agrees with the winner
+    assert other.version == version and other.state == table.state
+
+
+def test_a_move_awaited_on_the_loop_is_stored_before_it_is_answered(
+    two: tuple[Tables, Tables],
+) -> None:
+    first, second = two
+    table, _ = first.create({}, SEATS)
+
+    async def move() -> int:
+        try:
+            return await first.act_soon(table, 0, _first_action(table), table.version)
+        finally:
+            await first.store.aclose()
+
+    version = asyncio.run(move())
+    assert version == table.version > 0
+    stored = second.get(table.id)  # another process reads it from the database
+    assert stored.version == version and stored.state == table.state
+
+
+def test_a_cancelled_request_leaves_its_move_whole(two: tuple[Tables, Tables]) -> None:
+    """The write is shielded: cancelling the request mid-write neither loses the stored
+    move from memory nor keeps the table's lock."""
+    first, second = two
+    table, _ = first.create({}, SEATS)
+
+    before = table.version
+
+    async def cancel() -> tuple[int | BaseException]:
+        try:
+            task = asyncio.ensure_future(
+                first.act_soon(table, 0, _first_action(table), table.version)
+            )
+            for _ in range(3):  # into the write's first awaits
+                await asyncio.sleep(0)
+            task.cancel()
+            answer = await asyncio.gather(task, return_exceptions=True)
+            for _ in range(1000):  # bounded: the write ends by itself meanwhile
+                if not table.lock.locked():
+                    break
+                await asyncio.sleep(0.01)
+            return answer
+        finally:
+            await first.store.aclose()
+
+    (answer,) = asyncio.run(cancel())
+    assert isinstance(answer, asyncio.CancelledError)  # the request was cancelled mid-write
+    assert not table.lock.locked()
+    assert table.version > before  # and the move went on to be stored
+    stored = second.get(table.id)
+    assert (stored.version, stored.state) == (table.version, table.state)
+
+
+def test_a_write_on_a_closed_store_is_unavailable_and_a_taken_number_a_conflict(
+    db: str,
+) -> None:
+    tables = Tables(db, seed="taken")
+    table, _ = tables.create({}, SEATS)
+    tables.act(table, 0, _first_action(table), table.version)
+    store = tables.store
+    assert isinstance(store, PostgresStore)
+    last = table.version - 1  # stored already
+    taken = append_rows(table.id, last, [(0, "pass")], table.state.hand_number + 1, [])
+
+    async def write() -> None:
+        try:
+            await store.append_awaited(taken)
+        finally:
+            await store.aclose()
+
+    try:
+        with pytest.raises(Conflict):
+            asyncio.run(write())  # the table's first action is stored already
+    finally:
+        tables.close()
+    with pytest.raises(Unavailable, match="closed"):
+        asyncio.run(write())
