@@ -18,7 +18,8 @@ client that made it, so a move is a person's move and no computer seat thinks.
    and system) over a fixed number of requests of one client: rounds of "the
    acting seat reads its view, then moves" and rounds of "all four seats read
    (each view changed), then the acting seat moves". The two request mixes give
-   the CPU of a view read and of a move apart (a linear solve). A read of an
+   the CPU of a view read and of a move apart (a linear solve), once for each of
+   :data:`CPU_PAIRS` interleaved pairs; the medians are printed, with the spread. A read of an
    unchanged view (polling) is measured on its own, and so is the floor: the CPU a
    request costs a bare ASGI app on the same uvicorn protocol (``benchmarks/floor.py``),
    what no server on this HTTP stack goes below. CPU time, unlike wall-clock time,
@@ -41,11 +42,12 @@ import os
 import signal
 import socket
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -62,7 +64,10 @@ PROCESSES: Final = 2
 #: The longest run of one level, in seconds.
 MAX_SECONDS: Final = 30.0
 #: Rounds of each request mix of the CPU measurement.
-CPU_ROUNDS: Final = 1000
+CPU_ROUNDS: Final = 600
+#: Pairs of the two request mixes, each pair solved for a read and a move; the medians
+#: are the figures (one pair's solve swings by a third with the machine's pace).
+CPU_PAIRS: Final = 5
 #: Targets (goal, must): server CPU ms per view read and per move (SQLite), the
 #: ratio of PostgreSQL's to SQLite's, req/s at 64 clients over 4, p99 at 64 clients.
 READ_MS: Final = (0.1, 0.2)
@@ -195,6 +200,12 @@ def _per_request(first: Mapping[str, Any], second: Mapping[str, Any]) -> tuple[f
     return read, move
 
 
+def _spread(values: Iterable[float]) -> str:
+    """The lowest and highest of a figure's values, in ms."""
+    ms = sorted(1000.0 * value for value in values)
+    return f"{ms[0]:.3f}-{ms[-1]:.3f}"
+
+
 def _share(run: Mapping[str, Any]) -> str:
     """The generator's and the servers' CPU, each as a share of one core over the run."""
     elapsed = run["elapsed"]
@@ -222,14 +233,21 @@ def _measure_store(
     with _servers(db, processes) as (ports, servers):
         pids = [server.pid for server in servers]
         base = {"mode": "cpu", "ports": ports, "pids": pids, "seed": seed, "warm": min(100, rounds)}
-        moving = _generate({**base, "pattern": "rm", "rounds": rounds})
-        reading = _generate({**base, "pattern": "rrrrm", "rounds": rounds // 2})
+        solves: list[tuple[float, float]] = []
+        for _ in range(CPU_PAIRS):  # interleaved pairs: a machine's passing pace is one pair's
+            moving = _generate({**base, "pattern": "rm", "rounds": rounds})
+            reading = _generate({**base, "pattern": "rrrrm", "rounds": rounds // 2})
+            solves.append(_per_request(moving, reading))
+            for run in (moving, reading):
+                errors += run["errors"]
+                count += run["requests"]
+                elapsed += run["elapsed"]
         polling = _generate({**base, "pattern": "r", "rounds": rounds * 2})
-        for run in (moving, reading, polling):
-            errors += run["errors"]
-            count += run["requests"]
-            elapsed += run["elapsed"]
-        read, move = _per_request(moving, reading)
+        errors += polling["errors"]
+        count += polling["requests"]
+        elapsed += polling["elapsed"]
+        read = statistics.median(solve[0] for solve in solves)
+        move = statistics.median(solve[1] for solve in solves)
         figures += [
             Figure(
                 "cpu_read_ms",
@@ -265,9 +283,12 @@ def _measure_store(
             ),
         ]
         notes["CPU runs"] = (
-            f"{moving['requests']:,} + {reading['requests']:,} + {polling['requests']:,} "
-            f"requests of 1 client; {_share(moving)} (read then move), {_share(reading)} "
-            f"(four reads then move), {_share(polling)} (polling)"
+            f"{CPU_PAIRS} pairs of {moving['requests']:,} + {reading['requests']:,} "
+            f"requests of 1 client, then {polling['requests']:,} polling; medians shown, "
+            f"read {_spread(pair[0] for pair in solves)} ms, move "
+            f"{_spread(pair[1] for pair in solves)} "
+            f"ms over the pairs; last pair: {_share(moving)} (read then move), "
+            f"{_share(reading)} (four reads then move); {_share(polling)} (polling)"
         )
         rates: dict[int, float] = {}
         for clients in levels:
