@@ -19,6 +19,7 @@ pytest.importorskip("psycopg", reason="the server extra is not installed")
 
 import fivehundred as fh
 from fivehundred.server import Tables
+from fivehundred.server._pgloop import GONE, Asker
 from fivehundred.server._schema import append_rows
 from fivehundred.server.store import Conflict, PostgresStore, Unavailable
 from fivehundred.server.tables import Refused
@@ -217,3 +218,77 @@ def test_a_write_on_a_closed_store_is_unavailable_and_a_taken_number_a_conflict(
         tables.close()
     with pytest.raises(Unavailable, match="closed"):
         asyncio.run(write())
+
+
+def test_questions_asked_while_a_query_is_out_are_asked_together_after_it() -> None:
+    asked: list[list[str]] = []
+
+    async def query(games: list[str]) -> dict[str, tuple[int, bool, str]]:
+        asked.append(list(games))
+        await asyncio.sleep(0.01)  # the query is out
+        return {game: (len(game), False, "[]") for game in games if game != "purged"}
+
+    async def many() -> list[tuple[int, bool, str]]:
+        asker = Asker(query)
+        first = asyncio.ensure_future(asker.ask("a"))
+        await asyncio.sleep(0)  # the first question's query is out now
+        rest = [asyncio.ensure_future(asker.ask(game)) for game in ("bb", "ccc", "bb", "purged")]
+        return await asyncio.gather(first, *rest)
+
+    answers = asyncio.run(many())
+    # the first alone, at once; the others together after it, never in the first's query
+    assert asked == [["a"], ["bb", "ccc", "purged"]]
+    assert answers == [(1, False, "[]"), (2, False, "[]"), (3, False, "[]"), (2, False, "[]"), GONE]
+
+
+def test_a_failed_query_fails_each_question_and_a_cancelled_one_harms_none() -> None:
+    calls = 0
+
+    async def query(games: list[str]) -> dict[str, tuple[int, bool, str]]:
+        nonlocal calls
+        calls += 1
+        await asyncio.sleep(0.01)
+        if calls == 2:
+            raise Unavailable("the database did not answer")
+        return {game: (7, False, "[]") for game in games}
+
+    async def run() -> list[object]:
+        asker = Asker(query)
+        first = asyncio.ensure_future(asker.ask("a"))
+        await asyncio.sleep(0)
+        waiting = [asyncio.ensure_future(asker.ask(game)) for game in ("b", "c", "d")]
+        await asyncio.sleep(0)
+        waiting[0].cancel()  # a request that went away while it waited
+        answers = await asyncio.gather(first, *waiting, return_exceptions=True)
+        again = await asker.ask("e")  # and the asker is free again afterwards
+        return [*answers, again]
+
+    first, cancelled, c, d, again = asyncio.run(run())
+    assert first == (7, False, "[]") and again == (7, False, "[]")
+    assert isinstance(cancelled, asyncio.CancelledError)
+    assert isinstance(c, Unavailable) and isinstance(d, Unavailable)
+
+
+def test_many_reads_at_once_each_get_their_own_tables_status(db: str) -> None:
+    tables = Tables(db, seed="many")
+    try:
+        made = [tables.create({}, SEATS)[0] for _ in range(6)]
+        for table in made[::2]:
+            tables.act(table, 0, _first_action(table), table.version)
+        assert tables.retire(made[1].id, "operator")
+        store = tables.store
+        assert isinstance(store, PostgresStore)
+
+        async def all_at_once() -> list[tuple[int, bool, str]]:
+            try:
+                return await asyncio.gather(
+                    *(store.status_soon(t.id) for t in made), store.status_soon("nothing")
+                )
+            finally:
+                await store.aclose()
+
+        answers = asyncio.run(all_at_once())
+        assert answers == [*(store.status(t.id) for t in made), GONE]
+        assert answers[1][1] is True and answers[2][0] == made[2].version
+    finally:
+        tables.close()

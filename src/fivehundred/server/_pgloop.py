@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import select
 import threading
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final
 
 from fivehundred.server._schema import STATUS
@@ -34,6 +34,15 @@ def status_row(row: Sequence[Any]) -> tuple[int, bool, str]:
     """A row of :data:`STATUS` as :meth:`Store.status` gives it."""
     return int(row[0]), bool(row[1]), str(row[2] or "[]")
 
+
+#: :data:`STATUS` of many games at once: a row for each of them still stored.
+PG_STATUS_MANY: Final = (
+    "SELECT g.id, (SELECT COALESCE(MAX(n) + 1, 0) FROM action WHERE game = g.id), "
+    "(SELECT COUNT(*) FROM closed WHERE game = g.id), g.seats "
+    "FROM game AS g WHERE g.id = ANY(%s)"
+)
+#: The status of a game no longer stored (purged): what :data:`STATUS` reads of it.
+GONE: Final = (0, False, "[]")
 
 #: What a client is told when the database did not answer.
 UNAVAILABLE: Final = "the database did not answer: read the table again and retry"
@@ -61,6 +70,57 @@ async def still_open(db: Any) -> None:
         raise _Gone("PostgreSQL ended this connection")
 
 
+class Asker:
+    """The status questions of one event loop, asked together: while one query is out,
+    the games asked meanwhile wait, and the next query asks for all of them.
+
+    A question never joins a query already out: that query's snapshot may predate a
+    move acknowledged just before the question came.
+    """
+
+    def __init__(self, query: Callable[[list[str]], Awaitable[dict[str, tuple[int, bool, str]]]]):
+        self._query = query
+        self._waiting: dict[str, list[asyncio.Future[tuple[int, bool, str]]]] = {}
+        self._out = False
+
+    async def ask(self, game: str) -> tuple[int, bool, str]:
+        """``game``'s status, from a query that began after this call."""
+        if self._out:
+            future: asyncio.Future[tuple[int, bool, str]] = (
+                asyncio.get_running_loop().create_future()
+            )
+            self._waiting.setdefault(game, []).append(future)
+            return await future
+        self._out = True
+        try:  # nothing out: asked at once, and the questions that come meanwhile wait
+            return (await self._query([game])).get(game, GONE)
+        finally:
+            self._next()
+
+    def _next(self) -> None:
+        if not self._waiting:
+            self._out = False
+            return
+        batch, self._waiting = self._waiting, {}
+        asyncio.get_running_loop().create_task(self._answer(batch))
+
+    async def _answer(self, batch: dict[str, list[asyncio.Future[tuple[int, bool, str]]]]) -> None:
+        try:
+            found = await self._query(list(batch))
+        except BaseException as err:  # each question raises it (an outage: Unavailable)
+            for futures in batch.values():
+                for future in futures:
+                    if not future.done():
+                        future.set_exception(err)
+        else:
+            for game, futures in batch.items():
+                for future in futures:
+                    if not future.done():  # a request cancelled while it waited
+                        future.set_result(found.get(game, GONE))
+        finally:
+            self._next()
+
+
 class LoopQueries:
     """:meth:`status` and :meth:`status_soon` of a PostgreSQL store, which sets the
     attributes below, and the event loop's pools (:meth:`loop_pool`)."""
@@ -71,9 +131,11 @@ class LoopQueries:
     _async_pool: Any
     _status_pool: Any
     _closed: threading.Event
-    #: The running event loop and its pools, by name: each one's opening, and the pool.
-    _loop_pools: tuple[asyncio.AbstractEventLoop, dict[str, tuple[asyncio.Task[None], Any]]] | None
-    _loop_pools = None
+    #: The running event loop, its pools by name (each one's opening, and the pool) and
+    #: its :class:`Asker` of statuses.
+    _loop_pools: (
+        tuple[asyncio.AbstractEventLoop, dict[str, tuple[asyncio.Task[None], Any]], Asker] | None
+    ) = None
 
     def status(self, game: str) -> tuple[int, bool, str]:
         # asked before every answer of a process sharing the database: one statement
@@ -99,14 +161,23 @@ class LoopQueries:
 
     async def status_soon(self, game: str) -> tuple[int, bool, str]:
         # :meth:`status` on the event loop, on an asyncio pool of its own: no worker
-        # thread, whose hand-over costs more CPU than the query (the same retries)
+        # thread, whose hand-over costs more CPU than the query; the questions of many
+        # requests at once are one query (:class:`Asker`)
         if self._closed.is_set():
             raise Unavailable("the store is closed")
+        await self.loop_pool("status", checked=False)
+        assert self._loop_pools is not None  # made by loop_pool
+        return await self._loop_pools[2].ask(game)
+
+    async def _statuses(self, games: list[str]) -> dict[str, tuple[int, bool, str]]:
+        """The status of each of ``games`` still stored, in one query (the same
+        retries as :meth:`status`)."""
         pool = await self.loop_pool("status", checked=False)
         for attempt in range(POOL_SIZE + 1):
             try:
                 async with pool.connection() as db:
-                    return status_row(await (await db.execute(PG_STATUS, (game,) * 3)).fetchone())
+                    rows = await (await db.execute(PG_STATUS_MANY, (games,))).fetchall()
+                return {str(row[0]): status_row(row[1:]) for row in rows}
             except (self._psycopg.OperationalError, self._pool_timeout) as err:
                 self._status_failed(err, attempt)
         raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
@@ -118,7 +189,7 @@ class LoopQueries:
         does."""
         loop = asyncio.get_running_loop()
         if self._loop_pools is None or self._loop_pools[0] is not loop:
-            self._loop_pools = (loop, {})
+            self._loop_pools = (loop, {}, Asker(self._statuses))
         pools = self._loop_pools[1]
         if name not in pools:
             pool = self._async_pool(
