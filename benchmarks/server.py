@@ -65,6 +65,8 @@ PROCESSES: Final = 2
 MAX_SECONDS: Final = 30.0
 #: Rounds of each request mix of the CPU measurement.
 CPU_ROUNDS: Final = 600
+#: The fewest requests the floor is measured over: enough 10 ms ticks of CPU to count.
+FLOOR_ROUNDS: Final = 1000
 #: Pairs of the two request mixes, each pair solved for a read and a move; the medians
 #: are the figures (one pair's solve swings by a third with the machine's pace).
 CPU_PAIRS: Final = 5
@@ -277,7 +279,7 @@ def _measure_store(
             Figure(
                 "cpu_floor_ms",
                 "HTTP stack alone: CPU per request (ms)",
-                _floor(rounds * 2, seed) * ms,
+                _floor(max(2 * rounds, FLOOR_ROUNDS), seed) * ms,
                 lower_is_better=True,
                 digits=3,
             ),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -292,3 +293,34 @@ def test_many_reads_at_once_each_get_their_own_tables_status(db: str) -> None:
         assert answers[1][1] is True and answers[2][0] == made[2].version
     finally:
         tables.close()
+
+
+def test_a_process_holds_at_most_the_connections_the_docs_count(db: str) -> None:
+    """docs/howto/postgresql.md counts each process's connections against PostgreSQL's
+    max_connections: "count up to 19 (times) processes"."""
+
+    tables = Tables(db, seed="count")
+    try:
+        table, _ = tables.create({}, SEATS)
+        store = tables.store
+        assert isinstance(store, PostgresStore)
+
+        async def use_every_pool() -> int:
+            try:
+                await store.status_soon(table.id)
+                await tables.act_soon(table, 0, _first_action(table), table.version)
+                assert store._loop_pools is not None
+                return sum(pool.max_size for _, pool in store._loop_pools[1].values())
+            finally:
+                await store.aclose()
+
+        on_the_loop = asyncio.run(use_every_pool())
+        listening = 1
+        most = store._pool.max_size + on_the_loop + listening
+    finally:
+        tables.close()
+    docs = Path(__file__).resolve().parent.parent / "docs" / "howto" / "postgresql.md"
+    if docs.exists():  # beside a checkout
+        times = "\N{MULTIPLICATION SIGN}"
+        assert f"count up to `{most} {times} processes`" in " ".join(docs.read_text().split())
+    assert most == 19

@@ -129,7 +129,7 @@ class LoopQueries:
     _psycopg: Any
     _pool_timeout: type[Exception]
     _async_pool: Any
-    _status_pool: Any
+    _pool: Any
     _closed: threading.Event
     #: The running event loop, its pools by name (each one's opening, and the pool) and
     #: its :class:`Asker` of statuses.
@@ -138,16 +138,15 @@ class LoopQueries:
     ) = None
 
     def status(self, game: str) -> tuple[int, bool, str]:
-        # asked before every answer of a process sharing the database: one statement
-        # (one snapshot by itself), with no BEGIN or COMMIT around it, on a connection
-        # of a pool that does not check it first. A connection lost while it waited in
-        # the pool (PostgreSQL restarted) fails at once; the pool drops it, and the
-        # read is asked again on the next, at most once for each connection it holds.
+        # from a worker thread (a table to catch up with another process's change): one
+        # statement (one snapshot by itself), with no BEGIN or COMMIT around it. A
+        # connection lost meanwhile fails at once; the pool drops it, and the read is
+        # asked again on the next, at most once for each connection it holds.
         if self._closed.is_set():
             raise Unavailable("the store is closed")
         for attempt in range(POOL_SIZE + 1):
             try:
-                with self._status_pool.connection() as db:
+                with self._pool.connection() as db:
                     return status_row(db.execute(PG_STATUS, (game, game, game)).fetchone())
             except (self._psycopg.OperationalError, self._pool_timeout) as err:
                 self._status_failed(err, attempt)
@@ -195,7 +194,8 @@ class LoopQueries:
             pool = self._async_pool(
                 self._url,
                 min_size=1,
-                max_size=POOL_SIZE,
+                # the status has one query out at a time (Asker): two, for a lost one
+                max_size=POOL_SIZE if checked else 2,
                 kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
                 check=still_open if checked else None,
                 timeout=POOL_WAIT,

@@ -604,19 +604,6 @@ class PostgresStore(LoopQueries, _Relations, SharedBuckets):
             open=False,
         )
         self._pool.open()
-        # the status asked before every answer: a pool with no check on the way out (a
-        # round trip), because a status read on a lost connection is simply asked again
-        self._status_pool: Any = psycopg_pool.ConnectionPool(
-            url,
-            min_size=1,
-            max_size=POOL_SIZE,
-            kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
-            timeout=POOL_WAIT,
-            reconnect_timeout=CONNECT_TIMEOUT,
-            name="fivehundred-status",
-            open=False,
-        )
-        self._status_pool.open()
 
     def _connect(self) -> Any:
         """A new autocommit connection; :class:`Unavailable` if PostgreSQL refuses it."""
@@ -773,4 +760,3 @@ class PostgresStore(LoopQueries, _Relations, SharedBuckets):
         if self._listener is not None:
             self._listener.join(timeout=2.0)
         self._pool.close()
-        self._status_pool.close()
