@@ -10,6 +10,7 @@ Each test gets a fresh database on a throwaway PostgreSQL cluster that
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -208,7 +209,7 @@ def test_a_write_on_a_closed_store_is_unavailable_and_a_taken_number_a_conflict(
 
     async def write() -> None:
         try:
-            await store.append_awaited(taken)
+            await store.append_awaited(taken, json.dumps(table.seats))
         finally:
             await store.aclose()
 
@@ -324,3 +325,103 @@ def test_a_process_holds_at_most_the_connections_the_docs_count(db: str) -> None
         times = "\N{MULTIPLICATION SIGN}"
         assert f"count up to `{most} {times} processes`" in " ".join(docs.read_text().split())
     assert most == 19
+
+
+def _quiet(tables: Tables, db: str) -> None:
+    """Stop a ``Tables``' listener: no notification of another process's change arrives."""
+    tables._store.close()
+    tables._store = PostgresStore(db)
+
+
+def test_a_move_on_a_copy_whose_seat_went_elsewhere_is_refused_at_the_database(
+    two: tuple[Tables, Tables], db: str
+) -> None:
+    """No status is asked before a move: the write itself holds to the seats it saw."""
+    first, second = two
+    _quiet(second, db)
+    table, _ = first.create({}, ["human", "random", "human", "random"])
+    other = second.get(table.id)
+    mover = table.state.to_act
+    assert mover in (0, 2)  # the computers moved up to a person
+    version = table.version
+    first.hand_over(table, 2 - mover, "heuristic")  # the other person's seat: no move
+    assert table.version == version and other.seats != table.seats
+
+    async def move() -> int:
+        try:
+            return await second.act_soon(other, mover, _first_action(other), version)
+        finally:
+            await second.store.aclose()
+
+    with pytest.raises(Refused) as refused:
+        asyncio.run(move())
+    assert refused.value.code == "STALE_VERSION"
+    assert other.seats == table.seats and other.version == version  # read again, whole
+    assert second._store.status(table.id)[0] == version  # and nothing stored
+
+
+def test_a_move_on_a_copy_of_a_table_closed_elsewhere_is_refused_then_410(
+    two: tuple[Tables, Tables], db: str
+) -> None:
+    first, second = two
+    _quiet(second, db)
+    table, _ = first.create({}, SEATS)
+    other = second.get(table.id)
+    assert first.retire(table.id, "operator")
+
+    async def move() -> int:
+        return await second.act_soon(other, 0, _first_action(other), other.version)
+
+    async def look() -> tuple[bool, bool]:
+        try:
+            return await second.current(other)
+        finally:
+            await second.store.aclose()
+
+    with pytest.raises(Refused) as refused:
+        asyncio.run(move())
+    assert refused.value.code == "STALE_VERSION"
+    with pytest.raises(Refused) as closed:
+        asyncio.run(look())
+    assert closed.value.code == "TABLE_CLOSED"
+
+
+def test_a_move_at_a_version_this_process_has_not_seen_catches_up_first(db: str) -> None:
+    """Two apps on one database, the second deaf to notifications: a client that saw a
+    move through the first makes the next one through the second, at the newer version
+    (without catching up, the second's copy would refuse it as stale)."""
+    from starlette.testclient import TestClient
+
+    from fivehundred.server import create_app
+
+    first_app, second_app = create_app(db, seed="ahead"), create_app(db, seed="ahead")
+    _quiet(second_app.state.tables, db)
+    with TestClient(first_app) as first, TestClient(second_app) as second:
+        made = first.post("/tables", json={"seats": ["human"] * 4}).json()
+        table = made["table"]
+        auth = {seat: {"authorization": f"Bearer {made['tokens'][str(seat)]}"} for seat in range(4)}
+
+        def to_act(client: TestClient) -> tuple[int, str, int]:
+            for seat in range(4):
+                view = client.get(f"/tables/{table}", headers=auth[seat]).json()
+                if view["legal_actions"]:
+                    return seat, view["legal_actions"][0], view["version"]
+            raise AssertionError("nobody is to act")
+
+        held = second.get(f"/tables/{table}", headers=auth[0]).json()["version"]
+        seat, action, version = to_act(first)
+        moved = first.post(
+            f"/tables/{table}/actions",
+            json={"action": action, "version": version},
+            headers=auth[seat],
+        )
+        assert moved.status_code == 200 and moved.json()["version"] > held
+        seat, action, version = to_act(first)  # what the client saw, through the first
+        answer = second.post(
+            f"/tables/{table}/actions",
+            json={"action": action, "version": version},
+            headers=auth[seat],
+        )
+        assert answer.status_code == 200, answer.json()
+        now = first.get(f"/tables/{table}", headers=auth[0]).json()["version"]
+        assert answer.json()["version"] == now > version

@@ -358,15 +358,17 @@ class Live:
         return seat
 
 
-async def table_of(tables: Tables, table_id: str) -> Table:
+async def table_of(tables: Tables, table_id: str, *, check: bool = True) -> Table:
     """:meth:`Tables.get` without blocking the event loop: a table held in memory on a
     store of one process is answered at once; on a store other processes share, its
-    status is asked from the loop, and it is read again (in a worker thread) only when
-    another process changed it. A table to load is read in a worker thread."""
+    status is asked from the loop (unless not ``check``: a person's move, whose write
+    the database refuses if another process changed the table), and it is read again
+    (in a worker thread) only when another process changed it. A table to load is read
+    in a worker thread."""
     table = tables.held(table_id)
     if table is None:
         return await run_in_threadpool(tables.get, table_id)
-    if tables.shared:
+    if tables.shared and check:
         behind, moved = await tables.current(table)
         if behind:
             await run_in_threadpool(tables.reread, table, moved=moved)

@@ -236,12 +236,23 @@ def _hub(request: Request) -> Hub:
     return hub
 
 
-async def _seat(request: Request, table_id: str, *, watch: bool = False) -> tuple[Any, int | None]:
-    """The table and the token's seat; ``None`` for the spectator's token when ``watch``."""
+async def _seat(
+    request: Request, table_id: str, *, watch: bool = False, moving: bool = False
+) -> tuple[Any, int | None]:
+    """The table and the token's seat; ``None`` for the spectator's token when ``watch``.
+
+    A person ``moving`` on a shared store is served from this process's copy: its
+    write is refused at the database if another process changed the table. A token
+    this copy does not know is checked against the store first, as every read is.
+    """
     kind, _, token = request.headers.get("authorization", "").partition(" ")
-    table = await table_of(_tables(request), table_id)
+    tables = _tables(request)
+    table = await table_of(tables, table_id, check=not moving)
     token = token.strip() if kind.lower() == "bearer" else ""
     seat = table.seat_of(token) if token else None
+    if seat is None and moving and tables.shared:  # a seat given back elsewhere, say
+        table = await table_of(tables, table_id)
+        seat = table.seat_of(token) if token else None
     if seat is None and token and table.is_spectator(token):
         if watch:
             return table, None
@@ -255,8 +266,8 @@ async def _seat(request: Request, table_id: str, *, watch: bool = False) -> tupl
     return table, seat
 
 
-async def _person(request: Request, table_id: str) -> tuple[Any, int]:
-    table, seat = await _seat(request, table_id)
+async def _person(request: Request, table_id: str, *, moving: bool = False) -> tuple[Any, int]:
+    table, seat = await _seat(request, table_id, moving=moving)
     assert seat is not None  # a spectator is refused above
     return table, seat
 
@@ -304,7 +315,8 @@ async def get_table(request: Request) -> Response:
 
 async def post_action(request: Request) -> Response:
     """``POST /tables/{id}/actions``: apply the seat's action at the version it saw."""
-    table, seat = await _person(request, request.path_params["table_id"])
+    table_id = request.path_params["table_id"]
+    table, seat = await _person(request, table_id, moving=True)
     body = await _json_body(request)
     action, version = body.get("action"), body.get("version")
     if (
@@ -316,6 +328,8 @@ async def post_action(request: Request) -> Response:
         raise Refused(400, "BAD_REQUEST", 'send {"action": NOTATION, "version": N} only')
     if len(action) > 100:
         raise Refused(400, "BAD_NOTATION", "an action is at most 100 characters")
+    if version > table.version:  # the client saw a move this copy has not: catch up
+        table, seat = await _person(request, table_id)
     before = finished_hands(table.state)
     # the database write (and a search player's thinking) is done off the event loop
     new = await _tables(request).act_soon(table, seat, action, version)

@@ -92,6 +92,19 @@ PG_APPEND: Final = (
     "SELECT * FROM unnest(%s::text[], %s::integer[], %s::text[])) "
     "SELECT pg_notify(%s, %s)"
 )
+#: :data:`PG_APPEND` of a person's move from the event loop, which asks no status
+#: first: nothing is stored (no row comes back) unless the game is open and its seats
+#: are the ones the move was applied to (a seat given away elsewhere changes them).
+PG_APPEND_IF_SEATS: Final = (
+    "WITH ok AS (SELECT 1 FROM game WHERE id = %s AND seats::jsonb = %s::jsonb "
+    "AND NOT EXISTS (SELECT 1 FROM closed WHERE game = %s)), "
+    "moves AS (INSERT INTO action (game, n, seat, action) SELECT u.* FROM "
+    "unnest(%s::text[], %s::integer[], %s::integer[], %s::text[]) AS u "
+    "WHERE EXISTS (SELECT 1 FROM ok)), "
+    "deals AS (INSERT INTO deal (game, hand, deck) SELECT u.* FROM "
+    "unnest(%s::text[], %s::integer[], %s::text[]) AS u WHERE EXISTS (SELECT 1 FROM ok)) "
+    "SELECT pg_notify(%s, %s) FROM ok"
+)
 #: The version announced when a game is closed.
 CLOSED: Final = -1
 #: The version announced when a game's seats or tokens change (a seat given to a computer).
@@ -673,10 +686,12 @@ class PostgresStore(LoopQueries, _Relations, SharedBuckets):
         except self._psycopg.errors.UniqueViolation as err:
             raise Conflict(str(err)) from None
 
-    async def append_awaited(self, batch: Batch) -> None:
+    async def append_awaited(self, batch: Batch, seats: str) -> None:
         """:meth:`append` of a person's move (no change of seats; its rows, as
-        :func:`~fivehundred.server._schema.append_rows` gives them) from the event loop:
-        the one statement of :meth:`_together`.
+        :func:`~fivehundred.server._schema.append_rows` gives them) from the event loop,
+        in one statement, which stores it only while the game is open with these
+        ``seats`` (JSON): else :class:`Conflict`, the table to be read again. So a move
+        needs no status asked first: a change elsewhere refuses it at the database.
 
         A write whose connection failed is asked once more on another. If the first
         did reach the database after all, the second finds its numbers taken, by the
@@ -685,10 +700,14 @@ class PostgresStore(LoopQueries, _Relations, SharedBuckets):
         if self._closed.is_set():
             raise Unavailable("the store is closed")
         pool = await self.loop_pool("write", checked=True)
+        game = batch[0][0][0]
+        params = (game, seats, game, *_append_params(batch))
         for attempt in range(2):
             try:
                 async with pool.connection() as db:
-                    await db.execute(PG_APPEND, _append_params(batch))
+                    cursor = await db.execute(PG_APPEND_IF_SEATS, params)
+                    if not await cursor.fetchall():
+                        raise Conflict("the game was closed, or its seats changed, elsewhere")
                 return
             except self._psycopg.errors.UniqueViolation as err:
                 if attempt and await self._holds(pool, batch):

@@ -306,8 +306,8 @@ class Tables(Upkeep, Pauses):
             table.publish()
             return
         table.rewind(first, before)
-        if isinstance(error, Conflict):
-            self._reread(table)
+        if isinstance(error, Conflict):  # read again, seats and all: they may have moved
+            self._reread(table, force=True)
             raise Refused(
                 409, "STALE_VERSION", "another player moved first: read the table again"
             ) from None
@@ -347,7 +347,7 @@ class Tables(Upkeep, Pauses):
             async def write() -> int:  # a task of its own: a cancelled request ends it not
                 try:
                     try:
-                        await store.append_awaited(batch)
+                        await store.append_awaited(batch, json.dumps(table.seats))
                     except BaseException as err:  # put back (a conflict reads the table)
                         await anyio.to_thread.run_sync(self._settle, table, state, before, err)
                     self._settle(table, state, before, None)
