@@ -12,6 +12,7 @@ where that fails: CI cannot pass without testing the store.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 from collections.abc import Iterator
 
@@ -20,7 +21,7 @@ import pytest
 from benchmarks.postgres import PostgresMissing, fresh_database
 from benchmarks.postgres import postgres_server as _cluster
 
-__all__ = ["fresh_database", "postgres_server", "unavailable"]
+__all__ = ["db_fixture", "fresh_database", "postgres_server", "server_fixture", "unavailable"]
 
 
 def unavailable(reason: str) -> None:
@@ -38,3 +39,20 @@ def postgres_server() -> Iterator[str]:
             yield url
     except PostgresMissing as missing:  # raised only before the cluster starts
         unavailable(str(missing))
+
+
+@pytest.fixture(scope="module", name="server")
+def server_fixture() -> Iterator[str]:
+    """``server``: a test module's PostgreSQL server (import this, and
+    :func:`db_fixture`, into the module)."""
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture(name="db")
+def db_fixture(server: str, request: pytest.FixtureRequest) -> Iterator[str]:
+    """``db``: a fresh database of ``server`` for each test, named after the test."""
+    words = "".join(c if c.isalnum() else "_" for c in request.node.name)[:40].lower()
+    digest = hashlib.sha256(request.node.nodeid.encode()).hexdigest()[:8]
+    with fresh_database(server, f"t_{digest}_{words}") as url:
+        yield url

@@ -35,24 +35,11 @@ from fivehundred.server.store import (
     open_store,
 )
 from fivehundred.server.tables import SPECTATOR, Refused
-from postgres import fresh_database, postgres_server
+from postgres import db_fixture, server_fixture  # noqa: F401 - the fixtures
 from server_helpers import Client, free_port, start_server
 
 #: Seconds a test waits for a notification from another connection.
 WAIT = 10.0
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with postgres_server() as url:
-        yield url
-
-
-@pytest.fixture
-def db(server: str, request: pytest.FixtureRequest) -> Iterator[str]:
-    name = "t_" + "".join(c if c.isalnum() else "_" for c in request.node.name)[:50].lower()
-    with fresh_database(server, name) as url:
-        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

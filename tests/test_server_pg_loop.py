@@ -25,22 +25,9 @@ from fivehundred.server._pgloop import GONE, Asker
 from fivehundred.server._schema import append_rows
 from fivehundred.server.store import Conflict, PostgresStore, Unavailable
 from fivehundred.server.tables import Refused
-from postgres import fresh_database, postgres_server
+from postgres import db_fixture, server_fixture  # noqa: F401 - the fixtures
 
 SEATS = ["human", "random", "random", "random"]
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with postgres_server() as url:
-        yield url
-
-
-@pytest.fixture
-def db(server: str, request: pytest.FixtureRequest) -> Iterator[str]:
-    name = "l_" + "".join(c if c.isalnum() else "_" for c in request.node.name)[:50].lower()
-    with fresh_database(server, name) as url:
-        yield url
 
 
 @pytest.fixture
