@@ -311,10 +311,14 @@ def test_a_table_survives_kill_9_mid_hand_with_every_action_and_its_tokens(
 # -- the load measurement (its figures are printed by the bench, never asserted on) ------------
 
 
-def test_the_server_measurement_reports_its_figures_and_no_lost_action() -> None:
+def test_the_server_measurement_reports_its_figures_and_no_lost_action(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from benchmarks import server
     from benchmarks.server import measure_server
     from benchmarks.suite import BenchConfig
 
+    monkeypatch.setattr(server, "CPU_PAIRS", 2)  # a median of two: the test's time is short
     sqlite, postgres = measure_server(BenchConfig(), seconds=1.0, levels=(1, 4), rounds=60)
     assert (sqlite.name, postgres.name) == ("server", "server_postgresql")
     if postgres.skipped is not None:
@@ -368,9 +372,12 @@ def test_the_server_measurement_is_skipped_without_the_extra(
 
 
 def test_bench_server_runs_only_the_server_measurement(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from benchmarks import server
     from benchmarks import suite as bench
+
+    monkeypatch.setattr(server, "CPU_PAIRS", 1)  # the command's wiring, not its figures
 
     assert bench.main(["--server", "1", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
