@@ -412,3 +412,24 @@ def test_a_move_at_a_version_this_process_has_not_seen_catches_up_first(db: str)
         assert answer.status_code == 200, answer.json()
         now = first.get(f"/tables/{table}", headers=auth[0]).json()["version"]
         assert answer.json()["version"] == now > version
+
+
+def test_a_connection_is_told_readable_past_the_select_limit() -> None:
+    """The write pool's check reads a socket's state with poll, which takes any
+    descriptor: a server holding many sockets has some past select's 1,023."""
+    import os
+    import socket
+
+    from fivehundred.server._pgloop import _readable
+
+    ours, theirs = socket.socketpair()
+    high = os.dup2(ours.fileno(), 1500) if os.sysconf("SC_OPEN_MAX") > 1500 else ours.fileno()
+    try:
+        assert not _readable(high)  # idle: nothing to read
+        theirs.sendall(b"goodbye")  # as PostgreSQL's last words before it closes
+        assert _readable(high)
+    finally:
+        if high != ours.fileno():
+            os.close(high)
+        ours.close()
+        theirs.close()

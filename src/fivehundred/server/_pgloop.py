@@ -66,8 +66,18 @@ async def still_open(db: Any) -> None:
     goodbye as it restarts, or the end of the stream) is dropped for another. A
     connection ended later still is a failed write, asked once again
     (:meth:`~fivehundred.server.store.PostgresStore.append_awaited`)."""
-    if db.closed or db.broken or select.select([db.fileno()], [], [], 0)[0]:
+    if db.closed or db.broken or _readable(db.fileno()):
         raise _Gone("PostgreSQL ended this connection")
+
+
+def _readable(fd: int) -> bool:
+    """Whether a socket has something to read now: ``poll``, where there is one, since
+    ``select`` refuses a descriptor past 1,023 (a server holding many sockets)."""
+    if hasattr(select, "poll"):
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        return bool(poller.poll(0))
+    return bool(select.select([fd], [], [], 0)[0])  # pragma: no cover - Windows
 
 
 class Asker:
