@@ -489,8 +489,9 @@ def changed(app: Any, table: Table, finished_before: int) -> None:
     state = table.state
     reviewer: Reviewer = app.state.reviewer
     for hand in range(finished_before + 1, finished_hands(state) + 1):
-        reviewer.start(table.id, hand_job(state, hand))
-    reviewer.follow(table.id, state)  # in a worker thread and a child: off this path
+        reviewer.start(table.id, hand_job(state, hand, table.people))
+    # in a worker thread and a child: off this path
+    reviewer.follow(table.id, state, table.people)
 
 
 async def _hello(websocket: WebSocket, hub: Hub, tables: Tables) -> Socket | None:

@@ -31,7 +31,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 
@@ -80,16 +80,22 @@ FOLLOW_MEMORY: Final = 300_000
 SLICE: Final = 50_000
 
 
+def _seats(seats: Iterable[int]) -> tuple[int, ...]:
+    return tuple(seats)
+
+
 @attrs.frozen
 class HandJob:
     """One hand as plain data a child process can rebuild: the rules' options, the
-    dealer, the deck dealt and the actions taken, in notation."""
+    dealer, the deck dealt and the actions taken, in notation; and the people's
+    seats, whose cards a review values first (see :func:`review_order`)."""
 
     hand: int
     rules: Mapping[str, object]
     dealer: int
     deck: str
     actions: tuple[str, ...]
+    people: tuple[int, ...] = attrs.field(default=(), converter=_seats)
 
     def states(self) -> Iterator[tuple[fh.GameState, fh.Action]]:
         """Each state of the hand with the action taken from it, in order."""
@@ -116,8 +122,9 @@ def finished_hands(state: fh.GameState) -> int:
     return state.hand_number - 1
 
 
-def hand_job(state: fh.GameState, hand: int) -> HandJob:
+def hand_job(state: fh.GameState, hand: int, people: Collection[int] = ()) -> HandJob:
     """The ``hand``-th hand (from 1) of a game, as a job; the hand in play is the last.
+    ``people`` are the seats of the people at the table, valued first.
 
     Raises :class:`ValueError` for a hand the game has not dealt.
     """
@@ -131,6 +138,7 @@ def hand_job(state: fh.GameState, hand: int) -> HandJob:
         dealer=played.dealer,
         deck=" ".join(map(str, played.deck)),
         actions=tuple(fh.format_action(action) for action in played.actions),
+        people=sorted(people),
     )
 
 
@@ -148,11 +156,25 @@ def _plays(job: HandJob) -> list[tuple[int, int, fh.GameState, fh.Play]]:
     return plays
 
 
+def review_order(seat: int, number: int, people: Collection[int]) -> tuple[int, int]:
+    """Where a card played comes in a review's work, the greatest first: the people's
+    cards and the first lead (what the contract could make) before the other
+    seats' cards, each from the last card played back (the fewer tricks left, the
+    quicker the search). ``number`` is the card's place in the hand's play (0 for
+    the first lead).
+
+    A person reads the review for their own cards, and at five or six players the
+    first tricks can take the solver minutes: whatever the budget leaves out is
+    then another seat's card.
+    """
+    return (1 if seat in people or number == 0 else 0, number)
+
+
 def review_pieces(job: HandJob, skip: Collection[tuple[int, int]] = ()) -> Iterator[dict[str, Any]]:
     """The pieces of a hand's review, the quickest first.
 
-    First the hand as it was played (no search), then each card played from the
-    last trick back to the first lead, valued by the solver: ``tricks`` is what
+    First the hand as it was played (no search), then each card played, in the
+    order of :func:`review_order`, valued by the solver: ``tricks`` is what
     the contracting side ends the hand with, under best play after the card,
     ``best`` the cards that would have kept the most tricks for the player's
     side, and ``lost`` the tricks the card cost that side. The first lead's
@@ -165,7 +187,12 @@ def review_pieces(job: HandJob, skip: Collection[tuple[int, int]] = ()) -> Itera
     if head["contractor"] is None:
         return  # nothing was contracted (V-ALL-PASS): there is no contract to value
     memory = HandMemory()
-    for trick, seat, state, play in reversed(_plays(job)):
+    ranked = sorted(
+        enumerate(_plays(job)),
+        key=lambda item: review_order(item[1][1], item[0], job.people),
+        reverse=True,
+    )
+    for _, (trick, seat, state, play) in ranked:
         if (trick + 1, seat) not in skip:
             piece = _card_piece(trick, seat, state, play, memory=memory, nodes=None)
             assert piece is not None  # a search without a budget is exact
@@ -242,7 +269,7 @@ def follow_pieces(
     ``job`` is the hand so far; ``later`` brings each newer job as
     ``{"job": JOB}``, the hand's last as ``{"job": JOB, "final": True}``, and
     ``None`` when the server is done. Each card played is valued as soon as it
-    is known, the fewest tricks left first, in searches of :data:`SLICE`
+    is known, in the order of :func:`review_order`, in searches of :data:`SLICE`
     positions sharing one memory: a costly early card is taken up again after
     each newer card, from where it stopped. Once the hand is final, its piece
     comes first, and the cards left are searched to the end.
@@ -275,7 +302,7 @@ def follow_pieces(
                 return  # the server is done
             inbox.append(got)
             continue
-        key = max(pending, key=played.__getitem__)  # the latest card: the cheapest
+        key = max(pending, key=lambda k: review_order(k[1], played[k], job.people))
         piece = _card_piece(*pending[key], memory=memory, nodes=None if final else SLICE)
         if piece is not None:
             del pending[key]
@@ -625,11 +652,11 @@ class Reviewer:
         self._pool.submit(self._run, table_id, job)
         return True
 
-    def follow(self, table_id: str, state: fh.GameState) -> None:
-        """A table's hand in play changed: have its cards valued (in a worker thread;
-        this returns at once and searches nothing)."""
+    def follow(self, table_id: str, state: fh.GameState, people: Collection[int] = ()) -> None:
+        """A table's hand in play changed: have its cards valued, ``people``'s seats
+        first (in a worker thread; this returns at once and searches nothing)."""
         if state.phase is fh.Phase.PLAY and state.contractor is not None:
-            self._feeder.submit(self._feed, table_id, state)
+            self._feeder.submit(self._feed, table_id, state, tuple(people))
 
     def followed(self, table_id: str, hand: int) -> int:
         """How many cards of a hand in play are valued so far."""
@@ -640,9 +667,9 @@ class Reviewer:
         with follower._lock:
             return len(follower.pieces)
 
-    def _feed(self, table_id: str, state: fh.GameState) -> None:
+    def _feed(self, table_id: str, state: fh.GameState, people: tuple[int, ...]) -> None:
         key = (table_id, state.hand_number)
-        job = hand_job(state, state.hand_number)
+        job = hand_job(state, state.hand_number, people)
         dropped: list[_Follower] = []
         with self._lock:
             if key in self._kept or key in self._pending:

@@ -88,6 +88,11 @@ class Table:
         self._shown = (self.version, self.state, len(self.past), self.seats, self.pause)
 
     @property
+    def people(self) -> tuple[int, ...]:
+        """The seats played by people (not computers), as the table stands."""
+        return tuple(seat for seat, kind in enumerate(self.seats) if kind == HUMAN)
+
+    @property
     def slow(self) -> bool:
         """Whether a computer seat searches (its moves are worked out in a worker thread)."""
         return "search" in self.seats

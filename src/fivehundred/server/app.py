@@ -371,7 +371,7 @@ async def get_review(request: Request) -> Response:
     review = reviewer.get(table.id, hand)
     if review is not None:
         return JSONResponse(review, headers={"cache-control": "no-store"})
-    if not reviewer.start(table.id, hand_job(state, hand)):
+    if not reviewer.start(table.id, hand_job(state, hand, table.people)):
         raise Refused(503, "BUSY", "too many reviews are being worked out: try again")
     return JSONResponse(
         {"hand": hand, "status": "pending"}, status_code=202, headers={"retry-after": "1"}
