@@ -265,6 +265,34 @@ def test_the_review_picks_out_your_mistakes_beside_the_best_card_for_you(
             ["", "3", "Q♥", "✓ a best card", "", ""],
         ]
         shoot(browser, "4p-review-teaching", at="#review")
+        # a review cut short at its time limit says what it left out, for this person
+        first = review["tricks"][0]
+        hints = []
+        for hand, could, own in (
+            (2, None, {"seat": you, "card": "AS", "analysed": False}),
+            (3, 8, first["cards"][0]),
+        ):
+            cut = {
+                **review,
+                "hand": hand,
+                "complete": False,
+                "could_make": could,
+                "tricks": [{**first, "cards": [own, first["cards"][1]]}, *review["tricks"][1:]],
+            }
+            browser.execute_script(
+                "const f = window.fivehundred; f.showReview(arguments[0]);"
+                "const answer = structuredClone(f.shown); answer.page.reviewed = arguments[1];"
+                " f.render(answer);",
+                cut,
+                hand,
+            )
+            hints.append(browser.find_element(By.CSS_SELECTOR, "#review-body .hint").text)
+        assert hints == [
+            "The review stopped at its time limit: your card of trick 1 is not analysed;"
+            " what the contract could make was not reached.",
+            "The review stopped at its time limit: some other players' first cards are not"
+            " analysed.",
+        ]
     finally:
         server.terminate()
         server.communicate(timeout=10)

@@ -36,6 +36,22 @@ function forWhom(review, seat, you, name) {
   return review.side.includes(seat) ? "the contract" : "the defence";
 }
 
+// What a review cut short at its time limit left out, in words. Your own cards and the
+// first lead are valued first, so what is left out is mostly other players' first cards.
+function unanalysed(review, you) {
+  const yours = (review.tricks || []).filter((t) => t.cards.some((p) => p.seat === you
+    && !p.analysed)).map((t) => t.number);
+  const parts = [];
+  if (yours.length) {
+    parts.push(`your card${yours.length === 1 ? "" : "s"} of trick${yours.length === 1 ? "" : "s"} `
+      + `${yours.join(", ")} ${yours.length === 1 ? "is" : "are"} not analysed`);
+  }
+  if (review.could_make === null || review.could_make === undefined) {
+    parts.push("what the contract could make was not reached");
+  }
+  return parts.length ? parts.join("; ") : "some other players' first cards are not analysed";
+}
+
 // Draws the review into ``body``; answers the person's mistakes (for the tests).
 export function drawReviewBody(body, review, page) {
   const you = page.you;
@@ -87,7 +103,7 @@ export function drawReviewBody(body, review, page) {
   if (!review.complete) {
     const note = document.createElement("p");
     note.className = "hint";
-    note.textContent = "The review stopped at its time limit: the first tricks are not analysed.";
+    note.textContent = `The review stopped at its time limit: ${unanalysed(review, you)}.`;
     body.append(note);
   }
   const table = document.createElement("table");
