@@ -7,7 +7,8 @@ at the given pace (a ``fivehundred serve`` from ``--src`` on a free port; 12 car
 ``python -m benchmarks.table reviews [--hands 5] [--budget 5] [--pace 2]``: the share
 of hand reviews that finish within the server's budget at 3, 4, 5 and 6 players
 (seeded hands of computer players and one person, reviewed by the server's own
-:class:`~fivehundred.server._review.Reviewer`). The person takes ``--pace`` seconds a
+:class:`~fivehundred.server._review.Reviewer`), and the share of the person's own
+cards (those not forced) that the reviews valued. The person takes ``--pace`` seconds a
 card, while the server values the finished tricks; ``--pace 0`` reviews each hand
 only at its end.
 
@@ -117,8 +118,11 @@ def _put(finished: Any, table_id: str, review: dict[str, Any]) -> None:
     finished.put(review)
 
 
-def reviews(hands: int, budget: float, pace: float) -> dict[int, tuple[int, int, list[float]]]:
-    """By table size: reviews complete, reviews run, and each one's seconds."""
+def reviews(
+    hands: int, budget: float, pace: float
+) -> dict[int, tuple[int, int, list[float], tuple[int, int]]]:
+    """By table size: reviews complete, reviews run, each one's seconds, and the
+    person's cards valued of those they chose (not forced)."""
     import queue
 
     import fivehundred as fh
@@ -132,6 +136,7 @@ def reviews(hands: int, budget: float, pace: float) -> dict[int, tuple[int, int,
         tables = Tables(":memory:", seed=f"budget-{players}")
         table, _ = tables.create({"players": players}, ["heuristic"] * (players - 1) + ["human"])
         done, times = 0, list[float]()
+        valued, chosen = 0, 0
         while len(times) < hands:
             if table.state.result is not None or table.state.to_act is None:
                 break
@@ -141,16 +146,21 @@ def reviews(hands: int, budget: float, pace: float) -> dict[int, tuple[int, int,
             last = table.past[-1].result if len(table.past) > before else None
             if last is not None and last.contract is not None:
                 start = time.monotonic()
-                reviewer.start(table.id, hand_job(table.state, last.number))
+                reviewer.start(table.id, hand_job(table.state, last.number, table.people))
                 review = finished.get(timeout=budget + 30)
                 times.append(time.monotonic() - start)
                 done += review["complete"]
+                for trick in review["tricks"]:
+                    for card in trick["cards"]:
+                        if card["seat"] == players - 1 and not card.get("forced"):
+                            chosen += 1
+                            valued += card["analysed"]
             elif pace and table.state.phase is fh.Phase.PLAY:
-                reviewer.follow(table.id, table.state)
+                reviewer.follow(table.id, table.state, table.people)
                 time.sleep(pace)
         reviewer.close()
         tables.close()
-        out[players] = (done, len(times), times)
+        out[players] = (done, len(times), times, (valued, chosen))
     return out
 
 
@@ -174,11 +184,13 @@ def main() -> int:
             f"max {max(served):.1f} ms"
         )
     else:
-        for players, (done, ran, times) in reviews(args.hands, args.budget, args.pace).items():
+        found = reviews(args.hands, args.budget, args.pace)
+        for players, (done, ran, times, (valued, chosen)) in found.items():
             print(
                 f"{players} players: {done}/{ran} reviews within {args.budget:g} s, "
                 f"a card every {args.pace:g} s "
-                f"(seconds: {', '.join(f'{t:.1f}' for t in times)})"
+                f"(seconds: {', '.join(f'{t:.1f}' for t in times)}); "
+                f"the person's cards valued: {valued}/{chosen}"
             )
     return 0
 
