@@ -12,6 +12,7 @@ from typing import Any
 
 import fivehundred as fh
 from fivehundred.ai.playout import playout
+from fivehundred.bots import HeuristicPlayer
 from fivehundred.scoring import SCORE_TABLE, bid_value
 from fivehundred.server import _present
 from fivehundred.server.tables import HUMAN, Table, Tables
@@ -279,3 +280,40 @@ def test_a_negative_change_is_printed_with_a_true_minus_sign_R8_3() -> None:
     for words in (row["words"], page["previous"]["words"]):
         assert f"\u2212{-lost}" in words
         assert not re.search(r"-\d", words), words
+
+
+def test_the_pages_kept_parts_are_the_ones_made_afresh_through_a_whole_game_R8_3() -> None:
+    """The score sheet and the hand before are made once and shared by every answer
+    that shows them: through a whole game, each seat's page (names changed midway
+    too) is the page made with nothing kept, and answering never changes a kept one."""
+    bot = HeuristicPlayer(random.Random("kept"))
+    seats = (HUMAN, "heuristic", HUMAN, "heuristic")
+    state = fh.deal(fh.new_game(dealer=1), seed=1)
+    past: list[_present.FinishedHand] = []
+    compared = 0
+    for step in range(3000):  # bounded: a game between heuristic players ends within 20 hands
+        if state.result is not None:
+            break
+        if state.phase is fh.Phase.DEAL:
+            if state.last_hand is not None:  # as a table keeps its finished hands
+                past.append(_present.finished(state))
+            state = fh.deal(state, seed=step)
+            continue
+        names = ("Ann", None, "Bo", None) if len(past) >= 2 else None
+        for seat in range(4):
+            view = fh.observe(state, seat)
+            kept = _present.page(view, seats, past, names=names)
+            again = _present.page(view, seats, past, names=names)
+            _present._sheet.cache_clear()
+            _present._previous.cache_clear()
+            assert kept == again == _present.page(view, seats, past, names=names)
+            compared += 1
+        to_act = state.to_act
+        assert to_act is not None
+        state = fh.apply(state, bot.choose(fh.observe(state, to_act)))
+    assert state.result is not None and len(past) >= 3 and compared > 100
+    for seat in range(4):  # the game over: its last hand is on the sheet once
+        view = fh.observe(state, seat)
+        sheet = _present.page(view, seats, past)["sheet"]
+        assert sheet == _present.page(view, seats, past)["sheet"]
+        assert [row["hand"] for row in sheet] == list(range(1, state.hand_number + 1))

@@ -72,7 +72,7 @@ _DOING: Final = {
 }
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of the page's caches: hashed once
 class FinishedHand:
     """The public record of a hand once played: its auction, its tricks and its result.
 
@@ -470,13 +470,24 @@ def _contract(call: fh.Call, contractor: int, rules: fh.Rules, name: list[str]) 
     }
 
 
+@functools.lru_cache(maxsize=1024)  # a finished hand is read by each seat until the next
+def _sheet(
+    past: tuple[FinishedHand, ...], rules: fh.Rules, name: tuple[str, ...], sides: tuple[str, ...]
+) -> list[dict[str, Any]]:
+    """The score sheet's rows of the hands played (shared: copy it before changing it)."""
+    return [_sheet_row(h.result, rules, [*name], [*sides]) for h in past if h.result is not None]
+
+
+@functools.lru_cache(maxsize=1024)  # the hand before, read by each seat through a hand
 def _previous(
-    hand: FinishedHand | None, rules: fh.Rules, name: list[str], sides: list[str]
+    hand: FinishedHand | None, rules: fh.Rules, names: tuple[str, ...], teams: tuple[str, ...]
 ) -> dict[str, Any] | None:
     """The hand before, as the page shows it while its end is held: its tricks and result,
-    and its contract, auction and seats' marks as they were (not the next deal's)."""
+    and its contract, auction and seats' marks as they were (not the next deal's).
+    Shared by every answer that shows it: never changed once made."""
     if hand is None or hand.result is None:
         return None
+    name, sides = [*names], [*teams]  # the helpers take lists
     result = hand.result
     played = {seat for trick in hand.tricks for seat, _ in trick.plays}
     return {
@@ -553,7 +564,7 @@ def page(
     contract = None
     if view.contract is not None and view.contractor is not None:
         contract = _contract(view.contract, view.contractor, rules, name)
-    sheet = [_sheet_row(h.result, rules, name, sides) for h in past if h.result is not None]
+    sheet = [*_sheet(tuple(past), rules, tuple(name), tuple(sides))]  # a copy: it grows
     last = view.last_hand
     if (
         last is not None
@@ -579,7 +590,7 @@ def page(
         "cards": _cards(view, kept, (*view.tricks, *before)),
         "tricks": [_trick(t, name) for t in view.tricks],
         "trick": [{"seat": seat, "card": str(card)} for seat, card in view.trick],
-        "previous": _previous(previous, rules, name, sides),
+        "previous": _previous(previous, rules, tuple(name), tuple(sides)),
         "sheet": sheet,
         "actions": {
             text: _action_words(action, name)
