@@ -9,12 +9,13 @@ proves that the claimer's side takes every remaining trick against any
 defence (a misère contractor: that it can lose every one), and the rest of the
 hand is then played out on the solver's line.
 
-The solver is exact, and so can be slow: a six-player hand on the pure-Python
-build can take minutes. So the work never runs in the event loop, nor even in
-its process: :func:`run_budgeted` runs it in a child process that sends each
-piece as it is found, and stops it when the time budget is spent. A review
-cut short keeps the pieces found (the last tricks first, as they are the
-quickest) and says it is not complete. :class:`Reviewer` runs reviews in
+The solver is exact, and so can be slow: a card of a six-player hand's first
+trick takes minutes even compiled. So the work never runs in the event loop,
+nor even in its process: :func:`run_budgeted` runs it in a child process that
+sends each piece as it is found, and stops it when the time budget is spent. A
+review cut short keeps the pieces found (the people's cards and the first lead
+first, each from the last trick back, as those are the quickest:
+:func:`review_order`) and says it is not complete. :class:`Reviewer` runs reviews in
 worker threads, a few at a time, keeps the latest, and hands each to a
 callback (the live table pushes it to every socket of the table).
 """
@@ -597,8 +598,8 @@ class Reviewer:
     ``budget`` seconds) and keeps the latest :data:`MAX_KEPT`.
 
     While a hand is played, :meth:`follow` has a child process (at a lower
-    priority) value each card as soon as it is played, the fewest tricks left
-    first, sharing the solver's memory across the hand; at the hand's end its
+    priority) value each card as soon as it is played, in the order of
+    :func:`review_order`, sharing the solver's memory across the hand; at the hand's end its
     review is then that child's work, finished within ``budget``: the whole
     budget goes to the costly first cards not yet valued. At most
     :data:`MAX_FOLLOWED` hands are followed at once (a hand left without a card
