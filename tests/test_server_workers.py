@@ -8,6 +8,7 @@ runs on the throwaway cluster of ``tests/postgres.py``.
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import random
@@ -25,7 +26,7 @@ pytest.importorskip("starlette", reason="the server extra is not installed")
 pytest.importorskip("psycopg", reason="the server extra is not installed")
 
 from fivehundred.errors import FiveHundredError
-from fivehundred.server.serve import SWITCH_INTERVAL, share_the_interpreter
+from fivehundred.server.serve import GC_THRESHOLDS, SWITCH_INTERVAL, share_the_interpreter
 from fivehundred.server.settings import Settings
 from fivehundred.server.workers import MAX_WORKERS, SETTINGS, app, check_workers, worker_config
 from postgres import fresh_database, postgres_server
@@ -40,9 +41,12 @@ def test_a_worker_hands_the_interpreter_between_threads_often(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each server process (a worker, or the one of ``serve``) sets a short switch interval:
-    under load SQLite's writer thread would otherwise wait 5 ms for each statement."""
+    under load SQLite's writer thread would otherwise wait 5 ms for each statement; and
+    it collects cyclic garbage in bigger steps than Python's 700 allocations."""
     found: list[float] = []
+    collects: list[tuple[int, ...]] = []
     monkeypatch.setattr(sys, "setswitchinterval", found.append)
+    monkeypatch.setattr(gc, "set_threshold", lambda *steps: collects.append(steps))
     settings: dict[str, object] = {
         "db": str(tmp_path / "w.db"),
         "seed": None,
@@ -54,6 +58,7 @@ def test_a_worker_hands_the_interpreter_between_threads_often(
     assert found == [SWITCH_INTERVAL] and SWITCH_INTERVAL < 0.005
     share_the_interpreter()
     assert found == [SWITCH_INTERVAL] * 2
+    assert collects == [GC_THRESHOLDS] * 2
 
 
 def test_sqlite_refuses_more_than_one_worker(tmp_path: Path) -> None:
