@@ -33,6 +33,18 @@ def test_deck_has_43_cards_R1_1() -> None:
     assert set(deck) == set(cards(expected))
 
 
+def test_every_card_hashes_as_its_equals_and_apart_from_the_others_R1_1() -> None:
+    # a card's hash is kept by index: the same card parsed again, or unpickled, finds it
+    import pickle
+
+    hashes = {hash(card) for card in CARDS}
+    assert len(hashes) == len(CARDS)
+    for card in CARDS:
+        again = pickle.loads(pickle.dumps(card))
+        assert again == card and hash(again) == hash(card) == hash(fh.parse_card(str(card)))
+        assert {card: 1}[fh.parse_card(str(card))] == 1
+
+
 def test_deck_has_no_twos_threes_or_black_fours_R1_1() -> None:
     deck = set(fh.Rules().deck)
     for text in ("2S", "2C", "2D", "2H", "3S", "3C", "3D", "3H", "4S", "4C"):

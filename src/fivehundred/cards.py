@@ -230,7 +230,7 @@ class Card:
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(("Card", self.index))
+        return _CARD_HASH[self.index]  # hash(("Card", index)), made once for each card
 
     def __lt__(self, other: Card) -> bool:
         if isinstance(other, Card):
@@ -271,6 +271,7 @@ def _card_str(index: int) -> str:
 
 
 _CARD_STR: Final = tuple(_card_str(i) for i in range(INDEX_SPACE))
+_CARD_HASH: Final = tuple(hash(("Card", i)) for i in range(INDEX_SPACE))
 _TABLE = _make_table()
 #: Every card of the index space, by index (all 64 suit cards and the Joker).
 CARDS: Final[tuple[Card, ...]] = tuple(c for c in _TABLE if c is not None)
