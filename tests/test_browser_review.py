@@ -293,6 +293,29 @@ def test_the_review_picks_out_your_mistakes_beside_the_best_card_for_you(
             "The review stopped at its time limit: some other players' first cards are not"
             " analysed.",
         ]
+        # nothing is claimed of a card that was not analysed
+        only = {**first, "cards": [{"seat": you, "card": "AS", "analysed": False}]}
+        rest = [
+            {**t, "cards": [c for c in t["cards"] if c["seat"] == you]} for t in review["tricks"]
+        ]
+        best = [{**t, "cards": [{**c, "lost": 0} for c in t["cards"]]} for t in rest[2:]]
+        cut = {
+            **review,
+            "hand": 4,
+            "complete": False,
+            "tricks": [only, {**only, "number": 2}, *best],
+        }
+        browser.execute_script(
+            "const f = window.fivehundred; f.showReview(arguments[0]);"
+            "const answer = structuredClone(f.shown); answer.page.reviewed = 4; f.render(answer);",
+            cut,
+        )
+        assert browser.find_element(By.CSS_SELECTOR, "#review .review-you").text == (
+            "Every card of yours that was analysed was a best card."
+        )
+        assert browser.find_element(By.CSS_SELECTOR, "#review-body .hint").text == (
+            "The review stopped at its time limit: your cards of tricks 1 and 2 are not analysed."
+        )
     finally:
         server.terminate()
         server.communicate(timeout=10)

@@ -43,8 +43,10 @@ function unanalysed(review, you) {
     && !p.analysed)).map((t) => t.number);
   const parts = [];
   if (yours.length) {
+    const numbers = yours.length === 1 ? `${yours[0]}`
+      : `${yours.slice(0, -1).join(", ")} and ${yours[yours.length - 1]}`;
     parts.push(`your card${yours.length === 1 ? "" : "s"} of trick${yours.length === 1 ? "" : "s"} `
-      + `${yours.join(", ")} ${yours.length === 1 ? "is" : "are"} not analysed`);
+      + `${numbers} ${yours.length === 1 ? "is" : "are"} not analysed`);
   }
   if (review.could_make === null || review.could_make === undefined) {
     parts.push("what the contract could make was not reached");
@@ -86,8 +88,11 @@ export function drawReviewBody(body, review, page) {
       + mistakes.map(({ trick, play }) => `trick ${trick.number}, ${cardText(play.card)} `
         + `(${play.best.map((b) => cardText(bare(b))).join(" or ")} was best)`).join("; ") + ".";
   } else {
-    const analysed = (review.tricks || []).some((t) => t.cards.some((p) => p.seat === you && p.analysed));
-    summary.textContent = analysed ? "Every card you played was a best card: no trick lost." : "";
+    const yours = (review.tricks || []).flatMap((t) => t.cards.filter((p) => p.seat === you));
+    if (!yours.some((p) => p.analysed)) summary.textContent = "";
+    else if (yours.every((p) => p.analysed)) {
+      summary.textContent = "Every card you played was a best card: no trick lost.";
+    } else summary.textContent = "Every card of yours that was analysed was a best card.";
   }
   const saves = you === null ? [] : (review.tricks || []).flatMap((trick) => trick.cards
     .filter((p) => p.seat === you && saving(p)).map((play) => ({ trick, play })));
