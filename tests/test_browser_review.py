@@ -316,6 +316,21 @@ def test_the_review_picks_out_your_mistakes_beside_the_best_card_for_you(
         assert browser.find_element(By.CSS_SELECTOR, "#review-body .hint").text == (
             "The review stopped at its time limit: your cards of tricks 1 and 2 are not analysed."
         )
+        # a spectator is told of the players' cards, none of them "other"
+        spectated = {**cut, "hand": 5, "could_make": 8}
+        hint = browser.execute_async_script(
+            "const [review, done] = arguments;"
+            "import('/static/review.js').then((m) => {"
+            "  const body = document.createElement('div');"
+            "  const page = structuredClone(window.fivehundred.shown.page); page.you = null;"
+            "  m.drawReviewBody(body, review, page);"
+            "  done(body.querySelector('.hint').textContent); });",
+            spectated,
+        )
+        assert (
+            hint
+            == "The review stopped at its time limit: some players' first cards are not analysed."
+        )
     finally:
         server.terminate()
         server.communicate(timeout=10)

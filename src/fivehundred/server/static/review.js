@@ -51,7 +51,8 @@ function unanalysed(review, you) {
   if (review.could_make === null || review.could_make === undefined) {
     parts.push("what the contract could make was not reached");
   }
-  return parts.length ? parts.join("; ") : "some other players' first cards are not analysed";
+  if (parts.length) return parts.join("; ");
+  return `some ${you === null ? "" : "other "}players' first cards are not analysed`;
 }
 
 // Draws the review into ``body``; answers the person's mistakes (for the tests).
