@@ -13,7 +13,18 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from browser_support import chromium, click, open_table, page, served, settled, shoot, wait_for
+from browser_support import (
+    SIZES,
+    chromium,
+    click,
+    open_table,
+    page,
+    served,
+    settled,
+    shoot,
+    viewport,
+    wait_for,
+)
 
 
 @pytest.fixture(scope="module")
@@ -138,6 +149,55 @@ def test_the_end_of_a_hand_waits_for_next_hand_then_for_the_countdown(
         if answer["view"]["view"]["to_act"] == answer["seat"]:
             assert browser.find_element(By.ID, "bidding").is_displayed()
         browser.execute_script("localStorage.removeItem('fivehundred.hold')")
+
+
+#: What of the held hand's end is not wholly on the screen, with the page at its top: its
+#: result, "Next hand", each card of the last trick, the review's title and, on a wide
+#: screen (``arguments[0]``), the review's first line.
+OFF_SCREEN = """
+window.scrollTo(0, 0);
+for (const card of document.querySelectorAll('#trick .card')) {
+  card.getAnimations().forEach((a) => a.finish());
+}
+const parts = ['#hand-end-words', '#next-hand', '#trick .card', '#review-title'];
+if (arguments[0]) parts.push('#review-body > :first-child');
+const out = [];
+for (const part of parts) {
+  for (const el of document.querySelectorAll(part)) {
+    const r = el.getBoundingClientRect();
+    if (el.offsetParent === null || r.top < 0 || r.bottom > innerHeight + 0.5) {
+      out.push(`${part} at ${Math.round(r.top)}-${Math.round(r.bottom)}`);
+    }
+  }
+}
+return out;
+"""
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_the_held_result_its_last_trick_and_the_review_share_the_screen(
+    browser: WebDriver, server: str, players: int
+) -> None:
+    """The end of a hand keeps its result, the last trick on the felt and the start of its
+    review on one screen, at 1280x800 and at 390x844 (there the review's title): nothing
+    to scroll to."""
+    open_table(browser, server, players, pace="instant")
+    to_the_last_card(browser)
+    browser.execute_script("localStorage.setItem('fivehundred.hold', '60')")
+    click(browser, "#hand .card.legal")
+    wait_for(browser, lambda d: page(d, "f.held !== null"))
+    wait_for(browser, lambda d: d.find_element(By.ID, "review").is_displayed(), timeout=30)
+    wait_for(browser, lambda d: not page(d, "f.animating"))
+    wrong = []
+    for width, height in SIZES:
+        viewport(browser, width, height)
+        wait_for(browser, lambda d, w=width: d.execute_script("return innerWidth") == w)
+        wrong += [f"{width}x{height}: {x}" for x in browser.execute_script(OFF_SCREEN, width > 1000)]
+    shoot(browser, f"{players}p-held-end")
+    viewport(browser, *SIZES[0])
+    click(browser, "#next-hand")
+    browser.execute_script("localStorage.removeItem('fivehundred.hold')")
+    assert wrong == []
 
 
 def over(driver: WebDriver) -> bool:

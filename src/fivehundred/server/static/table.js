@@ -561,6 +561,7 @@ function render(answer) {
   drawBox(answer, act);
   if (held) $("bidding").hidden = true;  // the next auction waits for the person
   $("table").classList.toggle("auction", !$("bidding").hidden);
+  $("table").classList.toggle("ended", Boolean(held) || answer.view.view.result !== null);
   drawAuction(drawn);
   drawSheet(answer);
   drawMoves(answer, drawHand(answer));
@@ -718,14 +719,16 @@ async function takeBack() {
 // -- the review after a hand (sent by the server when it is ready) ------------------------
 
 // The review of the last hand (from the server's solver), for the person reading it:
-// drawn by review.js; while the end of a hand is held, right under its result.
+// drawn by review.js. While the end of a hand is held (and at the game's end), under
+// the felt: the result above it and the last trick on it stay on the screen with the
+// review's first lines, at 1280x800 as on a phone.
 function drawReview(answer) {
   const page = answer.page;
   const hand = page.reviewed;  // the last hand finished: never an older hand's review
   const review = hand !== null && reviews.get(hand);
   const box = $("review");
   box.hidden = !review;
-  const home = held || answer.view.view.result !== null ? $("hand-end") : $("exposed-box");
+  const home = held || answer.view.view.result !== null ? $("trick-caption") : $("exposed-box");
   if (box.previousElementSibling !== home) home.after(box);
   if (!review) { askReview(hand); return; }
   $("review-title").textContent = `Review of hand ${review.hand}`;
