@@ -331,6 +331,39 @@ def test_the_review_picks_out_your_mistakes_beside_the_best_card_for_you(
             hint
             == "The review stopped at its time limit: some players' first cards are not analysed."
         )
+        # many equal best cards are named three at a time, in the table and in the summary
+        many = ["7C", "JC", "AC", "5H", "6H", "9H", "QH"]
+        wide = {
+            **review,
+            "hand": 6,
+            "tricks": [
+                {
+                    "number": 1,
+                    "winner": other,
+                    "cards": [
+                        {**review["tricks"][1]["cards"][0], "best": many},
+                        {**review["tricks"][1]["cards"][1], "best": ["Jo:S", "Jo:C", *many]},
+                    ],
+                }
+            ],
+        }
+        texts = browser.execute_async_script(
+            "const [review, done] = arguments;"
+            "import('/static/review.js').then((m) => {"
+            "  const body = document.createElement('div');"
+            "  m.drawReviewBody(body, review, window.fivehundred.shown.page);"
+            "  done([body.querySelector('.review-you').textContent,"
+            "    ...[...body.querySelectorAll('tbody td')].map((c) => c.textContent)]); });",
+            wide,
+        )
+        assert texts == [
+            "Your cards cost your side 1 trick: trick 1, 7♦ (7♣, J♣, A♣ or 4 more was best).",
+            "1",
+            "7♦",
+            "7♣, J♣, A♣ or 4 more",
+            "\u22121 trick",
+            f"{name}: 9♣ (Joker, 7♣, J♣ or 5 more kept 2 tricks more for the defence)",
+        ]
     finally:
         server.terminate()
         server.communicate(timeout=10)

@@ -17,8 +17,14 @@ export function contractText(call) {
 const tricks = (n) => `${n} trick${n === 1 ? "" : "s"}`;
 // the card itself, or the Joker's lead ("Jo:H") as the Joker
 const bare = (action) => action.split(":")[0];
-// cards in words, each once: "K♣ or A♣" (the Joker's leads are one card)
-const cardsText = (actions) => [...new Set(actions.map((a) => cardText(bare(a))))].join(" or ");
+// Cards in words, each once: "K♣ or A♣" (the Joker's leads are one card). Of more than
+// three, the first three and how many more: "7♣, J♣, A♣ or 4 more" (a cell stays short).
+const SHOWN_CARDS = 3;
+function cardsText(actions) {
+  const cards = [...new Set(actions.map((a) => cardText(bare(a))))];
+  if (cards.length <= SHOWN_CARDS) return cards.join(" or ");
+  return `${cards.slice(0, SHOWN_CARDS).join(", ")} or ${cards.length - SHOWN_CARDS} more`;
+}
 // a best card that kept tricks a worse card would have lost (from the solver's values)
 const saving = (play) => play.analysed && !play.forced && play.lost === 0 && play.saved > 0;
 
@@ -87,7 +93,7 @@ export function drawReviewBody(body, review, page) {
     const cost = mistakes.reduce((n, m) => n + m.play.lost, 0);
     summary.textContent = `Your cards cost ${forWhom(review, you, you, name)} ${tricks(cost)}: `
       + mistakes.map(({ trick, play }) => `trick ${trick.number}, ${cardText(play.card)} `
-        + `(${play.best.map((b) => cardText(bare(b))).join(" or ")} was best)`).join("; ") + ".";
+        + `(${cardsText(play.best)} was best)`).join("; ") + ".";
   } else {
     const yours = (review.tricks || []).flatMap((t) => t.cards.filter((p) => p.seat === you));
     if (!yours.some((p) => p.analysed)) summary.textContent = "";
@@ -156,7 +162,7 @@ export function drawReviewBody(body, review, page) {
     }
     const others = trick.cards.filter((p) => p.seat !== you && p.analysed && p.lost > 0);
     tr.insertCell().textContent = others.map((p) => `${name(p.seat)}: ${cardText(p.card)} `
-      + `(${p.best.map((b) => cardText(bare(b))).join(" or ")} kept ${tricks(p.lost)} more for `
+      + `(${cardsText(p.best)} kept ${tricks(p.lost)} more for `
       + `${forWhom(review, p.seat, you, name)})`).join(" · ");
   }
   body.append(table);
