@@ -174,6 +174,10 @@ return out;
 """
 
 
+def inner_width(driver: WebDriver, width: int) -> bool:
+    return bool(driver.execute_script("return innerWidth") == width)
+
+
 @pytest.mark.parametrize("players", [4, 6])
 def test_the_held_result_its_last_trick_and_the_review_share_the_screen(
     browser: WebDriver, server: str, players: int
@@ -191,8 +195,10 @@ def test_the_held_result_its_last_trick_and_the_review_share_the_screen(
     wrong = []
     for width, height in SIZES:
         viewport(browser, width, height)
-        wait_for(browser, lambda d, w=width: d.execute_script("return innerWidth") == w)
-        wrong += [f"{width}x{height}: {x}" for x in browser.execute_script(OFF_SCREEN, width > 1000)]
+        wait_for(browser, functools.partial(inner_width, width=width))
+        wrong += [
+            f"{width}x{height}: {x}" for x in browser.execute_script(OFF_SCREEN, width > 1000)
+        ]
     shoot(browser, f"{players}p-held-end")
     viewport(browser, *SIZES[0])
     click(browser, "#next-hand")
