@@ -283,9 +283,10 @@ def test_a_negative_change_is_printed_with_a_true_minus_sign_R8_3() -> None:
 
 
 def test_the_pages_kept_parts_are_the_ones_made_afresh_through_a_whole_game_R8_3() -> None:
-    """The score sheet and the hand before are made once and shared by every answer
-    that shows them: through a whole game, each seat's page (names changed midway
-    too) is the page made with nothing kept, and answering never changes a kept one."""
+    """The score sheet, the hand before, the tricks and the auction grid are made once
+    and shared by every answer that shows them: through a whole game, each seat's page
+    (names changed midway too) is the page made with nothing kept, and answering never
+    changes a kept one."""
     bot = HeuristicPlayer(random.Random("kept"))
     seats = (HUMAN, "heuristic", HUMAN, "heuristic")
     state = fh.deal(fh.new_game(dealer=1), seed=1)
@@ -306,6 +307,9 @@ def test_the_pages_kept_parts_are_the_ones_made_afresh_through_a_whole_game_R8_3
             again = _present.page(view, seats, past, names=names)
             _present._sheet.cache_clear()
             _present._previous.cache_clear()
+            _present._trick.cache_clear()
+            _present._auction_table.cache_clear()
+            _present._call_text.cache_clear()
             assert kept == again == _present.page(view, seats, past, names=names)
             compared += 1
         to_act = state.to_act

@@ -128,6 +128,7 @@ def _card_name(card: fh.Card) -> str:
     return f"{_RANK_WORDS.get(rank, rank)} of {_SUIT_WORDS[card.suit.letter]}"
 
 
+@functools.lru_cache(maxsize=256)  # the calls of the games being played: a few dozen
 def _call_text(call: fh.Call) -> str:
     """A call as the page prints it: ``8♥``, ``7NT``, ``Misère``, ``Pass``."""
     if call.kind is CallKind.BID:
@@ -168,7 +169,9 @@ def _sides(rules: fh.Rules, name: list[str], you: int | None) -> list[str]:
     return out
 
 
-def _trick(trick: Any, name: list[str]) -> dict[str, Any]:
+@functools.lru_cache(maxsize=4096)  # the tricks of the hands being played, by each seat
+def _trick(trick: fh.Trick, name: tuple[str, ...]) -> dict[str, Any]:
+    """A trick as the page shows it (shared by the answers that show it: never changed)."""
     return {
         "plays": [{"seat": seat, "card": str(card)} for seat, card in trick.plays],
         "winner": trick.winner,
@@ -296,12 +299,17 @@ def _auction(view: fh.PlayerView, name: list[str]) -> dict[str, Any]:
     dealer = view.dealer
     if view.result is not None and view.last_hand is not None:
         dealer = view.last_hand.dealer
-    return _auction_table(view.rules.players, dealer, view.auction, name)
+    return _auction_table(view.rules.players, dealer, view.auction, tuple(name))
 
 
+@functools.lru_cache(maxsize=1024)  # an auction is read by each seat through its hand
 def _auction_table(
-    players: int, dealer: int | None, auction: Iterable[tuple[int, fh.Call]], name: list[str]
+    players: int,
+    dealer: int | None,
+    auction: tuple[tuple[int, fh.Call], ...],
+    name: tuple[str, ...],
 ) -> dict[str, Any]:
+    """The auction grid (shared by the answers that show it: never changed)."""
     first = 0 if dealer is None else (dealer + 1) % players
     order = [(first + n) % players for n in range(players)]
     rows: list[list[str]] = []
@@ -492,7 +500,7 @@ def _previous(
     played = {seat for trick in hand.tricks for seat, _ in trick.plays}
     return {
         "hand": result.number,
-        "tricks": [_trick(t, name) for t in hand.tricks],
+        "tricks": [_trick(t, names) for t in hand.tricks],
         "words": _result(result, rules, name, sides),
         "contract": None
         if result.contract is None or result.contractor is None
@@ -500,7 +508,7 @@ def _previous(
         "phase": f"Hand {result.number} is over"
         if result.contract is not None
         else "Everyone passed: " + ("played at no trumps" if result.all_pass else "thrown in"),
-        "auction": _auction_table(rules.players, result.dealer, hand.auction, name),
+        "auction": _auction_table(rules.players, result.dealer, hand.auction, names),
         "seats": [
             {
                 "dealer": seat == result.dealer,
@@ -564,7 +572,8 @@ def page(
     contract = None
     if view.contract is not None and view.contractor is not None:
         contract = _contract(view.contract, view.contractor, rules, name)
-    sheet = [*_sheet(tuple(past), rules, tuple(name), tuple(sides))]  # a copy: it grows
+    names, teams = tuple(name), tuple(sides)  # the cached helpers' keys
+    sheet = [*_sheet(tuple(past), rules, names, teams)]  # a copy: it grows
     last = view.last_hand
     if (
         last is not None
@@ -588,9 +597,9 @@ def page(
         else None,
         "auction": _auction(view, name),
         "cards": _cards(view, kept, (*view.tricks, *before)),
-        "tricks": [_trick(t, name) for t in view.tricks],
+        "tricks": [_trick(t, names) for t in view.tricks],
         "trick": [{"seat": seat, "card": str(card)} for seat, card in view.trick],
-        "previous": _previous(previous, rules, tuple(name), tuple(sides)),
+        "previous": _previous(previous, rules, names, teams),
         "sheet": sheet,
         "actions": {
             text: _action_words(action, name)
