@@ -283,10 +283,10 @@ def test_a_negative_change_is_printed_with_a_true_minus_sign_R8_3() -> None:
 
 
 def test_the_pages_kept_parts_are_the_ones_made_afresh_through_a_whole_game_R8_3() -> None:
-    """The score sheet, the hand before, the tricks and the auction grid are made once
-    and shared by every answer that shows them: through a whole game, each seat's page
-    (names changed midway too) is the page made with nothing kept, and answering never
-    changes a kept one."""
+    """The score sheet, the hand before, the tricks, the auction grid and the cards'
+    groups are made once and shared by every answer that shows them: through a whole
+    game, each seat's page and cards (names changed midway too) are the ones made with
+    nothing kept, and answering never changes a kept one."""
     bot = HeuristicPlayer(random.Random("kept"))
     seats = (HUMAN, "heuristic", HUMAN, "heuristic")
     state = fh.deal(fh.new_game(dealer=1), seed=1)
@@ -305,6 +305,10 @@ def test_the_pages_kept_parts_are_the_ones_made_afresh_through_a_whole_game_R8_3
             view = fh.observe(state, seat)
             kept = _present.page(view, seats, past, names=names)
             again = _present.page(view, seats, past, names=names)
+            cards = _present.display(view)
+            assert cards == _present.display(view)
+            _present._groups.cache_clear()
+            assert cards == _present.display(view)
             _present._sheet.cache_clear()
             _present._previous.cache_clear()
             _present._trick.cache_clear()

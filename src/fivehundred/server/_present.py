@@ -678,16 +678,25 @@ def display(view: fh.PlayerView) -> dict[str, Any]:
     them wherever they are shown: in the hand, the kitty or the trick.
     """
     contract, joker = view.contract, view.joker_suit
-
-    def groups(cards: Sequence[fh.Card]) -> list[list[str]]:
-        found = display_groups(cards, contract, joker_suit=joker)
-        trumps = bool(found) and is_trump(found[0][0], contract, joker_suit=joker)
-        return [[str(c) for c in group] for group in alternate(found, trumps)]
-
     kitty = view.kitty
     return {
-        "hand": groups([*view.hand, *(kitty or ())]),
-        "kitty": None if kitty is None else [card for group in groups(kitty) for card in group],
-        "exposed_hand": None if view.exposed_hand is None else groups(view.exposed_hand),
+        "hand": _groups((*view.hand, *(kitty or ())), contract, joker),
+        "kitty": None
+        if kitty is None
+        else [card for group in _groups(kitty, contract, joker) for card in group],
+        "exposed_hand": None
+        if view.exposed_hand is None
+        else _groups(view.exposed_hand, contract, joker),
         "trumps": [] if contract is None else list(trumps(view.rules, contract, joker)),
     }
+
+
+@functools.lru_cache(maxsize=4096)  # the hands being played: one changes at each card
+def _groups(
+    cards: tuple[fh.Card, ...], contract: fh.Call | None, joker: fh.Suit | None
+) -> list[list[str]]:
+    """Cards as :func:`display` shows them: in groups, the colours alternating (shared by
+    the answers that show them: never changed)."""
+    found = display_groups(cards, contract, joker_suit=joker)
+    first_trumps = bool(found) and is_trump(found[0][0], contract, joker_suit=joker)
+    return [[str(c) for c in group] for group in alternate(found, first_trumps)]
