@@ -352,6 +352,9 @@ function release() {
   }
 }
 
+// Whether the page shows a hand's end: one held for the person, or the game's end.
+const showsEnd = (answer) => Boolean(held) || answer.view.view.result !== null;
+
 function drawHandEnd(answer) {
   const page = answer.page;
   const over = answer.view.view.result !== null;
@@ -561,7 +564,7 @@ function render(answer) {
   drawBox(answer, act);
   if (held) $("bidding").hidden = true;  // the next auction waits for the person
   $("table").classList.toggle("auction", !$("bidding").hidden);
-  $("table").classList.toggle("ended", Boolean(held) || answer.view.view.result !== null);
+  $("table").classList.toggle("ended", showsEnd(answer));
   drawAuction(drawn);
   drawSheet(answer);
   drawMoves(answer, drawHand(answer));
@@ -728,7 +731,7 @@ function drawReview(answer) {
   const review = hand !== null && reviews.get(hand);
   const box = $("review");
   box.hidden = !review;
-  const home = held || answer.view.view.result !== null ? $("trick-caption") : $("exposed-box");
+  const home = showsEnd(answer) ? $("trick-caption") : $("exposed-box");
   if (box.previousElementSibling !== home) home.after(box);
   if (!review) { askReview(hand); return; }
   $("review-title").textContent = `Review of hand ${review.hand}`;
