@@ -180,11 +180,20 @@ class LoopQueries:
 
     async def _statuses(self, games: list[str]) -> dict[str, tuple[int, bool, str]]:
         """The status of each of ``games`` still stored, in one query (the same
-        retries as :meth:`status`)."""
+        retries as :meth:`status`).
+
+        One game, the usual question, is asked by :data:`PG_STATUS`, prepared: it costs
+        the process a third less than :data:`PG_STATUS_MANY` (no array to send) and
+        PostgreSQL less time. A game no longer stored reads as :data:`GONE` either way.
+        """
         pool = await self.loop_pool("status", checked=False)
         for attempt in range(POOL_SIZE + 1):
             try:
                 async with pool.connection() as db:
+                    if len(games) == 1:
+                        game = games[0]
+                        cursor = await db.execute(PG_STATUS, (game, game, game), prepare=True)
+                        return {game: status_row(await cursor.fetchone())}
                     rows = await (await db.execute(PG_STATUS_MANY, (games,))).fetchall()
                 return {str(row[0]): status_row(row[1:]) for row in rows}
             except (self._psycopg.OperationalError, self._pool_timeout) as err:
