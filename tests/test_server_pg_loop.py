@@ -150,6 +150,43 @@ def test_a_move_awaited_on_the_loop_is_stored_before_it_is_answered(
     assert stored.version == version and stored.state == table.state
 
 
+def test_peoples_moves_one_by_one_and_a_hands_last_with_its_deal_are_stored_whole(
+    two: tuple[Tables, Tables],
+) -> None:
+    # a person's single action is written by the one-row statement; the hand's last
+    # card, which brings the next deal's deck, by the arrays: both must store it all
+    first, second = two
+    table, tokens = first.create({}, ["human"] * 4)
+    assert len(tokens) == 5  # four people and the spectator: no computer seat replies
+
+    first_hand = table.state.hand_number
+
+    async def hand() -> list[int]:
+        versions: list[int] = []
+        try:
+            for _ in range(200):  # a hand is at most 4 calls a round and 43 cards
+                state = table.state
+                if state.hand_number > first_hand or state.result is not None:
+                    break
+                seat = state.to_act
+                assert seat is not None
+                legal = fh.legal_actions(state)
+                # the first call is a bid (6♠), then everyone passes: the hand is played
+                action = legal[1] if state.phase is fh.Phase.BIDDING and not versions else legal[0]
+                text = fh.format_action(action)
+                versions.append(await first.act_soon(table, seat, text, table.version))
+        finally:
+            await first.store.aclose()
+        return versions
+
+    versions = asyncio.run(hand())
+    assert len(versions) > 10 and versions == list(range(1, len(versions) + 1))  # one a move
+    assert table.state.hand_number == first_hand + 1 and table.state.phase is fh.Phase.BIDDING
+    stored = second.get(table.id)  # another process reads it from the database
+    assert stored.version == table.version and stored.state == table.state
+    assert stored.past == table.past
+
+
 def test_a_cancelled_request_leaves_its_move_whole(two: tuple[Tables, Tables]) -> None:
     """The write is shielded: cancelling the request mid-write neither loses the stored
     move from memory nor keeps the table's lock."""
