@@ -92,27 +92,28 @@ PG_APPEND: Final = (
     "SELECT * FROM unnest(%s::text[], %s::integer[], %s::text[])) "
     "SELECT pg_notify(%s, %s)"
 )
+_IF_OPEN: Final = (  # the guard of both statements below, and their notification
+    "WITH ok AS (SELECT 1 FROM game WHERE id = %s AND seats::jsonb = %s::jsonb "
+    "AND NOT EXISTS (SELECT 1 FROM closed WHERE game = %s)), ",
+    "SELECT pg_notify(%s, %s) FROM ok",
+)
 #: :data:`PG_APPEND` of a person's move from the event loop, which asks no status
 #: first: nothing is stored (no row comes back) unless the game is open and its seats
 #: are the ones the move was applied to (a seat given away elsewhere changes them).
 PG_APPEND_IF_SEATS: Final = (
-    "WITH ok AS (SELECT 1 FROM game WHERE id = %s AND seats::jsonb = %s::jsonb "
-    "AND NOT EXISTS (SELECT 1 FROM closed WHERE game = %s)), "
-    "moves AS (INSERT INTO action (game, n, seat, action) SELECT u.* FROM "
+    f"{_IF_OPEN[0]}moves AS (INSERT INTO action (game, n, seat, action) SELECT u.* FROM "
     "unnest(%s::text[], %s::integer[], %s::integer[], %s::text[]) AS u "
     "WHERE EXISTS (SELECT 1 FROM ok)), "
     "deals AS (INSERT INTO deal (game, hand, deck) SELECT u.* FROM "
     "unnest(%s::text[], %s::integer[], %s::text[]) AS u WHERE EXISTS (SELECT 1 FROM ok)) "
-    "SELECT pg_notify(%s, %s) FROM ok"
+    f"{_IF_OPEN[1]}"
 )
 #: :data:`PG_APPEND_IF_SEATS` of one action and no deck (a person's usual move), with the
 #: row's values for arrays: arrays cost the process more to send than the rest of the move.
 PG_APPEND_ONE_IF_SEATS: Final = (
-    "WITH ok AS (SELECT 1 FROM game WHERE id = %s AND seats::jsonb = %s::jsonb "
-    "AND NOT EXISTS (SELECT 1 FROM closed WHERE game = %s)), "
-    "moves AS (INSERT INTO action (game, n, seat, action) "
+    f"{_IF_OPEN[0]}moves AS (INSERT INTO action (game, n, seat, action) "
     "SELECT %s::text, %s::integer, %s::integer, %s::text WHERE EXISTS (SELECT 1 FROM ok)) "
-    "SELECT pg_notify(%s, %s) FROM ok"
+    f"{_IF_OPEN[1]}"
 )
 #: The version announced when a game is closed.
 CLOSED: Final = -1
