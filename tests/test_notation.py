@@ -404,6 +404,25 @@ def test_parse_hand_score_refuses_R8(text: str, players: int, message: str) -> N
         parse_hand_score(cast(Any, 7), fh.Rules())
 
 
+def test_parse_hand_score_reads_the_default_rules_and_checks_its_side_R8() -> None:
+    """``rules=None`` is the default rules, as everywhere else; a side that is not a whole
+    number of the rules' sides is the library's error, never an IndexError or a seat -1."""
+    from fivehundred.notation import HandScore, parse_hand_score
+
+    assert parse_hand_score("7H by 0 took 8", None) == HandScore(fh.parse_call("7H"), 0, (8, 2))
+    assert parse_hand_score("7H 8", side=1) == HandScore(fh.parse_call("7H"), 1, (2, 8))
+    for side in (5, -1, 2):
+        with pytest.raises(
+            fh.FiveHundredError, match=f"side {side} is not a side: sides are 0 to 1"
+        ):
+            parse_hand_score("7H 8", fh.Rules(), side=side)
+    for bad in ("x", True, 1.0, None):
+        with pytest.raises(fh.FiveHundredTypeError, match="a side"):
+            parse_hand_score("7H 8", fh.Rules(), side=cast(Any, bad))
+    with pytest.raises(fh.FiveHundredTypeError, match="the game's rules"):
+        parse_hand_score("7H 8", cast(Any, "rules"))
+
+
 def test_split_hands_starts_a_hand_at_each_contract() -> None:
     from fivehundred.notation import split_hands
 

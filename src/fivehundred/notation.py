@@ -550,7 +550,7 @@ def _number(text: str, whole: str, what: str) -> int:
     return int(text)
 
 
-def parse_hand_score(text: str, rules: Rules, *, side: int = 0) -> HandScore | None:
+def parse_hand_score(text: str, rules: Rules | None = None, *, side: int = 0) -> HandScore | None:
     """Read one hand of a real table; ``None`` for a thrown-in hand (``pass``, R3.9).
 
     The short form gives the contract, the tricks its side took and, if it is
@@ -567,8 +567,23 @@ HandScore(contract=Call.parse('7H'), contractor=3, tricks=(4, 6), partner=None))
     >>> parse_hand_score("pass", fh.Rules()) is None
     True
 
-    Raises :class:`~fivehundred.NotationError` saying what is wrong and what a hand looks like.
+    ``rules`` are the game's (the default :class:`~fivehundred.Rules` when left out) and
+    ``side`` the contracting side of the short form when the text names none.
+
+    Raises :class:`~fivehundred.NotationError` saying what is wrong and what a hand looks
+    like, :class:`~fivehundred.FiveHundredTypeError` for ``rules`` that are not a
+    :class:`~fivehundred.Rules` or a ``side`` that is not a whole number, and
+    :class:`~fivehundred.FiveHundredError` for a ``side`` that is not a side of the rules.
     """
+    from fivehundred.errors import FiveHundredError
+    from fivehundred.rules import Rules
+
+    if rules is None:
+        rules = Rules()
+    expect(rules, Rules, "the game's rules (a fivehundred.Rules, or None for the default)")
+    expect(side, int, "a side (a whole number)")
+    if not 0 <= side < len(rules.sides):
+        raise FiveHundredError(f"side {side} is not a side: sides are 0 to {len(rules.sides) - 1}")
     if not isinstance(text, str):
         raise NotationError(
             f"a hand is written as text, not {quote(text)}",
