@@ -233,6 +233,31 @@ def test_a_misere_hand_ends_at_the_contractors_first_trick_R5_5(tricks: tuple[in
     assert fh.score_hand(fh.MISERE, 0, tricks) == ((-250 if tricks[0] else 250), 0)
 
 
+@pytest.mark.parametrize("tricks", [(7, 3), (8, 2), (0, 10)])
+def test_a_misere_contractor_never_takes_two_tricks_R5_5(tricks: tuple[int, int]) -> None:
+    """Ten tricks in all, yet the contractor's side took more than one: the hand would have
+    ended at its first (R5.5)."""
+    with pytest.raises(fh.FiveHundredError, match=r"\(R5\.5\).*not (3|2|10)"):
+        fh.score_hand(fh.MISERE, 1, tricks)
+
+
+def test_a_misere_contractors_partner_takes_no_trick_R4_2() -> None:
+    """Tricks by seat: the partner sits the hand out, so one seat of the side plays."""
+    with pytest.raises(fh.FiveHundredError, match=r"sits out \(R4\.2\)"):
+        fh.score_hand(fh.MISERE, 0, (1, 5, 1, 3))
+    with pytest.raises(fh.FiveHundredError, match=r"sits out \(R4\.2\)"):
+        fh.score_hand(fh.OPEN_MISERE, 1, (0, 1, 0, 1), rules=fh.Rules(misere_playout=True))
+    assert fh.score_hand(fh.MISERE, 2, (0, 6, 1, 3)) == (-250, 0)  # seat 2 played; 0 sat out
+    assert fh.score_hand(fh.MISERE, 0, (0, 5, 0, 5)) == (250, 0)
+
+
+@pytest.mark.parametrize("contract", ["6S", "10NT", "M", "OM"])
+def test_a_contract_without_its_contractor_is_refused_R8_2(contract: str) -> None:
+    """Not scored as a hand everyone passed: a contract is someone's (R8.2-R8.4)."""
+    with pytest.raises(fh.FiveHundredError, match="needs its contractor"):
+        fh.score_hand(fh.parse_call(contract), None, (6, 4))
+
+
 def test_a_misere_hand_played_out_has_ten_tricks_V_MISERE_PLAYOUT() -> None:
     rules = fh.Rules(misere_playout=True)
     assert fh.score_hand(fh.MISERE, 0, (3, 7), rules=rules) == (-250, 0)

@@ -165,6 +165,7 @@ rules and scores nothing (R3.9); only V-ALL-PASS plays it (Rules(all_pass_no_tru
     _check_types(contract, tricks, rules, scores)
     sides = len(rules.sides)
     if len(tricks) == rules.players != sides:  # tricks by seat: add them up by side
+        _check_sitting_out(contract, contractor, tricks, rules)
         tricks = tuple(sum(tricks[s] for s in seats) for seats in rules.sides)
     if len(tricks) != sides:
         raise FiveHundredError(f"tricks {tuple(tricks)}: one count a side ({sides}) is needed")
@@ -181,6 +182,10 @@ rules and scores nothing (R3.9); only V-ALL-PASS plays it (Rules(all_pass_no_tru
         raise FiveHundredError(
             "a hand without a contract is thrown in under these rules and scores nothing "
             "(R3.9); only V-ALL-PASS plays it (Rules(all_pass_no_trumps=True))"
+        )
+    if contract is not None and contract.is_bid and contractor is None:
+        raise FiveHundredError(
+            f"the contract {contract} needs its contractor: the seat or side that won the auction"
         )
     _check_total(contract, contractor, partner, tuple(tricks), rules)
     from fivehundred._engine import outcome
@@ -209,6 +214,23 @@ rules and scores nothing (R3.9); only V-ALL-PASS plays it (Rules(all_pass_no_tru
     )
 
 
+def _check_sitting_out(
+    contract: Call | None, contractor: int | None, tricks: Sequence[int], rules: Rules
+) -> None:
+    """Refuse tricks by seat where the misère contractor's partner, who sits the hand out
+    (R4.2), took one: at most one seat of the contracting side plays."""
+    if contract is None or not contract.is_misere or contractor is None:
+        return
+    if not isinstance(contractor, int) or not 0 <= contractor < rules.players:
+        return  # not a seat: _side says so
+    seats = rules.sides[rules.side_of(contractor)]
+    if sum(1 for seat in seats if tricks[seat]) > 1:
+        raise FiveHundredError(
+            f"tricks {tuple(tricks)}: in misère the contractor's partner sits out (R4.2), so "
+            "only one seat of the contracting side takes tricks"
+        )
+
+
 def _check_total(
     contract: Call | None,
     contractor: int | None,
@@ -218,6 +240,13 @@ def _check_total(
 ) -> None:
     """Refuse trick counts that do not add up to a hand that can happen (R5.5)."""
     total = sum(tricks)
+    if contract is not None and contract.is_misere and contractor is not None:
+        ours = tricks[contractor] + (tricks[partner] if partner not in (None, contractor) else 0)
+        if ours > 1 and not rules.misere_playout:
+            raise FiveHundredError(
+                f"tricks {tricks}: a misère hand ends at the first trick the contractor "
+                f"wins (R5.5), so the contractor's side takes no trick or one, not {ours}"
+            )
     if total == TRICKS_PER_HAND or contract is None or not contract.is_bid:
         if total != TRICKS_PER_HAND:
             raise FiveHundredError(
