@@ -668,6 +668,25 @@ def test_target_V_TARGET() -> None:
     assert not play_hand(fh.new_game(near, dealer=3), sweep(0), "6NT", 1).is_over
 
 
+@pytest.mark.parametrize(
+    "option", ["target", "losing_score", "trick_points", "score_cap"], ids=lambda name: name
+)
+@pytest.mark.parametrize("size", [10**9 + 1, 2**70, 10**5000], ids=["1e9+1", "2**70", "1e5000"])
+def test_rules_refuse_a_number_their_saved_game_could_not_load_V_TARGET(
+    option: str, size: int
+) -> None:
+    """What Rules accepts, to_json saves and from_json loads again: a target, a score or the
+    points of a trick beyond 10**9 either way is refused at construction (never printed
+    whole: Python refuses to print an int of over 4,300 digits)."""
+    value = -size if option in ("losing_score", "score_cap") else size
+    with pytest.raises(
+        fh.FiveHundredError, match=f"{option} is out of range: at most 1,000,000,000"
+    ):
+        fh.Rules(**{option: value})
+    edge = fh.Rules(target=10**9, losing_score=-(10**9), trick_points=10**9, score_cap=-(10**9))
+    assert fh.from_json(fh.to_json(edge), cls=fh.Rules) == edge
+
+
 def test_misere_playout_V_MISERE_PLAYOUT() -> None:
     """Seat 0 holds the strong black cards and bids misère: it wins trick 1."""
     playout = fh.Rules(misere_playout=True)

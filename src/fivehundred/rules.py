@@ -24,7 +24,7 @@ from typing import Any, Final
 import attrs
 
 from fivehundred._engine import ruledata as _tables
-from fivehundred._engine.ruledata import TRICKS_PER_HAND
+from fivehundred._engine.ruledata import MAX_OPTION_VALUE, TRICKS_PER_HAND
 from fivehundred.calls import DEFAULT_LADDER, Ladder
 from fivehundred.cards import CARDS, JOKER, RANKS_PER_SUIT, Card, Rank, Suit
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError
@@ -154,6 +154,17 @@ def _check_players(instance: Rules, attribute: attrs.Attribute[int], value: int)
 def _int_field(instance: Rules, attribute: attrs.Attribute[int], value: int) -> None:
     if not isinstance(value, int) or isinstance(value, bool):
         raise FiveHundredTypeError(f"{attribute.name}={value!r}: a whole number is needed")
+    problem = _range_problem(attribute.name, value)
+    if problem is not None:
+        raise FiveHundredError(problem)
+
+
+def _range_problem(name: str, value: int) -> str | None:
+    """Why a whole-number option is refused: one a saved game's rules could not load with."""
+    if abs(value) <= MAX_OPTION_VALUE:
+        return None
+    shown = f"{value}" if value.bit_length() <= 128 else f"a number of {value.bit_length()} bits"
+    return f"{name} is out of range: at most {MAX_OPTION_VALUE:,} either way, not {shown}"
 
 
 def _bool_field(instance: Rules, attribute: attrs.Attribute[bool], value: bool) -> None:
@@ -277,6 +288,8 @@ class Rules:
         if cap is not None:
             if not isinstance(cap, int) or isinstance(cap, bool):
                 problems.append(f"score_cap={cap!r}: a whole number or None is needed (V-CAP)")
+            elif abs(cap) > MAX_OPTION_VALUE:
+                problems.append(_range_problem("score_cap", cap))
             elif cap >= self.target:
                 problems.append(f"score_cap={cap} must be below target={self.target} (V-CAP)")
         if self.single_round and (self.self_raise or self.rebid):

@@ -14,6 +14,7 @@ from typing import Final
 import attrs
 
 from fivehundred._engine.quoting import quote
+from fivehundred._engine.ruledata import MAX_OPTION_VALUE
 from fivehundred.errors import FiveHundredError, FiveHundredTypeError, InvalidStateError
 from fivehundred.rules import Rules
 
@@ -105,7 +106,7 @@ def rules_from_options(options: Mapping[str, object]) -> Rules:
                 kind = "a whole number" + (" or null" if name in _OPTIONAL_INT_OPTIONS else "")
                 problems.append(f"rules: {name} must be {kind}, not {_short(value)}")
                 continue
-            if isinstance(value, int) and is_int and abs(value) > _MAX_OPTION:
+            if isinstance(value, int) and is_int and abs(value) > MAX_OPTION_VALUE:
                 problems.append(f"rules: {name}={_short(value)} is out of range")
                 continue
         elif name in _OPTIONAL_TEXT_OPTIONS:
@@ -137,8 +138,6 @@ def _one_of(rules: Rules) -> Rules:
 
 #: The most options :func:`rules_from_options` reads (more than there are is a mistake).
 MAX_OPTIONS: Final = 64
-#: Whole-number options are refused beyond this size (a score needs nothing near it).
-_MAX_OPTION: Final = 10**9
 
 
 def _short(value: object) -> str:

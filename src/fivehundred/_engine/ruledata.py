@@ -57,6 +57,9 @@ MAX_BID: Final = 10
 BID_TRICKS: Final = tuple(range(MIN_BID, MAX_BID + 1))
 #: Tricks in a hand (R5.5); every hand holds this many cards when play starts.
 TRICKS_PER_HAND: Final = 10
+#: A whole-number rule option (a target, a score, points a trick) is at most this far from
+#: 0: a score needs nothing near it, and a saved game's rules must load again.
+MAX_OPTION_VALUE: Final = 10**9
 
 # -- the misère rungs of the ladder (R3.3 and the ladder variants) -------------------------
 
