@@ -392,6 +392,34 @@ def test_each_kind_of_form_problem_is_named() -> None:
     assert "snapshot.last_hand.dealer: missing" in problems
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "problem"),
+    [
+        ("seat", -1, "view.seat: -1 is not a seat (0 to 3)"),
+        ("seat", 7, "view.seat: 7 is not a seat (0 to 3)"),
+        ("dealer", -1, "view.dealer: -1 is not a seat (0 to 3)"),
+        ("to_act", 9, "view.to_act: 9 is not a seat (0 to 3)"),
+        ("contractor", 4, "view.contractor: 4 is not a seat (0 to 3)"),
+        ("passed", [5], "view.passed: 5 is not a seat (0 to 3)"),
+        ("hand_number", -1, "view.hand_number: -1 is not a hand's number"),
+        ("hand", ["AS", "AS", "KS"], "view.hand: AS is there more than once"),
+        ("hand", ["2C", "KS"], "view.hand: 2C is not a card of this deck"),
+        ("hand_sizes", [-1, 10, 10, 10], "view.hand_sizes[0]: -1 is not a number of cards"),
+        ("hand_sizes", [10, 10], "view.hand_sizes: 4 entries are needed, not 2"),
+        ("scores", [5], "view.scores: 2 entries are needed, not 1"),
+        ("tricks_won", [0, 0, 0], "view.tricks_won: 2 entries are needed, not 3"),
+    ],
+)
+def test_a_view_is_checked_on_its_own(field: str, value: object, problem: str) -> None:
+    """Seats are whole numbers from 0 (docs/json-format.md), lists have their lengths, and a
+    place of cards holds cards of the deck once each: what a view can be checked for alone."""
+    doc = fh.to_dict(fh.observe(fh.deal(fh.new_game(dealer=3), seed=7), 1))
+    doc["view"][field] = value
+    with pytest.raises(fh.InvalidStateError) as caught:
+        fh.from_dict(doc, cls=fh.PlayerView)
+    assert problem in caught.value.problems
+
+
 def test_view_and_action_documents_name_their_form_problems() -> None:
     view = fh.to_dict(fh.observe(default_game(3), 0))
     view["view"]["rules"] = []

@@ -49,6 +49,7 @@ from fivehundred._engine.checks import (
     compare_snapshot,
     read_snapshot,
     snapshot_problems,
+    view_problems,
 )
 from fivehundred._engine.convert import (
     CONVERTER,
@@ -67,7 +68,7 @@ from fivehundred._engine.convert import (
     read_suit,
     structure_into,
 )
-from fivehundred._engine.replay import replay_hands
+from fivehundred._engine.replay import dealer_problems, replay_hands
 from fivehundred._engine.state import GameState
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
 from fivehundred.calls import Call
@@ -288,8 +289,10 @@ def _view_to_dict(view: PlayerView) -> JSONDict:
 def _view_from_dict(data: object) -> PlayerView:
     """The :class:`~fivehundred.PlayerView` of a player-view document.
 
-    The document is checked for its form and notation only: a view alone cannot
-    be checked against the game it came from.
+    The document is checked for its form and notation, and on its own: every seat it
+    names is one of the table's, its lists have their lengths, and each place of cards
+    holds cards of the deck, once each. A view alone cannot be checked against the game
+    it came from.
 
     Raises :class:`~fivehundred.InvalidStateError` listing every problem of the document
     (``err.problems``); any Python value is data here, so there is no type error.
@@ -307,6 +310,8 @@ def _view_from_dict(data: object) -> PlayerView:
                 raw.get("legal_actions"), tuple[str, ...], "view.legal_actions", problems
             )
             view = structure_into({**raw, "legal_actions": []}, PlayerView, "view", problems)
+            if view is not None:
+                problems += view_problems(view)
             if view is not None and texts is not None:
                 actions = []
                 for index, text in enumerate(texts):
@@ -380,6 +385,10 @@ def _read_record(
     if doc.dealer is None and doc.hands:  # one document per state: the dealer is known
         first = doc.hands[0].dealer
         problems.append(f"{prefix}dealer: null, but hand 1 is dealt by seat {first}: write {first}")
+        return None
+    wrong = dealer_problems(rules, doc.dealer, [hand.dealer for hand in doc.hands])
+    if wrong:
+        problems += [f"{prefix}{problem}" for problem in wrong]
         return None
     hands = [(hand.dealer, hand.deck, hand.actions) for hand in doc.hands]
     state, done, problem = replay_hands(rules, doc.dealer, hands, strict=True, scores=scores)

@@ -18,6 +18,7 @@ from fivehundred.calls import Call
 from fivehundred.cards import Card, Suit
 from fivehundred.rules import Rules
 from fivehundred.scoring import GameResult, HandResult
+from fivehundred.views import PlayerView
 
 # -- the snapshot: a readable copy of a state's public properties ---------------------------
 
@@ -115,31 +116,11 @@ def compare_snapshot(values: dict[str, Any], replayed: Snapshot) -> list[str]:
 
 def snapshot_problems(snap: Snapshot, rules: Rules) -> list[str]:
     """Checks of a snapshot on its own: seats, list lengths, card conservation, sizes, turn."""
-    problems: list[str] = []
-    players, sides = rules.players, len(rules.sides)
-
-    def seat(name: str, value: int | None) -> None:
-        if value is not None and not 0 <= value < players:
-            problems.append(f"snapshot.{name}: {value} is not a seat (0 to {players - 1})")
-
-    for name in ("dealer", "to_act", "contractor", "partner"):
-        seat(name, getattr(snap, name))
-    for value in snap.sitting_out:
-        seat("sitting_out", value)
-    for index, (who, _) in enumerate(snap.auction):
-        seat(f"auction[{index}]", who)
-    for index, (who, _) in enumerate(snap.trick):
-        seat(f"trick[{index}]", who)
-    for number, trick in enumerate(snap.tricks):
-        seat(f"tricks[{number}].leader", trick.leader)
-        seat(f"tricks[{number}].winner", trick.winner)
-        for index, (who, _) in enumerate(trick.plays):
-            seat(f"tricks[{number}].plays[{index}]", who)
-    for name, length in (("hands", players), ("scores", sides), ("tricks_won", sides)):
-        if len(getattr(snap, name)) != length:
-            problems.append(
-                f"snapshot.{name}: {length} entries are needed, not {len(getattr(snap, name))}"
-            )
+    problems = table_problems("snapshot", snap, rules)
+    if len(snap.hands) != rules.players:
+        problems.append(
+            f"snapshot.hands: {rules.players} entries are needed, not {len(snap.hands)}"
+        )
     in_turn = snap.phase not in (Phase.DEAL, Phase.GAME_OVER)
     if in_turn != (snap.to_act is not None):
         need = "a seat" if in_turn else "null"
@@ -147,6 +128,73 @@ def snapshot_problems(snap: Snapshot, rules: Rules) -> list[str]:
     if (snap.phase is Phase.GAME_OVER) != (snap.result is not None):
         problems.append("snapshot.result: a result is given exactly when the game is over")
     problems += card_problems(snap, rules)
+    return problems
+
+
+def table_problems(where: str, found: Snapshot | PlayerView, rules: Rules) -> list[str]:
+    """The seats and list lengths of what a snapshot and a view both hold: every seat named
+    is one of the table's, and scores and tricks won have one entry a side."""
+    problems: list[str] = []
+    players, sides = rules.players, len(rules.sides)
+
+    def seat(name: str, value: int | None) -> None:
+        if value is not None and not 0 <= value < players:
+            problems.append(f"{where}.{name}: {value} is not a seat (0 to {players - 1})")
+
+    for name in ("dealer", "to_act", "contractor", "partner"):
+        seat(name, getattr(found, name))
+    for value in found.sitting_out:
+        seat("sitting_out", value)
+    for index, (who, _) in enumerate(found.auction):
+        seat(f"auction[{index}]", who)
+    for index, (who, _) in enumerate(found.trick):
+        seat(f"trick[{index}]", who)
+    for number, trick in enumerate(found.tricks):
+        seat(f"tricks[{number}].leader", trick.leader)
+        seat(f"tricks[{number}].winner", trick.winner)
+        for index, (who, _) in enumerate(trick.plays):
+            seat(f"tricks[{number}].plays[{index}]", who)
+    for name in ("scores", "tricks_won"):
+        if len(getattr(found, name)) != sides:
+            problems.append(
+                f"{where}.{name}: {sides} entries are needed, not {len(getattr(found, name))}"
+            )
+    if found.hand_number < 0:
+        problems.append(f"{where}.hand_number: {found.hand_number} is not a hand's number")
+    return problems
+
+
+def view_problems(view: PlayerView) -> list[str]:
+    """Checks of a player view on its own (it cannot be checked against its game): the
+    seats, the list lengths, and each card place holding cards of the deck, once each."""
+    rules = view.rules
+    problems = table_problems("view", view, rules)
+    players = rules.players
+    if not 0 <= view.seat < players:
+        problems.append(f"view.seat: {view.seat} is not a seat (0 to {players - 1})")
+    for value in sorted(view.passed):
+        if not 0 <= value < players:
+            problems.append(f"view.passed: {value} is not a seat (0 to {players - 1})")
+    deck = set(rules.deck)
+    if len(view.hand_sizes) != players:
+        problems.append(
+            f"view.hand_sizes: {players} entries are needed, not {len(view.hand_sizes)}"
+        )
+    for who, size in enumerate(view.hand_sizes):
+        if not 0 <= size <= len(deck):
+            problems.append(f"view.hand_sizes[{who}]: {size} is not a number of cards")
+    places = {
+        "hand": view.hand,
+        "kitty": view.kitty or (),
+        "discards": view.discards or (),
+        "exposed_hand": view.exposed_hand or (),
+        "trick": tuple(card for _, card in view.trick),
+    }
+    for name, cards in places.items():
+        for card in sorted(set(cards) - deck):
+            problems.append(f"view.{name}: {card} is not a card of this deck")
+        for card in sorted({card for card in cards if cards.count(card) > 1}):
+            problems.append(f"view.{name}: {card} is there more than once")
     return problems
 
 
