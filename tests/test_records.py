@@ -139,6 +139,42 @@ def test_replay_refuses_a_malformed_record(game: Any, problem: str) -> None:
             record_to_text(game)
 
 
+def test_a_dealer_who_is_not_a_seat_is_named_where_it_is_R2_1() -> None:
+    """A range, not a legality: the reading of every form refuses it, at its own field
+    (not under a ``scores`` the document does not have), before any replay."""
+    state = fh.apply(fh.deal(fh.new_game(dealer=3), seed=7), fh.parse_call("6S"))
+    doc = fh.to_dict(fh.record(state))
+    with pytest.raises(fh.InvalidStateError) as caught:
+        fh.from_dict({**doc, "dealer": 7}, cls=fh.GameRecord)
+    assert caught.value.problems == ("dealer: 7 is not a seat (0 to 3)",)
+    hands = [{**doc["hands"][0], "dealer": 9}]
+    with pytest.raises(fh.InvalidStateError) as caught:
+        fh.from_dict({**doc, "hands": hands}, cls=fh.GameRecord)
+    assert caught.value.problems == ("hand 1: dealer 9 is not a seat (0 to 3)",)
+    saved = fh.to_dict(state)
+    saved["record"] = {**saved["record"], "dealer": 7}
+    with pytest.raises(fh.InvalidStateError) as caught:
+        fh.from_dict(saved)
+    assert "record.dealer: 7 is not a seat (0 to 3)" in caught.value.problems
+    text = record_to_text(fh.record(state))
+    for wrong, said in (
+        (text.replace("record 1 dealer=3", "record 1 dealer=7"), "dealer: 7 is not a seat"),
+        (text.replace("hand 1 dealer=3", "hand 1 dealer=9"), "hand 1: dealer 9 is not a seat"),
+    ):
+        with pytest.raises(fh.NotationError, match=said) as refused:
+            record_from_text(wrong)
+        assert refused.value.reason is fh.Reason.NOT_A_RECORD
+
+
+def test_a_game_that_cannot_start_says_why_once() -> None:
+    """The rules' own sentence, without a second "invalid state:" inside the first."""
+    with pytest.raises(fh.InvalidStateError) as caught:
+        fh.replay(fh.GameRecord(fh.Rules(), 9))
+    (problem,) = caught.value.problems
+    assert problem.startswith("the game cannot start: dealer 9 is not a seat")
+    assert "invalid state" not in problem
+
+
 def test_replay_refuses_hands_out_of_turn() -> None:
     state = fh.deal(fh.new_game(dealer=3), seed=7)
     hand = fh.record(state).hands[0]

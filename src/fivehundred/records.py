@@ -38,7 +38,7 @@ from typing import Final
 from fivehundred._engine.deal import start_scores
 from fivehundred._engine.options import MAX_OPTIONS, rules_from_options, rules_options
 from fivehundred._engine.quoting import quote
-from fivehundred._engine.replay import GameRecord, HandRecord, replay_hands
+from fivehundred._engine.replay import GameRecord, HandRecord, dealer_problems, replay_hands
 from fivehundred._engine.state import GameState, hand_records
 from fivehundred._engine.values import Phase
 from fivehundred.actions import Action, CallPartner, Discard, Nominate, Play
@@ -320,6 +320,13 @@ def record_from_text(text: str) -> GameRecord:
     hands = []
     for position, (number, line) in enumerate(lines[1:], 1):
         hands.append(_read_hand(line, number, position))
+    wrong = dealer_problems(rules, dealer, [hand.dealer for hand in hands])
+    if wrong:
+        raise NotationError(
+            f"the record's dealers are not all seats: {'; '.join(wrong)}",
+            text=text[:100],
+            reason=Reason.NOT_A_RECORD,
+        )
     if dealer is None and hands:  # one text per game: the first dealer is known
         first = hands[0].dealer
         raise _line_error(

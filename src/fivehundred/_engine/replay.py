@@ -22,7 +22,7 @@ from fivehundred.errors import FiveHundredError, NotationError, Reason
 from fivehundred.notation import format_action, parse_action
 from fivehundred.rules import Rules
 
-__all__ = ["IN_HAND", "GameRecord", "HandInput", "HandRecord", "replay_hands"]
+__all__ = ["IN_HAND", "GameRecord", "HandInput", "HandRecord", "dealer_problems", "replay_hands"]
 
 
 @attrs.frozen
@@ -57,6 +57,19 @@ class GameRecord:
     scores: tuple[int, ...] | None = None
 
 
+def dealer_problems(rules: Rules, first: int | None, dealers: Sequence[int]) -> list[str]:
+    """A sentence for each dealer of a record that is not a seat of its table (the first
+    dealer, then each hand's): a form check, which needs no replay."""
+    players = rules.players
+    problems = []
+    if first is not None and not 0 <= first < players:
+        problems.append(f"dealer: {first} is not a seat (0 to {players - 1})")
+    for number, dealer in enumerate(dealers, 1):
+        if not 0 <= dealer < players:
+            problems.append(f"hand {number}: dealer {dealer} is not a seat (0 to {players - 1})")
+    return problems
+
+
 # -- replaying a record ------------------------------------------------------------------
 
 #: The phases of a hand in progress.
@@ -86,7 +99,9 @@ def replay_hands(
     """
     try:
         state = new_game(rules, dealer=first_dealer, scores=scores)
-    except (FiveHundredError, TypeError) as err:
+    except FiveHundredError as err:  # its sentences, not its "invalid state:" heading
+        return new_game(), (), f"the game cannot start: {'; '.join(err.problems)}"
+    except TypeError as err:
         return new_game(), (), f"the game cannot start: {err}"
     done: list[HandRecord] = []
     for number, (dealer, deck, actions) in enumerate(hands, 1):
