@@ -35,6 +35,27 @@ def test_trick_winner_takes_a_trump_suit_or_none_for_no_trumps_R5_4() -> None:
     assert fh.trick_winner(cards, fh.MISERE) == 1
 
 
+def test_trick_winner_refuses_a_led_suit_the_first_card_contradicts_R7_4() -> None:
+    """led_suit is the suit a suitless Joker's leader named (R7.4): spades led by AS are
+    not hearts, and AH does not win (R5.4)."""
+    no_trumps = fh.parse_call("6NT")
+    with pytest.raises(fh.FiveHundredError, match=r"AS leads spades, not hearts.*\(R7\.4\)"):
+        fh.trick_winner(fh.parse_cards("AS AH"), no_trumps, led_suit=fh.Suit.HEARTS)
+    assert fh.trick_winner(fh.parse_cards("AS AH"), no_trumps, led_suit=fh.Suit.SPADES) == 0
+    joker_lead = fh.parse_cards("Jo 10H AH")
+    assert fh.trick_winner(joker_lead, no_trumps, led_suit=fh.Suit.HEARTS) == 0
+    # a Joker nominated hearts leads hearts: naming hearts again agrees, clubs does not
+    nominated = fh.parse_cards("Jo AH")
+    assert fh.trick_winner(nominated, no_trumps, joker_suit=fh.Suit.HEARTS) == 0
+    with pytest.raises(fh.FiveHundredError, match="leads hearts, not clubs"):
+        fh.trick_winner(nominated, no_trumps, joker_suit=fh.Suit.HEARTS, led_suit=fh.Suit.CLUBS)
+
+
+def test_trick_winner_refuses_a_card_played_twice_R1_1() -> None:
+    with pytest.raises(fh.FiveHundredError, match=r"AS is there twice \(R1\.1\)"):
+        fh.trick_winner(fh.parse_cards("AS KS AS"), fh.parse_call("6NT"))
+
+
 def test_effective_suit_takes_a_trump_suit_or_none_R1_3() -> None:
     left_bower = fh.parse_card("JD")
     assert fh.effective_suit(left_bower, fh.Suit.HEARTS) is fh.Suit.HEARTS

@@ -138,8 +138,9 @@ def trick_winner(
     >>> trick_winner(fh.parse_cards("KD Jo AD"), fh.Strain.NO_TRUMPS, joker_suit=fh.Suit.HEARTS)
     2
 
-    Raises :class:`~fivehundred.FiveHundredError` for a trick of no cards or more cards than
-    players, and :class:`~fivehundred.FiveHundredTypeError` for arguments of the wrong type.
+    Raises :class:`~fivehundred.FiveHundredError` for a trick of no cards, more cards than
+    players or a card twice, and for a ``led_suit`` that is not the suit of a first card
+    that has one; :class:`~fivehundred.FiveHundredTypeError` for arguments of the wrong type.
     """
     if not isinstance(cards, Sequence) or not all(isinstance(card, Card) for card in cards):
         raise FiveHundredTypeError(f"a trick is a sequence of Cards, not {cards!r}")
@@ -149,9 +150,18 @@ def trick_winner(
         raise FiveHundredError(
             f"a trick has 1 to {MAX_TRICK} cards (one a player), not {len(cards)}"
         )
+    twice = [card for n, card in enumerate(cards) if card in cards[:n]]
+    if twice:
+        raise FiveHundredError(f"a trick holds each card once: {twice[0]} is there twice (R1.1)")
     ctx = contract_context(contract, joker_suit)
     indices = [card.index for card in cards]
-    led = int(led_suit) if led_suit is not None else ctx.suit_of(indices[0])
+    first = ctx.suit_of(indices[0])
+    if led_suit is not None and 0 <= first != int(led_suit):
+        raise FiveHundredError(
+            f"{cards[0]} leads {Suit(first).name.lower()}, not {led_suit.name.lower()}: "
+            "led_suit is the suit a suitless Joker's leader names (R7.4)"
+        )
+    led = int(led_suit) if led_suit is not None else first
     return ctx.winner(indices, led)
 
 
