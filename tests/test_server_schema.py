@@ -13,6 +13,7 @@ a version (all six, and ``game.created`` on PostgreSQL).
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +26,7 @@ pytest.importorskip("starlette", reason="the server extra is not installed")
 from starlette.testclient import TestClient
 
 from fivehundred.server import create_app
+from fivehundred.server._schema import NotOurs
 from fivehundred.server.settings import Settings
 from fivehundred.server.store import SCHEMA_VERSION, SchemaTooNew, open_store
 
@@ -107,6 +109,102 @@ def test_serve_refuses_a_newer_schema_in_one_sentence(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "the database's schema is version 99, newer than this fivehundred's" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("version", "shown"), [(-1, "-1"), ("abc", "'abc'"), (None, "no row"), (1.5, "1.5")]
+)
+def test_a_version_that_is_no_version_is_refused_unchanged(
+    tmp_path: Path, version: object, shown: str
+) -> None:
+    """Not a KeyError or a TypeError from the migrations: a sentence, and the file as it was."""
+    db = tmp_path / "odd.db"
+    open_store(db).close()
+    with sqlite3.connect(db) as con:
+        if version is None:  # the relation is there, with no version in it
+            con.execute("DELETE FROM schema_version")
+        else:
+            con.execute("UPDATE schema_version SET version = ?", (version,))
+    con.close()
+    before = db.read_bytes()
+    with pytest.raises(NotOurs, match=f"schema_version holds {re.escape(shown)}, not one version"):
+        open_store(db)
+    assert db.read_bytes() == before
+
+
+def test_another_programs_database_is_refused_and_left_alone(tmp_path: Path) -> None:
+    """A file with a relation of the server's name but not its columns is not a release's:
+    nothing is added to it (every shipped schema is migrated, above)."""
+    db = tmp_path / "other.db"
+    with sqlite3.connect(db) as con:
+        con.executescript("CREATE TABLE game (x); CREATE TABLE foo (y);")
+    con.close()
+    with pytest.raises(NotOurs, match=r"a relation 'game' that is not fivehundred's \(it lacks"):
+        open_store(db)
+    with sqlite3.connect(db) as con:
+        relations = {row[0] for row in con.execute("SELECT name FROM sqlite_master")}
+    con.close()
+    assert relations == {"game", "foo"}
+
+
+def test_serve_refuses_another_programs_database_in_one_sentence(tmp_path: Path) -> None:
+    from subprocesses import run_python
+
+    db = tmp_path / "other.db"
+    with sqlite3.connect(db) as con:
+        con.executescript("CREATE TABLE game (x); CREATE TABLE foo (y);")
+    con.close()
+    result = run_python(["-m", "fivehundred", "serve", "--db", str(db), "--port", "1"], timeout=60)
+    assert result.returncode == 2
+    assert "a relation 'game' that is not fivehundred's" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_the_migration_is_logged_as_json_with_its_versions(tmp_path: Path) -> None:
+    """The server's log is JSON from its first line: the migration on opening the database
+    comes before uvicorn's own set-up, and says from which version to which."""
+    from subprocesses import run_python
+
+    db = sqlite_of(tmp_path, "4-last-release")
+    code = "import sys; from fivehundred.server.serve import config; config(sys.argv[1], port=0)"
+    result = run_python(["-c", code, str(db)], timeout=60)
+    assert result.returncode == 0, result.stderr
+    first = json.loads(result.stderr.splitlines()[0])
+    assert (first["event"], first["from"], first["to"]) == (
+        "migrated the database's schema",
+        0,
+        SCHEMA_VERSION,
+    )
+
+
+def test_serve_prints_the_port_it_was_given_for_port_0(tmp_path: Path) -> None:
+    """``--port 0`` asks the system for a free port: the address printed is the one bound."""
+    import re
+    import subprocess
+    import sys
+
+    from server_helpers import Client, first_line
+    from subprocesses import python_env
+
+    command = [sys.executable, "-m", "fivehundred", "serve", "--db", str(tmp_path / "t.db")]
+    process = subprocess.Popen(
+        [*command, "--port", "0", "--log-level", "warning"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=python_env(),
+    )
+    try:
+        assert process.stdout is not None
+        line = first_line(process.stdout)
+        found = re.search(r"serving on http://127\.0\.0\.1:(\d+)/", line)
+        assert found is not None and found.group(1) != "0", line
+        client = Client(int(found.group(1)))
+        assert client.request("GET", "/healthz")[0] == 200
+        client.close()
+    finally:
+        process.kill()
+        process.wait(timeout=60)
 
 
 def postgres_order(dump: str) -> list[str]:

@@ -123,6 +123,60 @@ class SchemaTooNew(FiveHundredError):
     """The database was written by a newer ``fivehundred``: this one must not touch it."""
 
 
+class NotOurs(FiveHundredError):
+    """The database holds relations of the server's names that are not the server's (another
+    program's file, or a version that is no version): nothing is written to it."""
+
+
+#: The columns of the first relations that every shipped schema has had (version 0 on).
+FIRST_COLUMNS: Final = {
+    "game": frozenset({"id", "rules", "seats", "seed", "dealer"}),
+    "action": frozenset({"game", "n", "seat", "action"}),
+    "deal": frozenset({"game", "hand", "deck"}),
+    "token": frozenset({"game", "seat", "hash"}),
+}
+
+
+def _columns(run: Callable[..., list[tuple[Any, ...]]], relation: str, postgres: bool) -> set[str]:
+    if postgres:
+        rows = run(
+            "SELECT column_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND table_name = ?",
+            (relation,),
+        )
+    else:
+        rows = run("SELECT name FROM pragma_table_info(?)", (relation,))
+    return {str(row[0]) for row in rows}
+
+
+def _found_version(
+    run: Callable[..., list[tuple[Any, ...]]], relations: set[str], postgres: bool
+) -> int | None:
+    """The schema's version in the database (``None``: empty), or :class:`NotOurs`."""
+    for relation, columns in FIRST_COLUMNS.items():
+        if relation in relations and not columns <= _columns(run, relation, postgres):
+            raise NotOurs(
+                f"the database has a relation {relation!r} that is not fivehundred's (it lacks "
+                f"{', '.join(sorted(columns - _columns(run, relation, postgres)))}): give the "
+                "server a database of its own"
+            )
+    if "schema_version" not in relations:
+        return 0 if "game" in relations else None
+    rows = run("SELECT version FROM schema_version")
+    versions = {row[0] for row in rows}
+    if len(versions) != 1 or not all(
+        isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in versions
+    ):
+        shown = ", ".join(sorted(repr(v) for v in versions)[:3]) or "no row"
+        raise NotOurs(
+            f"the database's schema_version holds {shown}, not one version of "
+            f"fivehundred's schema (0 to {SCHEMA_VERSION}): give the server a database of "
+            "its own, or restore this one"
+        )
+    (found,) = versions
+    return int(found)
+
+
 def upgrade(
     run: Callable[..., list[tuple[Any, ...]]], relations: set[str], *, postgres: bool
 ) -> int | None:
@@ -131,12 +185,10 @@ def upgrade(
     ``run(sql, params)`` runs a statement written with ``?`` placeholders;
     ``relations`` are the names of the tables there now. Answers the version
     found (``None`` for an empty database). Raises :class:`SchemaTooNew`, with
-    the command to run, for a version this release does not know.
+    the command to run, for a version this release does not know, and :class:`NotOurs`
+    for relations of its names that are not its own, or a version that is no version.
     """
-    if "schema_version" in relations:
-        found: int | None = int(run("SELECT MAX(version) FROM schema_version")[0][0])
-    else:
-        found = 0 if "game" in relations else None
+    found = _found_version(run, relations, postgres)
     if found is not None and found > SCHEMA_VERSION:
         raise SchemaTooNew(
             f"the database's schema is version {found}, newer than this fivehundred's "
