@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import logging.config
 import math
 import re
 import signal
@@ -403,6 +404,8 @@ def config(
         else type(chosen.__name__, (chosen,), {"head_timeout": head_timeout})
     )
     settings = settings or Settings()
+    # the JSON log from its first line: opening the database may migrate it, and says so
+    logging.config.dictConfig(log_config(settings.log_level))
     app = create_app(
         db, max_in_flight=max_in_flight, deadline=deadline, seed=seed, settings=settings
     )
@@ -449,7 +452,8 @@ def serve(
     share_the_interpreter()
     # bound before the address is printed: a port in use is uvicorn's error alone (exit 3)
     sockets = [uv.bind_socket()]
-    server.ready = f"fivehundred: serving on http://{host}:{port}/ (database {describe(db)})"
+    bound = sockets[0].getsockname()[1]  # the port the system gave, for --port 0
+    server.ready = f"fivehundred: serving on http://{host}:{bound}/ (database {describe(db)})"
     if seed is not None:
         print("fivehundred: --seed is set: the deals can be predicted", file=sys.stderr)
     server.run(sockets=sockets)

@@ -169,7 +169,8 @@ def serve_workers(
     # open the database once here: a wrong URL is one error, not workers restarted for ever
     open_store(db).close()
     sockets = [uv.bind_socket()]
-    ready = f"fivehundred: serving on http://{host}:{port}/ with {workers} worker processes "
+    bound = sockets[0].getsockname()[1]  # the port the system gave, for --port 0
+    ready = f"fivehundred: serving on http://{host}:{bound}/ with {workers} worker processes "
     # every worker writes its metrics in one folder, so that any of them answers the sums
     own = os.environ.get(MULTIPROCESS)
     folder = own or tempfile.mkdtemp(prefix="fivehundred-metrics-")
