@@ -86,6 +86,52 @@ def test_r4_1_resample_keeps_the_information_state() -> None:
     assert checked > 40
 
 
+def _mid_discard(game: Any, seed: int) -> Any:
+    """A state whose contractor has chosen one card of its discard (R4.1)."""
+    rng = random.Random(seed)
+    while True:
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        while state.state.phase is fh.Phase.BIDDING:
+            state.apply_action(rng.choice(state.legal_actions()))
+        if state.state.phase is fh.Phase.DISCARD:
+            state.apply_action(state.legal_actions()[0])
+            return state
+
+
+def test_r4_1_resample_mid_discard_draws_the_contractors_chosen_cards_again() -> None:
+    """The cards a contractor has chosen so far are its own secret (R4.1): a world drawn
+    for another seat holds them among the drawn hand and kitty, so it plays to the end."""
+    game = pyspiel.load_game("python_five_hundred")
+    rng = random.Random(4)
+    for seed in range(6):
+        state = _mid_discard(game, seed)
+        contractor = state.current_player()
+        for draw in range(8):
+            sampler = pyspiel.UniformProbabilitySampler(draw, 1.0)
+            seat = (contractor + 1 + draw % 3) % 4
+            world = state.resample_from_infostate(seat, sampler)
+            world_of = world.clone()
+            pool = {*world.state.hand(contractor), *world.state.kitty}
+            assert set(world.pending) <= pool and len(world.pending) == len(state.pending)
+            assert world.information_state_string(seat) == state.information_state_string(seat)
+            while not world_of.is_terminal():  # every draw is a world the rules can finish
+                if world_of.is_chance_node():
+                    world_of.apply_action(rng.choice([a for a, _ in world_of.chance_outcomes()]))
+                else:
+                    world_of.apply_action(rng.choice(world_of.legal_actions()))
+        own = state.resample_from_infostate(contractor, pyspiel.UniformProbabilitySampler(0, 1))
+        assert own.pending == state.pending  # the contractor knows its own choice
+
+
+def test_deck_id_is_a_text_parameter() -> None:
+    """Every Rules option by its name: deck_id is a rule ID, "" for the table's own deck."""
+    assert pyspiel.load_game("python_five_hundred", {"deck_id": "V-45"}).rules.deck_id == "V-45"
+    assert pyspiel.load_game("python_five_hundred").rules.deck_id is None
+    assert fos.rules_of({"deck_id": ""}) == fh.Rules()
+
+
 def test_r2_resample_in_the_middle_of_a_deal_hides_the_cards_dealt() -> None:
     """Mid-deal (R2) no player has seen a card of the deal: a resampled state keeps the
     number of cards dealt and each player's information state, never the true cards."""

@@ -71,12 +71,18 @@ _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 
 _OPTIONS: Final = {field.name: field.default for field in attrs.fields(Rules)}
 _NONE_AS_ZERO: Final = ("team_size", "score_cap")
+#: Options that are a text or ``None``: ``""`` stands for ``None`` (pyspiel's parameters
+#: have no null, and a parameter's type is its default's).
+_NONE_AS_EMPTY: Final = ("deck_id",)
 
 _PARAMETERS: Final[dict[str, Any]] = {
     "preset": "australian",
     "max_hands": 1,
     "returns": "score",
-    **{name: (0 if default is None else default) for name, default in _OPTIONS.items()},
+    **{
+        name: ("" if name in _NONE_AS_EMPTY else 0) if default is None else default
+        for name, default in _OPTIONS.items()
+    },
 }
 
 GAME_TYPE: Final = pyspiel.GameType(
@@ -412,9 +418,14 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyp
             return new
         # self.view keeps one view object per state and player, and sample_deal counts the
         # deals of a view object once and keeps them: every later draw for it only draws
-        drawn = _Node(
-            node.setup, sample_deal(self.view(player_id), rng), node.pending, (), node.hands
-        )
+        world = sample_deal(self.view(player_id), rng)
+        pending = node.pending
+        if pending and player_id != node.player:
+            # the cards of a discard in progress are the contractor's (R4.1): drawn again
+            # from the drawn world's hand and kitty, as many, in card order
+            pool = sorted((*world.hand(node.player), *world.kitty), key=lambda card: card.index)
+            pending = tuple(sorted(rng.sample(pool, len(pending)), key=lambda card: card.index))
+        drawn = _Node(node.setup, world, pending, (), node.hands)
         # the player's view is the same by construction: so are its strings and tensors, and
         # the legal actions when it is the player to act
         for found, value in node.cache.items():
