@@ -118,6 +118,21 @@ def _random_steps(
     return totals, ends
 
 
+@pytest.mark.parametrize(
+    "options", [{"losing_score": -2000}, {"target": 100}], ids=["low-losing-score", "low-target"]
+)
+def test_every_observation_lies_in_the_space_under_any_target_V_TARGET(
+    options: dict[str, int],
+) -> None:
+    """A score over a small target, or far below 0, is still in the observation space (the
+    scores have no bound there); _random_steps checks every observation it is given."""
+    table = env(reward="game", **options)
+    table.reset(seed=2)
+    _random_steps(table, 2)
+    scores = table.game_state.scores
+    assert max(abs(score) for score in scores) / table.rules.target > 3  # out of the old box
+
+
 def test_r8_points_rewards_are_the_sides_score_changes() -> None:
     table = env(max_hands=3, render_mode="ansi", **LONG_GAME)
     table.reset(seed=4)

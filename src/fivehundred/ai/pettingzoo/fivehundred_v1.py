@@ -202,9 +202,17 @@ class FiveHundredEnv(AECEnv, EzPickle):  # type: ignore[misc]  # pettingzoo is u
         layout = observation_layout(rules)
         self._discards = layout.sections["discards"][0]
         self._positions = {card: p for p, card in enumerate(rules.deck)}
+        # each side's score over the target has no bound (defence points add up past the
+        # target, a failed contract goes below the losing score, and a game may start
+        # anywhere); every other section lies within -3 and 3
+        low = np.full(layout.size, -3.0, np.float32)
+        high = np.full(layout.size, 3.0, np.float32)
+        offset, shape = layout.sections["scores"]
+        low[offset : offset + int(np.prod(shape))] = -np.inf
+        high[offset : offset + int(np.prod(shape))] = np.inf
         space = spaces.Dict(
             {
-                "observation": spaces.Box(-3.0, 3.0, (layout.size,), np.float32),
+                "observation": spaces.Box(low, high, (layout.size,), np.float32),
                 "action_mask": spaces.Box(0, 1, (size,), np.int8),
             }
         )
