@@ -167,6 +167,31 @@ def test_players_refuse_to_act_out_of_turn() -> None:
             player.choose(waiting)
 
 
+def test_players_are_given_a_view_and_say_when_the_game_is_over() -> None:
+    """A GameState or None is a typed error naming what a player is given, not an
+    AttributeError from deep inside; a finished game is not "not its turn"."""
+    from fivehundred.bots.pimc import PIMCPlayer
+
+    state = fh.deal(fh.new_game(dealer=3), seed=1)
+    players = (RandomPlayer(), HeuristicPlayer(), SearchPlayer(samples=1), PIMCPlayer())
+    for player in players:
+        for wrong in (state, None):
+            with pytest.raises(fh.FiveHundredTypeError, match="expected a PlayerView"):
+                player.choose(wrong)  # type: ignore[arg-type]  # the wrong type on purpose
+    rng = random.Random(2)
+    for _ in range(20_000):  # a whole game of random legal moves (a few hands, seeded)
+        if state.result is not None:
+            break
+        if state.phase is fh.Phase.DEAL:
+            state = fh.deal(state, seed=rng.randrange(1 << 30))
+        else:
+            state = fh.apply(state, rng.choice(fh.legal_actions(state)))
+    assert state.result is not None
+    for player in players:
+        with pytest.raises(fh.FiveHundredError, match="the game is over"):
+            player.choose(fh.observe(state, 0))
+
+
 # -- no peeking ------------------------------------------------------------------------
 
 

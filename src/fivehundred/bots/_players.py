@@ -7,6 +7,7 @@ from typing import Protocol
 
 import attrs
 
+from fivehundred._engine.quoting import expect
 from fivehundred.actions import Action
 from fivehundred.errors import FiveHundredError
 from fivehundred.views import PlayerView
@@ -25,8 +26,17 @@ class Player(Protocol):
 
 
 def require_turn(view: PlayerView) -> tuple[Action, ...]:
+    """The view's legal actions: every player's ``choose`` starts here.
+
+    Raises :class:`~fivehundred.FiveHundredTypeError` for anything but a view (a player is
+    given what its seat sees, :func:`~fivehundred.observe`), and
+    :class:`~fivehundred.FiveHundredError` when the seat has nothing to do.
+    """
+    expect(view, PlayerView, "a PlayerView (fh.observe(state, seat)): a player sees a view")
     legal = view.legal_actions
     if not legal:
+        if view.result is not None:
+            raise FiveHundredError(f"seat {view.seat} has no action to take: the game is over")
         raise FiveHundredError(f"seat {view.seat} has no action to take: it is not its turn")
     return legal
 
