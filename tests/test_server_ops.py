@@ -177,6 +177,17 @@ def test_requests_are_rate_limited_per_client(tmp_path: Path) -> None:
     assert 429 in answers[2:]
 
 
+def test_requests_with_the_operator_key_are_never_rate_limited(tmp_path: Path) -> None:
+    """docs/howto/operate-the-server.md: a request with the key is never rate limited, the
+    request rate included; the same address without the key still is."""
+    with make(tmp_path, request_rate=1, operator_key=KEY) as client:
+        keyed = [client.get("/admin/tables", headers=bearer(KEY)).status_code for _ in range(8)]
+        keyed.append(client.post("/tables", json={"seats": SEATS}, headers=bearer(KEY)).status_code)
+        plain = [client.get("/healthz").status_code for _ in range(4)]
+    assert keyed == [200] * 8 + [201]
+    assert 429 in plain
+
+
 def test_a_token_bucket_refills_at_its_rate_and_forgets_old_clients() -> None:
     buckets = Buckets(rate=2.0, burst=1.0, max_clients=2)
     assert buckets.take("a", now=0.0) == 0.0

@@ -316,7 +316,7 @@ class Operations:
             return _refusal(
                 431, "HEADERS_TOO_LARGE", f"the request head is over {self.max_head} bytes"
             )
-        if ops.requests is not None:
+        if ops.requests is not None and not ops.is_operator(headers):  # the key: never limited
             wait = await ops.take("request", client)
             if wait:
                 return _refusal(
