@@ -18,8 +18,9 @@ pytest.importorskip("httpx2", reason="httpx2 (Starlette's test client) is not in
 from starlette.testclient import TestClient
 
 import fivehundred as fh
+from fivehundred._engine.convert import json_depth
 from fivehundred.server import Tables, create_app
-from fivehundred.server.app import MAX_BODY, MAX_DEPTH, json_depth
+from fivehundred.server.app import MAX_BODY, MAX_DEPTH
 from fivehundred.server.tables import HUMAN, Refused, hash_token
 
 JSON = dict[str, Any]

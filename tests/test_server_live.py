@@ -557,13 +557,53 @@ def test_a_message_that_is_no_object_or_has_a_bad_ref_is_refused(client: TestCli
         refused = receive(ws)
         assert refused["error"] == "BAD_REQUEST" and "object" in refused["message"]
         # a ref that cannot be carried back is refused before the action is judged
-        for ref in (["x"], "r" * 65, True, 1.5, 2**53 + 1):
+        for ref in (["x"], "r" * 65, True, 1.5):
             ws.send_json({"type": "action", "ref": ref, "action": "pass", "version": -1})
             refused = receive(ws)
             assert (refused["error"], refused["ref"]) == ("BAD_REQUEST", None)
             assert "a ref is a whole number or a text of at most 64" in refused["message"]
         ws.send_json({"type": "action", "ref": "r" * 64, "action": "pass", "version": -1})
         assert receive(ws)["ref"] == "r" * 64
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "said"),
+    [
+        (
+            '{"type":"action","ref":"\\udfff\\ud800","action":"pass","version":0}',
+            "BAD_TEXT",
+            "lone surrogate",
+        ),
+        (
+            '{"type":"action","ref":1,"action":"pass","version":' + "9" * 300 + "}",
+            "BAD_NUMBER",
+            "over 2**53",
+        ),
+        (
+            '{"type":"action","ref":' + str(2**53 + 1) + ',"action":"pass","version":0}',
+            "BAD_NUMBER",
+            "over 2**53",
+        ),
+        ('{"type":"action","ref":1e400,"action":"pass","version":0}', "BAD_NUMBER", "finite"),
+        ("[" * 2000 + "]" * 2000, "BAD_JSON", "nested over 4 deep"),
+    ],
+    ids=["surrogates", "huge-version", "huge-ref", "infinite", "deep"],
+)
+def test_a_message_is_checked_as_a_request_body_is(
+    client: TestClient, text: str, code: str, said: str
+) -> None:
+    """The checks of an HTTP body, on every socket message: a lone surrogate, a number no
+    answer can hold, nesting Python's parser would recurse into; refused before anything is
+    done, and the socket stays open."""
+    created = create(client, ["human", "heuristic", "heuristic", "heuristic"])
+    with client.websocket_connect(f"/tables/{created['table']}/live") as ws:
+        hello(ws, created["tokens"]["0"])
+        ws.send_text(text)
+        refused = receive(ws)
+        assert (refused["type"], refused["error"], refused["ref"]) == ("refused", code, None)
+        assert said in refused["message"]
+        ws.send_json({"type": "action", "ref": 2, "action": "pass", "version": -1})
+        assert receive(ws)["ref"] == 2
 
 
 def test_a_notify_without_a_change_sends_no_view(client: TestClient) -> None:

@@ -17,19 +17,23 @@ fivehundred.server.tables.Refused: players must be a whole number from 2 to 6, n
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable
 from typing import Any, Final
 
+from fivehundred._engine.convert import json_depth
 from fivehundred._engine.quoting import quote
 from fivehundred._engine.ruledata import MAX_PLAYERS, MIN_PLAYERS
 from fivehundred.server.tables import HUMAN, Refused
 
 __all__ = [
+    "MAX_DEPTH",
     "MAX_NUMBER",
     "check_json",
     "create_request",
     "head_size",
+    "read_json",
 ]
 
 #: The largest number (in size) a request may hold: 2**53, the largest whole number JSON keeps.
@@ -76,6 +80,29 @@ def check_json(value: object, where: str = "the body") -> None:
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
+
+
+#: The deepest nesting of objects and lists in a request body or a socket message.
+MAX_DEPTH: Final = 4
+
+
+def read_json(text: str, where: str) -> dict[str, Any]:
+    """A request body's or a socket message's JSON object, checked by :func:`check_json`.
+
+    Nesting over :data:`MAX_DEPTH` is refused before it is parsed (Python's parser would
+    recurse into it). Raises :class:`~.tables.Refused`: 400 ``BAD_JSON``, ``BAD_REQUEST``
+    for a value that is not an object, ``BAD_TEXT`` or ``BAD_NUMBER``.
+    """
+    if json_depth(text) > MAX_DEPTH:
+        raise Refused(400, "BAD_JSON", f"{where} is nested over {MAX_DEPTH} deep")
+    try:
+        found = json.loads(text)
+    except ValueError as err:
+        raise Refused(400, "BAD_JSON", f"{where} is not JSON: {err}"[:200]) from None
+    if not isinstance(found, dict):
+        raise Refused(400, "BAD_REQUEST", f"{where} must be a JSON object")
+    check_json(found, where)
+    return found
 
 
 def create_request(body: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:

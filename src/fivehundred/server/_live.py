@@ -38,7 +38,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import fivehundred as fh
-from fivehundred.server._guard import MAX_NUMBER
+from fivehundred.server._guard import MAX_NUMBER, read_json
 from fivehundred.server._logs import LOGGER
 from fivehundred.server._review import Reviewer, finished_hands, hand_job, run_budgeted
 from fivehundred.server.store import UNAVAILABLE, Unavailable
@@ -256,13 +256,7 @@ def _read(text: str | None) -> dict[str, Any]:
         raise Refused(400, "BAD_JSON", "send text messages of JSON, not bytes")
     if len(text) > MAX_MESSAGE:
         raise Refused(413, "TOO_LARGE", f"a message is at most {MAX_MESSAGE} characters")
-    try:
-        message = json.loads(text)
-    except ValueError as err:
-        raise Refused(400, "BAD_JSON", f"the message is not JSON: {err}"[:200]) from None
-    if not isinstance(message, dict):
-        raise Refused(400, "BAD_REQUEST", "a message must be a JSON object")
-    return message
+    return read_json(text, "the message")  # the checks of a request's body
 
 
 def _ref(message: dict[str, Any]) -> object:

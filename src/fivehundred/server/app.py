@@ -44,7 +44,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from fivehundred._engine.quoting import expect
 from fivehundred.server import _ops
 from fivehundred.server._chat import Chat
-from fivehundred.server._guard import check_json, create_request
+from fivehundred.server._guard import MAX_DEPTH, create_request, read_json
 from fivehundred.server._live import Hub, changed, claim_rest, live, next_hand, table_of
 from fivehundred.server._review import (
     CLAIM_BUDGET,
@@ -69,8 +69,6 @@ __all__ = [
 
 #: The largest request body, in bytes.
 MAX_BODY: Final = 4096
-#: The deepest nesting of objects and lists in a request body.
-MAX_DEPTH: Final = 4
 #: Seconds a client has to send its whole request body.
 DEADLINE: Final = 10.0
 #: Requests handled at once; more are answered 503 ``BUSY``.
@@ -114,28 +112,6 @@ class _BodyLimit(Exception):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
-
-
-def json_depth(text: str) -> int:
-    """The deepest nesting of ``[`` and ``{`` in JSON text (outside strings)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
 
 
 class Limits:
@@ -213,16 +189,7 @@ async def _json_body(request: Request) -> dict[str, Any]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise Refused(400, "BAD_JSON", "the body is not UTF-8") from None
-    if json_depth(text) > MAX_DEPTH:
-        raise Refused(400, "BAD_JSON", f"the body is nested over {MAX_DEPTH} deep")
-    try:
-        body = json.loads(text)
-    except ValueError as err:
-        raise Refused(400, "BAD_JSON", f"the body is not JSON: {err}"[:200]) from None
-    if not isinstance(body, dict):
-        raise Refused(400, "BAD_REQUEST", "the body must be a JSON object")
-    check_json(body)
-    return body
+    return read_json(text, "the body")
 
 
 def _tables(request: Request) -> Tables:
