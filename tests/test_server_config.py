@@ -114,6 +114,16 @@ def test_a_bad_config_file_is_one_sentence_naming_it(
     assert KEY not in str(raised.value)
 
 
+def test_a_config_file_that_is_not_utf_8_is_named(tmp_path: Path) -> None:
+    """Not Python's "'utf-8' codec can't decode byte 0xff" with no file named."""
+    config = tmp_path / "serve.toml"
+    config.write_bytes(b"port = 8500\n\xff\n")
+    with pytest.raises(
+        ValueError, match=re.escape(f"--config {config} is not TOML: it is not UTF-8")
+    ):
+        read_config(config)
+
+
 def test_serve_stops_on_a_bad_config_file_before_it_starts(tmp_path: Path) -> None:
     config = write(tmp_path, "port = 'x'\n")
     result = run_python(

@@ -486,6 +486,18 @@ def test_every_setting_is_an_option_and_a_variable(tmp_path: Path) -> None:
     assert read_key(tmp_path / "key") == KEY
 
 
+def test_the_key_is_the_files_first_line_and_the_file_is_text(tmp_path: Path) -> None:
+    """operate-the-server.md: the key is its file's first line; a blank first line is no
+    key (not the line after it), and bytes that are not UTF-8 are named, not decoded."""
+    (tmp_path / "blank-first").write_text(f"\n{KEY}\n", encoding="utf-8")
+    assert read_key(tmp_path / "blank-first") == ""
+    (tmp_path / "spaced").write_text(f"  {KEY}  \nnot the key\n", encoding="utf-8")
+    assert read_key(tmp_path / "spaced") == KEY
+    (tmp_path / "binary").write_bytes(b"\xff\xfe")
+    with pytest.raises(OSError, match="binary is not UTF-8 text"):
+        read_key(tmp_path / "binary")
+
+
 @pytest.mark.parametrize(
     ("settings", "message"),
     [

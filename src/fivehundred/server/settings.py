@@ -175,8 +175,12 @@ def read_key(path: str | Path) -> str:
     Raises :class:`OSError` when the file cannot be read.
     """
     expect(path, (str, Path), "the operator key file's path (a str or Path)")
-    text = Path(path).read_text(encoding="utf-8")
-    return text.strip().splitlines()[0].strip() if text.strip() else ""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise OSError(f"{path} is not UTF-8 text") from None
+    lines = text.splitlines()
+    return lines[0].strip() if lines else ""  # the first line, blank or not
 
 
 #: ``(option, field, help)`` of every numeric setting.
@@ -394,6 +398,8 @@ def read_config(path: str | Path) -> dict[str, object]:
         raise OSError(f"--config {path}: {err.strerror or err}") from None
     except tomllib.TOMLDecodeError as err:
         raise FiveHundredError(f"--config {path} is not TOML: {err}") from None
+    except UnicodeDecodeError:
+        raise FiveHundredError(f"--config {path} is not TOML: it is not UTF-8 text") from None
     if "operator_key" in given:
         raise FiveHundredError(
             f"--config {path}: keep the operator key out of the config file; "
