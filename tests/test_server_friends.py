@@ -147,6 +147,16 @@ def test_check_names_trims_and_keeps_nulls() -> None:
         check_names(["a", 1], 2)
 
 
+@pytest.mark.parametrize("blank", ["\u0301", "\u1160", "\u2800", "\u115f\u115f", "\u3164 \u0301"])
+def test_a_name_that_shows_nothing_is_refused(blank: str) -> None:
+    """Printable, yet blank on the page: a lone combining accent, a Hangul filler, the empty
+    Braille pattern. A name with one letter, digit or sign that shows is kept."""
+    with pytest.raises(ValueError, match="a letter, a digit or a sign that shows"):
+        check_names([blank, None], 2)
+    assert check_names(["O\u0301", "李"], 2) == ("O\u0301", "李")
+    assert check_names(["-", "\N{GRINNING FACE}"], 2) == ("-", "\N{GRINNING FACE}")
+
+
 def test_the_creator_gets_an_invite_link_for_each_person_and_one_to_watch(
     client: TestClient,
 ) -> None:
