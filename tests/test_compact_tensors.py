@@ -73,9 +73,14 @@ def test_r4_1_compact_mask_matches_library_actions(rules: fh.Rules) -> None:
         assert len(mask) == num_actions(rules, layout="compact")
         assert legal == tuple(i for i, ok in enumerate(mask) if ok)
         if state.phase is fh.Phase.DISCARD:
-            pool = set(state.hand(state.contractor or 0)) | set(state.kitty)
-            cards = {decode_action(i, rules, layout="compact") for i in legal}
-            assert cards == {DiscardCard(c) for c in pool - set(pending)}
+            # in card order: above the last card chosen, leaving as many above as are
+            # still to choose (one order of ids for each discard: perfect recall)
+            place = {card: at for at, card in enumerate(rules.deck)}
+            pool = sorted({*state.hand(state.contractor or 0), *state.kitty}, key=place.get)
+            above = [c for c in pool if not pending or place[c] > place[pending[-1]]]
+            left = rules.kitty_size - len(pending) - 1
+            cards = [decode_action(i, rules, layout="compact") for i in legal]
+            assert cards == [DiscardCard(c) for c in above[: len(above) - left]]
         else:
             library = sorted(
                 i for a in fh.legal_actions(state) for i in action_ids(a, rules, layout="compact")
@@ -94,6 +99,32 @@ def test_compact_default_size_and_refusals() -> None:
         encode_action(DiscardCard(fh.parse_card("2S")), rules, layout="compact")
     assert action_ids(fh.parse_call("6S"), rules, layout="compact") == (1,)
     assert legal_action_mask(fh.new_game(dealer=0), layout="compact") == (False,) * 124
+
+
+def test_r4_1_each_discard_has_one_order_of_ids() -> None:
+    """Perfect recall: the ids of a discard are chosen in card order, so every discard of
+    the 13 cards (R4.1) is reached by exactly one sequence of ids, and no sequence of
+    legal ids ends without a whole discard."""
+    state = fh.deal(fh.new_game(dealer=3), seed=7)
+    while state.phase is fh.Phase.BIDDING:
+        bids = [a for a in fh.legal_actions(state) if a != fh.PASS]
+        state = fh.apply(state, bids[0] if state.to_act == 0 else fh.PASS)
+    paths: dict[fh.Discard, list[tuple[int, ...]]] = {}
+
+    def walk(pending: tuple[fh.Card, ...], ids: tuple[int, ...]) -> None:
+        legal = legal_action_indices(state, layout="compact", pending=pending)
+        assert legal, ids  # never a dead end
+        for index in legal:
+            after, chosen = apply_index(state, index, layout="compact", pending=pending)
+            if chosen:
+                walk(chosen, (*ids, index))
+            else:
+                assert after.discards is not None
+                paths.setdefault(fh.Discard(after.discards), []).append((*ids, index))
+
+    walk((), ())
+    assert len(paths) == len(fh.legal_actions(state)) == 286
+    assert all(len(found) == 1 for found in paths.values())
 
 
 def test_r4_1_discard_one_card_at_a_time() -> None:

@@ -23,7 +23,10 @@ players (the largest game of the presets).
 A discard in progress is not a library state: the cards chosen so far are kept
 beside the state as ``pending``, a tuple of cards. Once ``kitty_size`` cards are
 chosen, :func:`compact_apply` applies the library's :class:`~fivehundred.Discard`.
-The mask for the second and later cards leaves out those already chosen.
+The cards are chosen in card order: each one above the one before, and low enough
+to leave as many cards above it as are still to choose. So each discard has one
+order of ids, and a player's history of ids tells its discards apart (perfect
+recall, as OpenSpiel's tabular solvers need).
 
 The OpenSpiel and PettingZoo adapters call these functions directly: the layout is
 chosen once, when the game is made, not on every step.
@@ -274,8 +277,14 @@ def compact_mask(state: object, pending: object = ()) -> tuple[bool, ...]:
     if phase == DISCARD:
         pool = hand_of(s, h.contractor) | h.kitty
         position = tables.position
+        chosen = 0
         for card in cast("Iterable[Card]", pending):  # the cards of a discard in progress
-            pool &= ~(1 << position[card])
+            chosen += 1
+            at = position[card]
+            pool &= ~((2 << at) - 1)  # in card order: only cards above the last chosen
+        for _ in range(h.t.kitty_size - chosen - 1):  # each leaves enough above it
+            if pool:
+                pool &= ~(1 << (pool.bit_length() - 1))
         return tables.before_discards + _expand(pool, tables.deck_size)
     if phase == PLAY:
         mask = play_mask(s)

@@ -421,10 +421,14 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyp
         world = sample_deal(self.view(player_id), rng)
         pending = node.pending
         if pending and player_id != node.player:
-            # the cards of a discard in progress are the contractor's (R4.1): drawn again
-            # from the drawn world's hand and kitty, as many, in card order
-            pool = sorted((*world.hand(node.player), *world.kitty), key=lambda card: card.index)
-            pending = tuple(sorted(rng.sample(pool, len(pending)), key=lambda card: card.index))
+            # the cards of a discard in progress are the contractor's (R4.1): a whole
+            # discard drawn from the drawn world's hand and kitty, whose lowest cards in
+            # card order (the order ids are chosen in) are the ones chosen so far
+            deck = node.setup.rules.deck
+            place = {card: at for at, card in enumerate(deck)}
+            pool = [*world.hand(node.player), *world.kitty]
+            whole = sorted(rng.sample(pool, node.setup.rules.kitty_size), key=place.__getitem__)
+            pending = tuple(whole[: len(pending)])
         drawn = _Node(node.setup, world, pending, (), node.hands)
         # the player's view is the same by construction: so are its strings and tensors, and
         # the legal actions when it is the player to act
