@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -97,17 +97,37 @@ def test_a_newer_schema_is_refused_with_the_command_to_run(tmp_path: Path) -> No
         open_store(db)
 
 
-def test_serve_refuses_a_newer_schema_in_one_sentence(tmp_path: Path) -> None:
-    from subprocesses import run_python
-
-    db = tmp_path / "newer.db"
+def _newer(db: Path) -> None:
     open_store(db).close()
     with sqlite3.connect(db) as con:
         con.execute("UPDATE schema_version SET version = 99")
     con.close()
+
+
+def _another_programs(db: Path) -> None:
+    with sqlite3.connect(db) as con:
+        con.executescript("CREATE TABLE game (x); CREATE TABLE foo (y);")
+    con.close()
+
+
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (_newer, "the database's schema is version 99, newer than this fivehundred's"),
+        (_another_programs, "a relation 'game' that is not fivehundred's"),
+    ],
+    ids=["newer", "another-programs"],
+)
+def test_serve_refuses_a_database_it_must_not_touch_in_one_sentence(
+    tmp_path: Path, make: Callable[[Path], None], said: str
+) -> None:
+    from subprocesses import run_python
+
+    db = tmp_path / "refused.db"
+    make(db)
     result = run_python(["-m", "fivehundred", "serve", "--db", str(db), "--port", "1"], timeout=60)
     assert result.returncode == 2
-    assert "the database's schema is version 99, newer than this fivehundred's" in result.stderr
+    assert said in result.stderr
     assert "Traceback" not in result.stderr
 
 
@@ -136,28 +156,13 @@ def test_another_programs_database_is_refused_and_left_alone(tmp_path: Path) -> 
     """A file with a relation of the server's name but not its columns is not a release's:
     nothing is added to it (every shipped schema is migrated, above)."""
     db = tmp_path / "other.db"
-    with sqlite3.connect(db) as con:
-        con.executescript("CREATE TABLE game (x); CREATE TABLE foo (y);")
-    con.close()
+    _another_programs(db)
     with pytest.raises(NotOurs, match=r"a relation 'game' that is not fivehundred's \(it lacks"):
         open_store(db)
     with sqlite3.connect(db) as con:
         relations = {row[0] for row in con.execute("SELECT name FROM sqlite_master")}
     con.close()
     assert relations == {"game", "foo"}
-
-
-def test_serve_refuses_another_programs_database_in_one_sentence(tmp_path: Path) -> None:
-    from subprocesses import run_python
-
-    db = tmp_path / "other.db"
-    with sqlite3.connect(db) as con:
-        con.executescript("CREATE TABLE game (x); CREATE TABLE foo (y);")
-    con.close()
-    result = run_python(["-m", "fivehundred", "serve", "--db", str(db), "--port", "1"], timeout=60)
-    assert result.returncode == 2
-    assert "a relation 'game' that is not fivehundred's" in result.stderr
-    assert "Traceback" not in result.stderr
 
 
 def test_the_migration_is_logged_as_json_with_its_versions(tmp_path: Path) -> None:
