@@ -642,8 +642,15 @@ def run_match(
     a built-in type's name or your own player (a :data:`PlayerSpec`); the result names
     them by :func:`player_name`.
 
-    Raises what :func:`play_games` raises.
+    Raises what :func:`play_games` raises, and :class:`~fivehundred.FiveHundredError` for
+    rules of more than two sides (three players, or six in pairs): a match is of two.
     """
+    sides = len(rules.sides) if rules is not None else 2
+    if sides != 2:
+        raise FiveHundredError(
+            f"a match is of two sides, and these rules have {sides}: play_games takes one "
+            "player type a side (fivehundred simulate --bots too)"
+        )
     kinds: tuple[PlayerSpec, ...] = (first, second)
     start = time.perf_counter()
     records = []
