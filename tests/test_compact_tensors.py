@@ -76,7 +76,7 @@ def test_r4_1_compact_mask_matches_library_actions(rules: fh.Rules) -> None:
             # in card order: above the last card chosen, leaving as many above as are
             # still to choose (one order of ids for each discard: perfect recall)
             place = {card: at for at, card in enumerate(rules.deck)}
-            pool = sorted({*state.hand(state.contractor or 0), *state.kitty}, key=place.get)
+            pool = sorted({*state.hand(state.contractor or 0), *state.kitty}, key=place.__getitem__)
             above = [c for c in pool if not pending or place[c] > place[pending[-1]]]
             left = rules.kitty_size - len(pending) - 1
             cards = [decode_action(i, rules, layout="compact") for i in legal]

@@ -8,6 +8,7 @@ The four-player deals come from ``helpers`` (``sweep``, ``JOKER_LEAD``, ``NOMINA
 from __future__ import annotations
 
 from math import comb
+from typing import Any
 
 import pytest
 
@@ -679,10 +680,11 @@ def test_rules_refuse_a_number_their_saved_game_could_not_load_V_TARGET(
     points of a trick beyond 10**9 either way is refused at construction (never printed
     whole: Python refuses to print an int of over 4,300 digits)."""
     value = -size if option in ("losing_score", "score_cap") else size
+    given: dict[str, Any] = {option: value}
     with pytest.raises(
         fh.FiveHundredError, match=f"{option} is out of range: at most 1,000,000,000"
     ):
-        fh.Rules(**{option: value})
+        fh.Rules(**given)
     edge = fh.Rules(target=10**9, losing_score=-(10**9), trick_points=10**9, score_cap=-(10**9))
     assert fh.from_json(fh.to_json(edge), cls=fh.Rules) == edge
 
