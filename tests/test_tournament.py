@@ -338,7 +338,10 @@ def test_the_command_lines_take_module_attr(capsys: pytest.CaptureFixture[str]) 
 def test_run_match_of_more_than_two_sides_points_to_play_games(rules: fh.Rules) -> None:
     """run_match takes two player types; a table of three sides is play_games' (one a side),
     said before any game is played."""
-    with pytest.raises(fh.FiveHundredError, match=r"a match is of two sides.*play_games"):
+    with pytest.raises(
+        fh.FiveHundredError,
+        match=f"play_games takes {len(rules.sides)} player types, one per side",
+    ):
         run_match("heuristic", "random", games=1, rules=rules)
     records = list(play_games(("heuristic",) * len(rules.sides), 1, seed=1, rules=rules))
     assert len(records) == 1

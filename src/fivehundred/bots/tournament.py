@@ -450,7 +450,7 @@ def play_games(
     """
     rules = rules if rules is not None else Rules()
     if len(kinds) != len(rules.sides):
-        raise FiveHundredError(f"{len(rules.sides)} player types are needed, one per side")
+        raise FiveHundredError(f"play_games takes {len(rules.sides)} player types, one per side")
     for kind in kinds:
         make_player(kind, random.Random(0), budget, time_limit=time_limit)  # check up front
     spread = executor is None and jobs > 1 and games > 1
@@ -642,15 +642,8 @@ def run_match(
     a built-in type's name or your own player (a :data:`PlayerSpec`); the result names
     them by :func:`player_name`.
 
-    Raises what :func:`play_games` raises, and :class:`~fivehundred.FiveHundredError` for
-    rules of more than two sides (three players, or six in pairs): a match is of two.
+    Raises what :func:`play_games` raises.
     """
-    sides = len(rules.sides) if rules is not None else 2
-    if sides != 2:
-        raise FiveHundredError(
-            f"a match is of two sides, and these rules have {sides}: play_games takes one "
-            "player type a side (fivehundred simulate --bots too)"
-        )
     kinds: tuple[PlayerSpec, ...] = (first, second)
     start = time.perf_counter()
     records = []
