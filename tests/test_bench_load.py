@@ -26,10 +26,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, int]]:
-    """A server on a fresh SQLite file: its port and process id."""
+    """A server on a fresh SQLite file: its port and process id. As the bench's servers,
+    it has no creation limit: random games end within a hand or two, and its clients make
+    a new table for each, over 30 a minute on a fast machine."""
     port = free_port()
     process: subprocess.Popen[str] = start_server(
-        tmp_path_factory.mktemp("load") / "tables.db", port, "--seed", "load"
+        tmp_path_factory.mktemp("load") / "tables.db", port, "--seed", "load", "--create-rate", "0"
     )
     try:
         yield port, process.pid
