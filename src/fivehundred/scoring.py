@@ -240,9 +240,18 @@ def _check_total(
 ) -> None:
     """Refuse trick counts that do not add up to a hand that can happen (R5.5)."""
     total = sum(tricks)
-    if contract is not None and contract.is_misere and contractor is not None:
+    # a misère hand ends at the first trick the contractor's side wins (R5.5)
+    ends_early = (
+        contract is not None
+        and contract.is_misere
+        and not rules.misere_playout
+        and contractor is not None
+    )
+    ours = 0
+    if ends_early:
+        assert contractor is not None  # for the type checker: ends_early says so
         ours = tricks[contractor] + (tricks[partner] if partner not in (None, contractor) else 0)
-        if ours > 1 and not rules.misere_playout:
+        if ours > 1:
             raise FiveHundredError(
                 f"tricks {tricks}: a misère hand ends at the first trick the contractor "
                 f"wins (R5.5), so the contractor's side takes no trick or one, not {ours}"
@@ -253,8 +262,7 @@ def _check_total(
                 f"tricks {tricks} add up to {total}: a hand has ten tricks (R5.5)"
             )
         return
-    if contract.is_misere and not rules.misere_playout and contractor is not None:
-        ours = tricks[contractor] + (tricks[partner] if partner not in (None, contractor) else 0)
+    if ends_early:
         if ours == 1:
             return  # the hand ended at the first trick the contractor won (R5.5)
         raise FiveHundredError(
