@@ -154,11 +154,11 @@ def _found_version(
 ) -> int | None:
     """The schema's version in the database (``None``: empty), or :class:`NotOurs`."""
     for relation, columns in FIRST_COLUMNS.items():
-        if relation in relations and not columns <= _columns(run, relation, postgres):
+        missing = columns - _columns(run, relation, postgres) if relation in relations else set()
+        if missing:
             raise NotOurs(
                 f"the database has a relation {relation!r} that is not fivehundred's (it lacks "
-                f"{', '.join(sorted(columns - _columns(run, relation, postgres)))}): give the "
-                "server a database of its own"
+                f"{', '.join(sorted(missing))}): give the server a database of its own"
             )
     if "schema_version" not in relations:
         return 0 if "game" in relations else None
